@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Persist",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Persist", targets: ["Persist"]),
+        .library(name: "PersistConformance", targets: ["PersistConformance"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
+    ],
+    targets: [
+        .target(
+            name: "Persist",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "PersistConformance",
+            dependencies: ["Persist"]
+        ),
+        .executableTarget(
+            name: "QuickStart",
+            dependencies: ["Persist"],
+            path: "Examples/QuickStart"
+        ),
+        .testTarget(
+            name: "PersistTests",
+            dependencies: ["Persist", "PersistConformance"]
+        ),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["QuickStart"],
+            exclude: ["Snippets"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

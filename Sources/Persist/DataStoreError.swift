@@ -1,0 +1,143 @@
+import Foundation
+
+/// The one error type every store throws.
+///
+/// Each error has a pattern-matchable ``code``, a message that says what happened and what to do,
+/// and, where they apply, the file's path, the engine's own result code and message, and the items
+/// concerned.
+///
+/// ```swift
+/// do {
+///     try store.writeSync { accessor in try accessor.insert(item) }
+/// } catch let error as DataStoreError where error.code == .alreadyExists {
+///     print("already stored:", error.items)
+/// }
+///
+/// // or by code alone:
+/// do { try store.setup() } catch DataStoreError.locked { print("busy, try later") }
+/// ```
+public struct DataStoreError: Error, Sendable, Hashable {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable, Hashable, CaseIterable {
+        /// A file, item or item type that was required does not exist.
+        case notFound
+        /// An item with this type and identifier is already stored.
+        case alreadyExists
+        /// Another process or connection holds a lock on the store.
+        case locked
+        /// The file or a record in it is damaged or not in the expected format.
+        case corrupt
+        /// A value does not have the kind its column or model requires.
+        case typeMismatch
+        /// A merge found items changed on both sides.
+        case conflict
+        /// The operating system reported an input/output failure (including a full disk).
+        case io
+        /// The store or file was opened read-only and a write was attempted.
+        case readOnly
+        /// The API was used in a way it does not allow (an accessor after its block, a nested write, …).
+        case misuse
+        /// An argument is invalid (a negative limit, an empty type name, …).
+        case invalidArgument
+        /// The store does not support the operation, or the file uses a newer format.
+        case unsupported
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// A sentence for people: what happened and, where it helps, what to do.
+    public var message: String
+    /// The path of the file concerned, when there is one.
+    public var path: String?
+    /// The engine's own result code (an SQLite result code, a GDBM error number), when there is one.
+    public var engineCode: Int?
+    /// The engine's own error text, when there is one.
+    public var engineMessage: String?
+    /// The items concerned: conflicting items for ``Code/conflict``, the duplicate for
+    /// ``Code/alreadyExists``, the undecodable record for ``Code/corrupt``.
+    public var items: [ItemReference]
+
+    /// Makes an error.
+    ///
+    /// ```swift
+    /// throw DataStoreError(.notFound, "no database at \(path)", path: path)
+    /// ```
+    public init(
+        _ code: Code,
+        _ message: String,
+        path: String? = nil,
+        engineCode: Int? = nil,
+        engineMessage: String? = nil,
+        items: [ItemReference] = []
+    ) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.engineCode = engineCode
+        self.engineMessage = engineMessage
+        self.items = items
+    }
+}
+
+extension DataStoreError.Code {
+    /// Matches an error against a code, so that `catch DataStoreError.locked` works.
+    public static func ~= (code: DataStoreError.Code, error: any Error) -> Bool {
+        (error as? DataStoreError)?.code == code
+    }
+}
+
+extension DataStoreError {
+    /// The code ``Code/notFound``, for `catch DataStoreError.notFound`.
+    public static let notFound = Code.notFound
+    /// The code ``Code/alreadyExists``, for `catch DataStoreError.alreadyExists`.
+    public static let alreadyExists = Code.alreadyExists
+    /// The code ``Code/locked``, for `catch DataStoreError.locked`.
+    public static let locked = Code.locked
+    /// The code ``Code/corrupt``, for `catch DataStoreError.corrupt`.
+    public static let corrupt = Code.corrupt
+    /// The code ``Code/typeMismatch``, for `catch DataStoreError.typeMismatch`.
+    public static let typeMismatch = Code.typeMismatch
+    /// The code ``Code/conflict``, for `catch DataStoreError.conflict`.
+    public static let conflict = Code.conflict
+    /// The code ``Code/io``, for `catch DataStoreError.io`.
+    public static let io = Code.io
+    /// The code ``Code/readOnly``, for `catch DataStoreError.readOnly`.
+    public static let readOnly = Code.readOnly
+    /// The code ``Code/misuse``, for `catch DataStoreError.misuse`.
+    public static let misuse = Code.misuse
+    /// The code ``Code/invalidArgument``, for `catch DataStoreError.invalidArgument`.
+    public static let invalidArgument = Code.invalidArgument
+    /// The code ``Code/unsupported``, for `catch DataStoreError.unsupported`.
+    public static let unsupported = Code.unsupported
+}
+
+extension DataStoreError: CustomStringConvertible {
+    /// The code, the message, and the path and engine details when present.
+    public var description: String {
+        var text = "\(code): \(message)"
+        if let path, !message.contains(path) { text += " (file: \(path))" }
+        if let engineCode {
+            text += " [engine code \(engineCode)"
+            if let engineMessage { text += ": \(engineMessage)" }
+            text += "]"
+        } else if let engineMessage {
+            text += " [\(engineMessage)]"
+        }
+        return text
+    }
+}
+
+extension DataStoreError: LocalizedError {
+    /// The same text as ``description``, so `localizedDescription` is useful too.
+    public var errorDescription: String? { description }
+}
+
+extension DataStoreError {
+    static func misuse(_ message: String) -> DataStoreError {
+        DataStoreError(.misuse, message)
+    }
+
+    static func invalidArgument(_ message: String) -> DataStoreError {
+        DataStoreError(.invalidArgument, message)
+    }
+}

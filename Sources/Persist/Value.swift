@@ -1,0 +1,224 @@
+import Foundation
+
+/// One attribute value of an ``Item``.
+///
+/// `Value` covers every kind of data a store keeps: null, booleans, 64-bit integers, doubles,
+/// strings, raw bytes, dates, and nested arrays and string-keyed objects, so that Codable models
+/// with nested structs round-trip through every wrapper.
+///
+/// Literals build values directly:
+///
+/// ```swift
+/// var item = Item(itemType: "Restaurant")
+/// item["name"] = "Pizza Place"      // .string
+/// item["rating"] = 4                 // .int
+/// item["open"] = true                // .bool
+/// item["score"] = 4.5                // .double
+/// item["tags"] = ["wood-fired", 2]   // .array
+/// ```
+///
+/// Equality is *identity of the stored data*, strict enough to prove a round trip lossless:
+/// kinds must match (`.int(1) != .double(1)`), doubles compare bit for bit (`-0.0` differs from
+/// `0.0`) except that every NaN equals every other NaN, and strings compare by their UTF-8 bytes
+/// (so precomposed and decomposed forms of the same character differ). Predicates use the looser
+/// comparison semantics described in <doc:PredicateSemantics>.
+public enum Value: Sendable {
+    /// No value. Top-level attributes never hold `.null`: setting one to `.null` removes it.
+    case null
+    /// A boolean.
+    case bool(Bool)
+    /// A signed 64-bit integer.
+    case int(Int64)
+    /// A double-precision floating-point number, including NaN, infinities and `-0.0`.
+    case double(Double)
+    /// A Unicode string, which may contain NUL characters.
+    case string(String)
+    /// Raw bytes.
+    case bytes([UInt8])
+    /// A point in time, stored with the full precision of `Date`.
+    case date(Date)
+    /// An ordered list of values.
+    case array([Value])
+    /// A string-keyed dictionary of values.
+    case object([String: Value])
+}
+
+extension Value {
+    /// The kind of a value, without its payload.
+    ///
+    /// ```swift
+    /// let value: Value = 4
+    /// assert(value.kind == .int)
+    /// ```
+    public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
+        case null, bool, int, double, string, bytes, date, array, object
+    }
+
+    /// The kind of this value.
+    public var kind: Kind {
+        switch self {
+        case .null: .null
+        case .bool: .bool
+        case .int: .int
+        case .double: .double
+        case .string: .string
+        case .bytes: .bytes
+        case .date: .date
+        case .array: .array
+        case .object: .object
+        }
+    }
+
+    /// `true` for `.null`.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The boolean payload, or `nil` for any other kind.
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The integer payload, or `nil` for any other kind.
+    public var intValue: Int64? {
+        if case .int(let value) = self { return value }
+        return nil
+    }
+
+    /// The double payload, or `nil` for any other kind.
+    public var doubleValue: Double? {
+        if case .double(let value) = self { return value }
+        return nil
+    }
+
+    /// The string payload, or `nil` for any other kind.
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The bytes payload, or `nil` for any other kind.
+    public var bytesValue: [UInt8]? {
+        if case .bytes(let value) = self { return value }
+        return nil
+    }
+
+    /// The date payload, or `nil` for any other kind.
+    public var dateValue: Date? {
+        if case .date(let value) = self { return value }
+        return nil
+    }
+
+    /// The array payload, or `nil` for any other kind.
+    public var arrayValue: [Value]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    /// The object payload, or `nil` for any other kind.
+    public var objectValue: [String: Value]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+}
+
+extension Value {
+    /// Makes an integer value from any fixed-width integer that fits in 64 signed bits.
+    ///
+    /// ```swift
+    /// let count = Value(42)       // .int(42)
+    /// ```
+    public init(_ value: Int) { self = .int(Int64(value)) }
+    /// Makes a double value.
+    public init(_ value: Double) { self = .double(value) }
+    /// Makes a string value.
+    public init(_ value: String) { self = .string(value) }
+    /// Makes a boolean value.
+    public init(_ value: Bool) { self = .bool(value) }
+    /// Makes a date value.
+    public init(_ value: Date) { self = .date(value) }
+    /// Makes a bytes value from `Data`.
+    public init(_ value: Data) { self = .bytes([UInt8](value)) }
+}
+
+extension Value: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, Value)...) {
+        var object: [String: Value] = [:]
+        for (key, value) in elements { object[key] = value }
+        self = .object(object)
+    }
+}
+
+extension Value: Hashable {
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case (.bool(let a), .bool(let b)): return a == b
+        case (.int(let a), .int(let b)): return a == b
+        case (.double(let a), .double(let b)): return Value.identical(a, b)
+        case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
+        case (.bytes(let a), .bytes(let b)): return a == b
+        case (.date(let a), .date(let b)):
+            return Value.identical(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
+        case (.array(let a), .array(let b)): return a == b
+        case (.object(let a), .object(let b)): return a == b
+        default: return false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        switch self {
+        case .null: break
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(value)
+        case .double(let value): hasher.combine(Value.identityBits(value))
+        case .string(let value):
+            hasher.combine(value.utf8.count)
+            for byte in value.utf8 { hasher.combine(byte) }
+        case .bytes(let value): hasher.combine(value)
+        case .date(let value): hasher.combine(Value.identityBits(value.timeIntervalSinceReferenceDate))
+        case .array(let value): hasher.combine(value)
+        case .object(let value): hasher.combine(value)
+        }
+    }
+
+    /// Bit-exact equality of doubles in which every NaN equals every other NaN.
+    static func identical(_ a: Double, _ b: Double) -> Bool {
+        if a.isNaN || b.isNaN { return a.isNaN && b.isNaN }
+        return a.bitPattern == b.bitPattern
+    }
+
+    /// The bit pattern used for hashing: one canonical pattern for all NaNs.
+    static func identityBits(_ value: Double) -> UInt64 {
+        value.isNaN ? Double.nan.bitPattern : value.bitPattern
+    }
+}
+
+extension Value: CustomStringConvertible {
+    /// A compact, readable rendering, for messages and logs.
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return String(value)
+        case .int(let value): return String(value)
+        case .double(let value): return String(value)
+        case .string(let value): return String(reflecting: value)
+        case .bytes(let value): return "<" + value.map { String(format: "%02x", $0) }.joined() + ">"
+        case .date(let value): return "@" + String(value.timeIntervalSinceReferenceDate)
+        case .array(let value): return "[" + value.map(\.description).joined(separator: ", ") + "]"
+        case .object(let value):
+            let body = value.keys.sorted().map { "\(String(reflecting: $0)): \(value[$0]?.description ?? "null")" }
+            return "{" + body.joined(separator: ", ") + "}"
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+@testable import Persist
+
+@Suite("Value")
+struct ValueTests {
+    @Test("literals build the matching kinds")
+    func literals() {
+        let int: Value = 4
+        let double: Value = 4.5
+        let bool: Value = true
+        let string: Value = "Pizza"
+        let array: Value = [1, "a"]
+        let object: Value = ["a": 1]
+        #expect(int == .int(4) && double == .double(4.5) && bool == .bool(true) && string == .string("Pizza"))
+        #expect(array == .array([.int(1), .string("a")]))
+        #expect(object == .object(["a": .int(1)]))
+        #expect([int, double, bool, string, array, object].map(\.kind) == [.int, .double, .bool, .string, .array, .object])
+    }
+
+    @Test("equality is identity: kinds must match, doubles bit for bit, NaNs equal")
+    func identity() {
+        #expect(Value.int(1) != Value.double(1))
+        #expect(Value.double(0) != Value.double(-0.0))
+        #expect(Value.double(.nan) == Value.double(-.nan))
+        #expect(Value.double(.nan) == Value.double(.signalingNaN))
+        #expect(Value.date(Date(timeIntervalSinceReferenceDate: .nan)) == .date(Date(timeIntervalSinceReferenceDate: .nan)))
+        #expect(Value.string("\u{e9}") != Value.string("e\u{301}"))
+        #expect(Value.array([.double(.nan)]) == Value.array([.double(.nan)]))
+    }
+
+    @Test("hashing agrees with equality")
+    func hashing() {
+        let set: Set<Value> = [.double(.nan), .double(-.nan), .double(0), .double(-0.0), .string("\u{e9}"), .string("e\u{301}")]
+        #expect(set.count == 5)
+    }
+
+    @Test("accessors return the payload of their own kind only")
+    func accessors() {
+        #expect(Value.int(3).intValue == 3 && Value.int(3).doubleValue == nil)
+        #expect(Value.bytes([1]).bytesValue == [1] && Value.string("x").stringValue == "x")
+        #expect(Value.null.isNull && !Value.bool(false).isNull)
+    }
+
+    @Test("description is readable")
+    func description() {
+        #expect(Value.object(["b": 1, "a": [true, .null]]).description == "{\"a\": [true, null], \"b\": 1}")
+        #expect(Value.bytes([0, 255]).description == "<00ff>")
+    }
+}
+
+@Suite("Item and ItemID")
+struct ItemTests {
+    @Test("items drop null attributes")
+    func nullsDropped() {
+        var item = Item(itemType: "T", id: 1, attributes: ["a": .null, "b": 2])
+        #expect(item.attributes == ["b": 2])
+        item["b"] = .null
+        item["c"] = "x"
+        item["c"] = nil
+        #expect(item.attributes.isEmpty)
+    }
+
+    @Test("identifiers order integers, then strings by bytes, then bytes")
+    func identifierOrder() {
+        let ids: [ItemID] = [.bytes([0]), .string("b"), .int(5), .string("B"), .int(-1), .bytes([]), .string("é")]
+        #expect(ids.sorted() == [.int(-1), .int(5), .string("B"), .string("b"), .string("é"), .bytes([]), .bytes([0])])
+        #expect(ItemID.int(5) != ItemID.string("5"))
+    }
+
+    @Test("generated identifiers are UUID strings, all different")
+    func generated() {
+        let ids = (0..<100).map { _ in ItemID.generate() }
+        #expect(Set(ids).count == 100)
+        #expect(ids.allSatisfy { if case .string(let s) = $0 { UUID(uuidString: s) != nil } else { false } })
+    }
+}
+
+@Suite("DataStoreError")
+struct DataStoreErrorTests {
+    @Test("codes match with ~= and descriptions name the path and engine details")
+    func matching() {
+        let error = DataStoreError(.locked, "the file is in use", path: "/tmp/x.db", engineCode: 11, engineMessage: "busy")
+        switch error as any Error {
+        case DataStoreError.locked: break
+        default: Issue.record("~= did not match")
+        }
+        #expect(!(DataStoreError.notFound ~= error))
+        #expect(error.description == "locked: the file is in use (file: /tmp/x.db) [engine code 11: busy]")
+        #expect(error.localizedDescription == error.description)
+    }
+}
