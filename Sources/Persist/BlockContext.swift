@@ -1,0 +1,39 @@
+import Logging
+
+/// The state one read or write block shares with its accessor and mutable items.
+///
+/// It lives on the thread running the block; when the block ends it is closed, and every accessor
+/// and mutable item that refers to it refuses further use.
+final class BlockContext {
+    private(set) var isActive = true
+    let logger: Logger
+    let location: String
+    /// Mutable items changed since they were last written to the transaction, in change order.
+    var dirtyItems: [MutableItem] = []
+    /// The first failed in-place change (a subscript cannot throw); the block fails with it.
+    var pendingError: DataStoreError?
+
+    init(logger: Logger, location: String) {
+        self.logger = logger
+        self.location = location
+    }
+
+    func close() {
+        isActive = false
+        dirtyItems.removeAll()
+        pendingError = nil
+    }
+
+    /// Throws the first failed in-place change of this block, if any.
+    func checkPendingError() throws {
+        if let pendingError { throw pendingError }
+    }
+
+    func checkActive(_ what: String) throws {
+        guard isActive else {
+            throw DataStoreError.misuse(
+                "\(what) was used after its block ended; accessors and mutable items are valid only inside "
+                    + "the read or write block that handed them out (store \(location))")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// A value guarded by a `pthread` mutex (through `NSLock`).
+///
+/// `Synchronization.Mutex` would do, but on Linux it locks with raw futexes that ThreadSanitizer
+/// cannot see, so every test under `--sanitize=thread` would report the guarded state as racy.
+final class Locked<State>: @unchecked Sendable {
+    // @unchecked Sendable: `state` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var state: State
+
+    init(_ state: State) {
+        self.state = state
+    }
+
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&state)
+    }
+}
