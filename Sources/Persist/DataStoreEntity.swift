@@ -1,0 +1,116 @@
+/// A Codable model stored as items of one item type.
+///
+/// The model's `id` becomes the item's identifier (it must encode as a string, an integer or
+/// bytes: `String`, `Int`, `Int64`, `UUID`, `Data` all work) and every other property becomes an
+/// attribute. Nested structs, arrays, optionals, enums with raw values, `Date` and `Data` all
+/// round-trip through every store.
+///
+/// ```swift
+/// struct Restaurant: DataStoreEntity {
+///     static let itemType = "Restaurant"
+///     var id: String
+///     var name: String
+///     var rating: Int
+///     var address: Address?
+/// }
+///
+/// try store.writeSync { accessor in
+///     try accessor.insert(Restaurant(id: "r1", name: "Pizza Place", rating: 4, address: nil))
+/// }
+/// let all = try store.read { accessor in try accessor.getAll(Restaurant.self) }
+/// ```
+///
+/// Writing an entity replaces the whole item: attributes the model does not encode (including
+/// `nil` optionals) are removed.
+public protocol DataStoreEntity: Codable, Sendable, Identifiable where ID: Codable & Sendable {
+    /// The item type the model is stored as.
+    static var itemType: String { get }
+    /// The coding key of the identifier property; `"id"` unless a model says otherwise.
+    static var idKey: String { get }
+}
+
+extension DataStoreEntity {
+    public static var idKey: String { "id" }
+
+    /// The identifier an entity with identifier `id` is stored under.
+    ///
+    /// - Throws: ``DataStoreError/Code/typeMismatch`` when the identifier does not encode as a
+    ///   string, an integer or bytes.
+    public static func itemID(for id: ID) throws -> ItemID {
+        let value = try ValueEncoder().encode(id)
+        guard let itemID = ItemID(value) else {
+            throw DataStoreError(
+                .typeMismatch,
+                "the identifier of \(Self.self) encodes as a \(value.kind) value; it must encode as a string, an integer or bytes")
+        }
+        return itemID
+    }
+
+    /// The entity as an item.
+    ///
+    /// ```swift
+    /// let item = try restaurant.makeItem()   // Item(itemType: "Restaurant", id: "r1", ...)
+    /// ```
+    public func makeItem() throws -> Item {
+        let encoded: Value
+        do {
+            encoded = try ValueEncoder().encode(self)
+        } catch {
+            throw DataStoreError(.typeMismatch, "\(Self.self) cannot be stored: \(EntityErrors.describe(error))")
+        }
+        guard case .object(var attributes) = encoded else {
+            throw DataStoreError(.typeMismatch, "\(Self.self) encodes as a \(encoded.kind) value; an entity must encode as an object")
+        }
+        attributes[Self.idKey] = nil
+        return Item(itemType: Self.itemType, id: try Self.itemID(for: id), attributes: attributes)
+    }
+
+    /// Decodes an entity from an item.
+    ///
+    /// - Throws: ``DataStoreError/Code/typeMismatch`` naming the item and the coding path that does
+    ///   not fit the model.
+    public init(item: Item) throws {
+        var attributes = item.attributes
+        attributes[Self.idKey] = item.id.value
+        do {
+            self = try ValueDecoder().decode(Self.self, from: .object(attributes))
+        } catch {
+            throw DataStoreError(
+                .typeMismatch, "the item \(item.reference) cannot be read as \(Self.self): \(EntityErrors.describe(error))",
+                items: [item.reference])
+        }
+    }
+}
+
+enum EntityErrors {
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
+            DecodingError.dataCorrupted(let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        case DecodingError.keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case EncodingError.invalidValue(_, let context):
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        default:
+            return String(describing: error)
+        }
+    }
+
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.isEmpty ? "(top level)" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            .joined(separator: ".")
+    }
+}
+
+extension DataStoreRequest {
+    /// A request for every item of an entity's item type.
+    ///
+    /// ```swift
+    /// var request = DataStoreRequest(itemType: Restaurant.self)
+    /// request.filter = .attribute("rating") >= 4
+    /// ```
+    public init<E: DataStoreEntity>(itemType: E.Type) {
+        self.init(itemType: E.itemType)
+    }
+}

@@ -1,0 +1,38 @@
+extension DataStoreReadAccessor {
+    /// Every stored entity of a type, ordered by identifier.
+    ///
+    /// ```swift
+    /// let restaurants = try store.read { accessor in try accessor.getAll(Restaurant.self) }
+    /// ```
+    ///
+    /// - Throws: ``DataStoreError/Code/typeMismatch`` when a stored item does not decode as `E`.
+    public func getAll<E: DataStoreEntity>(_ type: E.Type) throws -> [E] {
+        try getAll(type, forRequest: DataStoreRequest(itemType: type))
+    }
+
+    /// The entities a request selects, in the request's order.
+    ///
+    /// ```swift
+    /// var request = DataStoreRequest(itemType: Restaurant.self)
+    /// request.setSort(byKey: "rating", ascending: false)
+    /// let best = try store.read { accessor in try accessor.getAll(Restaurant.self, forRequest: request) }
+    /// ```
+    ///
+    /// - Throws: ``DataStoreError/Code/invalidArgument`` when the request is for another item type.
+    public func getAll<E: DataStoreEntity>(_ type: E.Type, forRequest request: DataStoreRequest) throws -> [E] {
+        guard request.itemType == E.itemType else {
+            throw DataStoreError.invalidArgument(
+                "the request is for \(request.itemType) but \(E.self) is stored as \(E.itemType)")
+        }
+        return try items(forRequest: request).map(E.init(item:))
+    }
+
+    /// The entity with identifier `id`, or `nil`.
+    ///
+    /// ```swift
+    /// let pizza = try store.read { accessor in try accessor.getById(Restaurant.self, id: "r1") }
+    /// ```
+    public func getById<E: DataStoreEntity>(_ type: E.Type, id: E.ID) throws -> E? {
+        try item(ofType: E.itemType, id: E.itemID(for: id)).map(E.init(item:))
+    }
+}
