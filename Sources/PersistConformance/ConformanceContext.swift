@@ -1,0 +1,39 @@
+import Foundation
+import Persist
+
+/// What one conformance test runs with: the factory, its own temporary directory, and the stores
+/// it opened (torn down at the end).
+public final class ConformanceContext: Sendable {
+    /// The factory under test.
+    public let factory: StoreFactory
+    /// The test's own temporary directory, removed when the test ends.
+    public let directory: URL
+    private let opened = Shared<[any DataStore]>([])
+
+    init(factory: StoreFactory) throws {
+        self.factory = factory
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("persist-conformance-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// A store for this test's directory, set up. Torn down when the test ends.
+    public func makeStore() throws -> any DataStore {
+        let store = try makeUnopenedStore()
+        try store.setup()
+        return store
+    }
+
+    /// A store for this test's directory, not set up yet. Torn down when the test ends.
+    public func makeUnopenedStore() throws -> any DataStore {
+        let store = try factory.makeStore(in: directory)
+        opened.withLock { $0.append(store) }
+        return store
+    }
+
+    func finish() {
+        let stores = opened.withLock { $0 }
+        for store in stores { try? store.tearDown() }
+        try? FileManager.default.removeItem(at: directory)
+    }
+}

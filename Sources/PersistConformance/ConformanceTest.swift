@@ -1,0 +1,65 @@
+import Foundation
+import Persist
+import Testing
+
+/// One named contract test, runnable against any ``StoreFactory``.
+///
+/// ```swift
+/// @Test(arguments: ConformanceSuite.tests(for: .inMemory))
+/// func contract(_ test: ConformanceTest) async throws {
+///     try await test.run(with: .inMemory)
+/// }
+/// ```
+public struct ConformanceTest: Sendable, CustomStringConvertible, CustomTestStringConvertible {
+    /// The suite section the test belongs to.
+    public enum Group: String, Sendable, CaseIterable {
+        case lifecycle, items, blocks, concurrency, requests, entities, differential, children
+    }
+
+    /// What the test checks, as a sentence.
+    public let name: String
+    /// The section of the suite.
+    public let group: Group
+    /// Capabilities the store needs for this test to apply.
+    public let requires: StoreFactory.Capabilities
+    private let body: @Sendable (ConformanceContext) async throws -> Void
+
+    init(
+        _ name: String,
+        group: Group,
+        requires: StoreFactory.Capabilities = [],
+        _ body: @escaping @Sendable (ConformanceContext) async throws -> Void
+    ) {
+        self.name = name
+        self.group = group
+        self.requires = requires
+        self.body = body
+    }
+
+    public var description: String { "[\(group.rawValue)] \(name)" }
+    public var testDescription: String { description }
+
+    /// Runs the test against `factory` in a fresh temporary directory, removed afterwards.
+    public func run(with factory: StoreFactory) async throws {
+        let context = try ConformanceContext(factory: factory)
+        defer { context.finish() }
+        try await body(context)
+    }
+}
+
+/// The contract tests, by section.
+public enum ConformanceSuite {
+    /// Every test that applies to the factory's capabilities, optionally only some sections.
+    public static func tests(
+        for factory: StoreFactory,
+        in groups: Set<ConformanceTest.Group> = Set(ConformanceTest.Group.allCases)
+    ) -> [ConformanceTest] {
+        all.filter { groups.contains($0.group) && factory.capabilities.isSuperset(of: $0.requires) }
+    }
+
+    /// Every test in the suite.
+    public static var all: [ConformanceTest] {
+        LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + RequestTests.all
+            + EntityTests.all + DifferentialTests.all
+    }
+}

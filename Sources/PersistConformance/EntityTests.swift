@@ -1,0 +1,142 @@
+import Foundation
+import Persist
+import Testing
+
+/// A model using every Codable feature typed entities support.
+struct Venue: DataStoreEntity, Equatable {
+    static let itemType = "Venue"
+
+    enum Kind: String, Codable { case restaurant, takeaway }
+
+    struct Address: Codable, Equatable {
+        var street: String
+        var city: String
+        var location: [Double]
+    }
+
+    struct Opening: Codable, Equatable {
+        var day: Int8
+        var from: UInt16
+        var until: UInt16
+    }
+
+    var id: UUID
+    var name: String
+    var kind: Kind
+    var rating: Int
+    var score: Double
+    var open: Bool
+    var address: Address
+    var hours: [Opening]
+    var note: String?
+    var logo: Data
+    var updated: Date
+    var tags: Set<String>
+    var prices: [String: Int64]
+}
+
+/// A model keyed by integers, as legacy tables are.
+struct Counter: DataStoreEntity, Equatable {
+    static let itemType = "Counter"
+    var id: Int
+    var value: Int
+}
+
+/// Typed entities: mapping, CRUD and synchronize.
+enum EntityTests {
+    static func venue(_ number: Int, note: String? = nil) -> Venue {
+        Venue(
+            id: UUID(uuidString: String(format: "00000000-0000-0000-0000-%012d", number)) ?? UUID(),
+            name: "Venue \(number)", kind: number.isMultiple(of: 2) ? .restaurant : .takeaway,
+            rating: number % 5, score: Double(number) / 3, open: number.isMultiple(of: 3),
+            address: .init(street: "\(number) High St", city: "Leeds", location: [53.8, -1.55 - Double(number)]),
+            hours: [.init(day: 1, from: 660, until: 1380), .init(day: 7, from: 720, until: 1320)],
+            note: note, logo: Data([0, 1, 2, UInt8(number % 256)]),
+            updated: Date(timeIntervalSinceReferenceDate: 700_000_000.25 + Double(number)),
+            tags: ["wood-fired", "n\(number)"], prices: ["margherita": 900, "extra": Int64(number)])
+    }
+
+    static let all: [ConformanceTest] = [
+        ConformanceTest("entities with nested structs, arrays, optionals, enums, dates and data round-trip",
+                        group: .entities) { context in
+            let store = try context.makeStore()
+            let venues = [venue(1, note: "corner table"), venue(2)]
+            try store.writeSync { accessor throws in
+                for venue in venues { try accessor.insert(venue) }
+            }
+            let stored = try store.read { accessor in try accessor.getAll(Venue.self) }
+            #expect(stored == venues.sorted { $0.id.uuidString < $1.id.uuidString })
+            let item = try store.read { accessor throws in
+                try accessor.item(ofType: "Venue", id: .string(venues[0].id.uuidString))
+            }
+            #expect(item?["kind"] == "takeaway")
+            #expect(item?["address"]?.objectValue?["city"] == "Leeds")
+            #expect(item?["updated"] == .date(venues[0].updated))
+            #expect(item?["id"] == nil)
+            #expect(try store.read { try $0.item(ofType: "Venue", id: .string(venues[1].id.uuidString)) }?["note"] == nil)
+        },
+        ConformanceTest("insert, update, getById, deleteById and clean behave as CRUD", group: .entities) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor throws in
+                try accessor.insert(Counter(id: 1, value: 10))
+                try accessor.insert(Counter(id: 2, value: 20))
+            }
+            expectError(.alreadyExists) { try store.writeSync { try $0.insert(Counter(id: 1, value: 11)) } }
+            expectError(.notFound) { try store.writeSync { try $0.update(Counter(id: 3, value: 30)) } }
+            try store.writeSync { accessor in try accessor.update(Counter(id: 2, value: 21)) }
+            #expect(try store.read { try $0.getById(Counter.self, id: 2) } == Counter(id: 2, value: 21))
+            #expect(try store.read { try $0.getById(Counter.self, id: 3) } == nil)
+            #expect(try store.read { try $0.item(ofType: "Counter", id: 1) }?.id == .int(1))
+            #expect(try store.writeSync { try $0.deleteById(Counter.self, id: 1) })
+            #expect(try !store.writeSync { try $0.deleteById(Counter.self, id: 1) })
+            try store.writeSync { accessor in try accessor.save(Counter(id: 5, value: 50)) }
+            #expect(try store.read { try $0.getAll(Counter.self) } == [Counter(id: 2, value: 21), Counter(id: 5, value: 50)])
+            #expect(try store.writeSync { try $0.clean(Counter.self) } == 2)
+            #expect(try store.read { try $0.getAll(Counter.self) }.isEmpty)
+        },
+        ConformanceTest("getAll(_:forRequest:) filters and sorts entities", group: .entities) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor throws in
+                for number in 1...10 { try accessor.insert(Counter(id: number, value: (number * 37) % 11)) }
+            }
+            var request = DataStoreRequest(itemType: Counter.self)
+            request.filter = .attribute("value") >= 5
+            request.setSort(byKey: "value", ascending: false)
+            let found = try store.read { try $0.getAll(Counter.self, forRequest: request) }
+            #expect(found.map(\.value) == found.map(\.value).sorted(by: >))
+            #expect(found.allSatisfy { $0.value >= 5 } && found.count == (1...10).filter { ($0 * 37) % 11 >= 5 }.count)
+            expectError(.invalidArgument) {
+                try store.read { try $0.getAll(Counter.self, forRequest: DataStoreRequest(itemType: "Venue")) }
+            }
+        },
+        ConformanceTest("synchronize makes the store hold exactly the collection and reports the changes",
+                        group: .entities) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor throws in
+                for number in 1...4 { try accessor.insert(Counter(id: number, value: number)) }
+            }
+            let wanted = [Counter(id: 2, value: 2), Counter(id: 3, value: 33), Counter(id: 5, value: 5), Counter(id: 6, value: 6)]
+            let result = try store.writeSync { accessor in try accessor.synchronize(wanted) }
+            #expect(result.added == [Counter(id: 5, value: 5), Counter(id: 6, value: 6)])
+            #expect(result.updated == [Counter(id: 3, value: 33)])
+            #expect(result.removed == [1, 4])
+            #expect(result.unchanged == 1)
+            #expect(try store.read { try $0.getAll(Counter.self) } == wanted)
+            let again = try store.writeSync { accessor in try accessor.synchronize(wanted) }
+            #expect(again.isEmpty && again.unchanged == 4)
+            expectError(.invalidArgument) {
+                try store.writeSync { try $0.synchronize([Counter(id: 1, value: 1), Counter(id: 1, value: 2)]) }
+            }
+            #expect(try store.read { try $0.getAll(Counter.self) } == wanted)
+        },
+        ConformanceTest("an item that does not fit the model throws typeMismatch naming it", group: .entities) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "Counter", id: 1, attributes: ["value": "not a number"])])
+            let error = expectError(.typeMismatch) { try store.read { try $0.getAll(Counter.self) } }
+            #expect(error?.items == [ItemReference(itemType: "Counter", id: 1)])
+            #expect(error?.message.contains("value") == true)
+            let removed = try store.writeSync { try $0.synchronize([Counter(id: 2, value: 2)]) }
+            #expect(removed.removed == [1])
+        },
+    ]
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Persist
+import Testing
+
+/// Items, values and identifiers: creating, inserting, saving, deleting, round-tripping.
+enum ItemTests {
+    static let all: [ConformanceTest] = [
+        ConformanceTest("createItem(ofType:) makes a UUID-string identifier and saves without a save call",
+                        group: .items) { context in
+            let store = try context.makeStore()
+            let id: ItemID = try store.writeSync { accessor throws in
+                let item = try accessor.createItem(ofType: "Restaurant")
+                item["name"] = "Pizza Place"
+                return item.id
+            }
+            guard case .string(let text) = id else {
+                Issue.record("expected a string identifier, got \(id)")
+                return
+            }
+            #expect(UUID(uuidString: text) != nil)
+            let stored = try store.read { accessor in try accessor.item(ofType: "Restaurant", id: id) }
+            #expect(stored?["name"] == "Pizza Place")
+        },
+        ConformanceTest("createItem(ofType:id:) with a stored identifier throws alreadyExists", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "Restaurant", id: "r1", attributes: ["name": "Old"])])
+            let error = expectError(.alreadyExists) {
+                try store.writeSync { accessor in _ = try accessor.createItem(ofType: "Restaurant", id: "r1") }
+            }
+            #expect(error?.items == [ItemReference(itemType: "Restaurant", id: "r1")])
+            #expect(try allItems(store, "Restaurant").first?["name"] == "Old")
+        },
+        ConformanceTest("every Value kind and edge case round-trips losslessly", group: .items) { context in
+            let store = try context.makeStore()
+            let items = EdgeValues.all.enumerated().map { index, value in
+                Item(itemType: "Edge", id: .int(Int64(index)), attributes: ["v": value])
+            }
+            try seed(store, items)
+            let stored = try allItems(store, "Edge")
+            #expect(stored.count == items.count)
+            for (expected, actual) in zip(items, stored) {
+                #expect(expected == actual, "\(expected) came back as \(actual)")
+            }
+        },
+        ConformanceTest("identifiers of every kind round-trip and stay distinct", group: .items) { context in
+            let store = try context.makeStore()
+            let ids: [ItemID] = [
+                .int(5), .string("5"), .bytes([0x35]), .int(.min), .int(.max), .int(0), .string(""),
+                .string("with\u{0}nul"), .string("𝄞 astral"), .bytes([]), .bytes([0, 255, 0]),
+                .string("e\u{301}"), .string("\u{e9}"),
+            ]
+            try seed(store, ids.map { Item(itemType: "Key", id: $0, attributes: ["id": $0.value]) })
+            let stored = try allItems(store, "Key")
+            #expect(stored.map(\.id) == ids.sorted())
+            for item in stored {
+                #expect(item["id"] == item.id.value)
+            }
+            for id in ids {
+                let found = try store.read { accessor in try accessor.item(ofType: "Key", id: id) }
+                #expect(found?.id == id)
+            }
+        },
+        ConformanceTest("setting an attribute to nil or .null removes it", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "Note", id: "n", attributes: ["a": 1, "b": 2, "c": 3])])
+            try store.writeSync { accessor throws in
+                let request = DataStoreRequest(itemType: "Note")
+                guard let note = try accessor.firstMutableItem(forRequest: request) else {
+                    Issue.record("the note is missing")
+                    return
+                }
+                note["a"] = nil
+                note["b"] = .null
+            }
+            let stored = try allItems(store, "Note")
+            #expect(stored.first?.attributes == ["c": 3])
+        },
+        ConformanceTest("insert of a stored item throws alreadyExists and changes nothing", group: .items) { context in
+            let store = try context.makeStore()
+            let original = Item(itemType: "Note", id: "n", attributes: ["v": 1])
+            try seed(store, [original])
+            expectError(.alreadyExists) {
+                try store.writeSync { accessor throws in
+                    try accessor.insert(Item(itemType: "Note", id: "other", attributes: ["v": 2]))
+                    try accessor.insert(Item(itemType: "Note", id: "n", attributes: ["v": 3]))
+                }
+            }
+            #expect(try allItems(store, "Note") == [original])
+        },
+        ConformanceTest("save() inserts or replaces every attribute", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "Note", id: "n", attributes: ["a": 1, "b": "x"])])
+            try store.writeSync { accessor throws in
+                try accessor.save(Item(itemType: "Note", id: "n", attributes: ["b": "y", "c": true]))
+                try accessor.save(Item(itemType: "Note", id: "m", attributes: ["a": 2]))
+            }
+            let stored = try allItems(store, "Note")
+            #expect(stored == [
+                Item(itemType: "Note", id: "m", attributes: ["a": 2]),
+                Item(itemType: "Note", id: "n", attributes: ["b": "y", "c": true]),
+            ])
+        },
+        ConformanceTest("delete(item:) reports whether the item existed", group: .items) { context in
+            let store = try context.makeStore()
+            let note = Item(itemType: "Note", id: "n")
+            try seed(store, [note, Item(itemType: "Note", id: "m")])
+            let results = try store.writeSync { accessor throws in
+                (try accessor.delete(item: note), try accessor.delete(item: note),
+                 try accessor.deleteItem(ofType: "Note", id: "missing"))
+            }
+            #expect(results.0 == true && results.1 == false && results.2 == false)
+            #expect(try allItems(store, "Note").map(\.id) == ["m"])
+        },
+        ConformanceTest("deleteAllItems(ofType:) removes only that type and counts", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, (0..<5).map { Item(itemType: "A", id: .int($0)) } + [Item(itemType: "B", id: "b")])
+            let removed = try store.writeSync { accessor in try accessor.deleteAllItems(ofType: "A") }
+            #expect(removed == 5)
+            #expect(try allItems(store, "A").isEmpty)
+            #expect(try allItems(store, "B").count == 1)
+            let none = try store.writeSync { accessor in try accessor.deleteAllItems(ofType: "Unknown") }
+            #expect(none == 0)
+        },
+        ConformanceTest("item(ofType:id:) finds stored items and returns nil otherwise", group: .items) { context in
+            let store = try context.makeStore()
+            let item = Item(itemType: "Note", id: 42, attributes: ["t": "x"])
+            try seed(store, [item])
+            try store.read { accessor throws in
+                #expect(try accessor.item(ofType: "Note", id: 42) == item)
+                #expect(try accessor.item(ofType: "Note", id: "42") == nil)
+                #expect(try accessor.item(ofType: "Other", id: 42) == nil)
+            }
+        },
+        ConformanceTest("itemTypes() lists the types holding items", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "b", id: 1), Item(itemType: "a", id: 1), Item(itemType: "Z", id: 1)])
+            try store.writeSync { accessor in _ = try accessor.deleteItem(ofType: "Z", id: 1) }
+            #expect(try store.read { accessor in try accessor.itemTypes() } == ["a", "b"])
+        },
+        ConformanceTest("hostile type and attribute names are stored safely", group: .items) { context in
+            let store = try context.makeStore()
+            let typeNames = HostileNames.typeNames
+            let attributes = Dictionary(uniqueKeysWithValues: HostileNames.attributeNames.enumerated().map {
+                ($1, Value.int(Int64($0)))
+            })
+            try seed(store, typeNames.map { Item(itemType: $0, id: "x", attributes: attributes) })
+            for name in typeNames {
+                let stored = try allItems(store, name)
+                #expect(stored.count == 1 && stored.first?.attributes == attributes, "type \(String(reflecting: name))")
+                var request = DataStoreRequest(itemType: name)
+                request.filter = .attribute(HostileNames.attributeNames[1]) == 1
+                request.sortDescriptors = [.descending(HostileNames.attributeNames[2])]
+                #expect(try store.read { try $0.countItems(forRequest: request) } == 1)
+            }
+        },
+        ConformanceTest("empty or NUL-containing names throw invalidArgument", group: .items) { context in
+            let store = try context.makeStore()
+            expectError(.invalidArgument) { try store.writeSync { try $0.createItem(ofType: "") } }
+            expectError(.invalidArgument) {
+                try store.writeSync { try $0.insert(Item(itemType: "Note", id: "n", attributes: ["": 1])) }
+            }
+            expectError(.invalidArgument) {
+                try store.writeSync { try $0.insert(Item(itemType: "No\u{0}te", id: "n")) }
+            }
+            expectError(.invalidArgument) {
+                try store.writeSync { accessor throws in
+                    let item = try accessor.createItem(ofType: "Note", id: "n")
+                    item["bad\u{0}name"] = 1
+                }
+            }
+            #expect(try allItems(store, "Note").isEmpty)
+        },
+        ConformanceTest("a 16 MiB value round-trips", group: .items) { context in
+            let store = try context.makeStore()
+            var bytes = [UInt8](repeating: 0, count: 16 << 20)
+            for index in stride(from: 0, to: bytes.count, by: 4099) { bytes[index] = UInt8(index % 251) }
+            let text = String(repeating: "é𝄞x", count: 1 << 20)
+            let item = Item(itemType: "Blob", id: "big", attributes: ["bytes": .bytes(bytes), "text": .string(text)])
+            try seed(store, [item])
+            #expect(try allItems(store, "Blob") == [item])
+        },
+    ]
+}
+
+/// Values every store must keep bit for bit.
+enum EdgeValues {
+    static let all: [Value] = [
+        .bool(false), .bool(true),
+        .int(0), .int(-1), .int(.min), .int(.max), .int(1 << 53 + 1),
+        .double(0), .double(-0.0), .double(.nan), .double(-.nan), .double(.signalingNaN), .double(.infinity),
+        .double(-.infinity), .double(.leastNonzeroMagnitude), .double(.greatestFiniteMagnitude), .double(0.1),
+        .double(-1e-300), .double(Double(Int64(1) << 53) + 2),
+        .string(""), .string("plain"), .string("with\u{0}nul\u{0}"), .string("𝄞🎉 astral"), .string("e\u{301}"),
+        .string("\u{e9}"), .string("line\nbreak\ttab'quote\"double"), .string(String(repeating: "long ", count: 2000)),
+        .bytes([]), .bytes([0]), .bytes([0xff, 0xfe, 0, 1]), .bytes(Array(0...255)),
+        .date(Date(timeIntervalSinceReferenceDate: 0)), .date(Date(timeIntervalSinceReferenceDate: -1e9 + 0.123456789)),
+        .date(Date(timeIntervalSince1970: 1_700_000_000.000_001)), .date(.distantPast), .date(.distantFuture),
+        .array([]), .array([.null, 1, 1.5, "s", .bytes([1]), .bool(true), .date(Date(timeIntervalSinceReferenceDate: 5))]),
+        .array([.array([.array([.object(["deep": .array([.int(.min)])])])])]),
+        .object([:]), .object(["": 1, "a": .null, "nested": .object(["x": .double(-0.0), "y": .double(.nan)])]),
+        .object(["k\u{0}": "nul key", "𝄞": ["astral key"]]),
+        deeplyNested(depth: 64),
+    ]
+
+    static func deeplyNested(depth: Int) -> Value {
+        var value: Value = "bottom"
+        for level in 0..<depth {
+            value = level.isMultiple(of: 2) ? .array([value]) : .object(["level\(level)": value])
+        }
+        return value
+    }
+}
+
+/// Names chosen to break careless quoting.
+enum HostileNames {
+    static let typeNames = [
+        "Robert'); DROP TABLE x;--", "\"", "'", "select", "Table With Spaces", "名前", "a.b", "[x]", "`tick`",
+        String(repeating: "long", count: 50),
+    ]
+    static let attributeNames = [
+        "Robert'); DROP TABLE x;--", "\"quoted\"", "order", "with space", "ünïcödé", "a.b", "[x]", "`tick`",
+        String(repeating: "L", count: 200),
+    ]
+}

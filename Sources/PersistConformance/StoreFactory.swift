@@ -1,0 +1,60 @@
+import Foundation
+import Persist
+
+/// How the conformance suite makes the store under test.
+///
+/// A factory is given a fresh, empty temporary directory and returns a store that is **not yet
+/// set up**. For a persistent store, calling the factory again with the same directory must open
+/// the same data (the suite uses it to check that data survives ``DataStore/tearDown()``).
+///
+/// ```swift
+/// let factory = StoreFactory(name: "my store", capabilities: [.persistent]) { directory in
+///     MyStore(path: directory.appendingPathComponent("data.my").path)
+/// }
+/// ```
+public struct StoreFactory: Sendable, CustomStringConvertible {
+    /// What the store can do beyond the common contract; tests of other features are not run.
+    public struct Capabilities: OptionSet, Sendable, Hashable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// A new store object made for the same directory sees the data of an earlier, torn-down one.
+        public static let persistent = Capabilities(rawValue: 1 << 0)
+        /// Reads never wait for a write in progress, so a read block may wait for a write to commit.
+        public static let readsDoNotBlockWrites = Capabilities(rawValue: 1 << 1)
+    }
+
+    /// The store's name in test output.
+    public let name: String
+    /// What the store can do.
+    public let capabilities: Capabilities
+    private let make: @Sendable (URL) throws -> any DataStore
+
+    /// Makes a factory.
+    ///
+    /// - Parameters:
+    ///   - name: the store's name in test output.
+    ///   - capabilities: what the store can do beyond the common contract.
+    ///   - make: returns a store, not yet set up, keeping its files in the given directory.
+    public init(
+        name: String,
+        capabilities: Capabilities = [],
+        make: @escaping @Sendable (_ directory: URL) throws -> any DataStore
+    ) {
+        self.name = name
+        self.capabilities = capabilities
+        self.make = make
+    }
+
+    /// A store (not set up) keeping its files in `directory`.
+    public func makeStore(in directory: URL) throws -> any DataStore {
+        try make(directory)
+    }
+
+    public var description: String { name }
+
+    /// The in-memory store, which is not persistent and whose reads never block writes.
+    public static let inMemory = StoreFactory(name: "InMemoryDataStore", capabilities: [.readsDoNotBlockWrites]) { _ in
+        InMemoryDataStore()
+    }
+}

@@ -1,0 +1,16 @@
+import Persist
+import PersistConformance
+import Testing
+
+@Suite("InMemoryDataStore keeps the DataStore contract")
+struct InMemoryConformanceTests {
+    @Test("contract", arguments: ConformanceSuite.tests(for: .inMemory, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    func contract(_ test: ConformanceTest) async throws {
+        try await test.run(with: .inMemory)
+    }
+
+    @Test("concurrency", arguments: ConformanceSuite.tests(for: .inMemory, in: [.concurrency]))
+    func concurrency(_ test: ConformanceTest) async throws {
+        try await test.run(with: .inMemory)
+    }
+}
