@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// Runs built executables (examples and tools) the way a user would, and captures their output.
+enum ExampleRunner {
+    /// The folder holding the built products: the test bundle's own folder.
+    static var productsDirectory: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `executable` (a path, or a product name looked up in the products folder).
+    static func run(_ executable: String, _ arguments: [String] = [], in directory: URL? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = executable.contains("/")
+            ? URL(fileURLWithPath: executable) : productsDirectory.appendingPathComponent(executable)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory; remove it with `FileManager.default.removeItem(at:)`.
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("persist-examples-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+}
