@@ -29,13 +29,18 @@ let package = Package(
             dependencies: ["Persist"],
             path: "Examples/QuickStart"
         ),
+        .executableTarget(
+            name: "Basket",
+            dependencies: ["Persist"],
+            path: "Examples/Basket"
+        ),
         .testTarget(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"]
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart"],
+            dependencies: ["QuickStart", "Basket"],
             exclude: ["Snippets"]
         ),
     ],

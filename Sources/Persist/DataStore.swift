@@ -72,10 +72,14 @@ public protocol DataStore: AnyObject, Sendable {
     func write<T: Sendable>(_ block: @escaping @Sendable (DataStoreReadWriteAccessor) throws -> T) async throws -> T
 
     /// Makes a child store: reads see this store's committed state overlaid with the child's own
-    /// changes; writes stay in the child until ``merge(_:policy:)``.
+    /// changes; writes stay in the child until ``merge(_:policy:)``. Call `setup()` on the child
+    /// before using it. See ``ChildDataStore``.
+    ///
+    /// - Throws: ``DataStoreError/Code/misuse`` when this store is not open.
     func makeChildDataStore() throws -> any DataStore
 
-    /// Applies every change of `child` to this store in one atomic write.
+    /// Applies every change of `child` to this store in one atomic write, then empties the child,
+    /// which can go on being used. Queued asynchronous writes of the child finish first.
     ///
     /// - Throws: ``DataStoreError/Code/misuse`` when `child` is not a child of this store;
     ///   ``DataStoreError/Code/conflict`` with policy ``MergePolicy/fail`` and conflicting items.

@@ -52,10 +52,11 @@ extension EngineBackedDataStore {
     }
 
     public func makeChildDataStore() throws -> any DataStore {
-        throw DataStoreError(.unsupported, "child data stores are not available yet for the store at \(location)")
+        try runtime.checkOpen()
+        return ChildDataStore(parent: self, logger: runtime.logger)
     }
 
     public func merge(_ child: any DataStore, policy: MergePolicy) throws {
-        throw DataStoreError(.unsupported, "child data stores are not available yet for the store at \(location)")
+        try ChildMerge.merge(child, into: self, policy: policy)
     }
 }

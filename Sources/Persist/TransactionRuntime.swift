@@ -166,7 +166,7 @@ public final class TransactionRuntime: Sendable {
 
     // MARK: Writes
 
-    private func checkOpen() throws {
+    func checkOpen() throws {
         try state.withLock { state in
             guard state.phase == .open else { throw notOpenError(state.phase) }
         }

@@ -33,7 +33,14 @@ public final class ConformanceContext: Sendable {
 
     func finish() {
         let stores = opened.withLock { $0 }
-        for store in stores { try? store.tearDown() }
+        for store in stores {
+            try? store.tearDown()
+            var ancestor = (store as? ChildDataStore)?.parent
+            while let parent = ancestor {
+                try? parent.tearDown()
+                ancestor = (parent as? ChildDataStore)?.parent
+            }
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -24,11 +24,55 @@ public enum DifferentialTests {
     /// first item) against the reference evaluator, recording at most a few mismatches in detail.
     public static func run(on store: any DataStore, seed: UInt64, requests: Int) throws {
         var random = RandomData(seed: seed)
-        let perType = 60
         let items = random.items(perType: perType)
-        try store.writeSync { accessor throws in
+        try store.writeSync { accessor in
             for item in items { try accessor.insert(item) }
         }
+        try check(store, holding: items, random: &random, seed: seed, requests: requests)
+    }
+
+    /// Loads random data into `parent`, then makes a child that inserts, replaces and deletes a
+    /// random share of it, and checks random requests through the child against the reference
+    /// evaluator over the child's view.
+    public static func runThroughChild(of parent: any DataStore, seed: UInt64, requests: Int) throws {
+        var random = RandomData(seed: seed)
+        let items = random.items(perType: perType)
+        let replacements = random.items(perType: perType)
+        var expected: [ItemReference: Item] = [:]
+        try parent.writeSync { accessor in
+            for (index, item) in items.enumerated() where index % 3 != 0 {
+                try accessor.insert(item)
+                expected[item.reference] = item
+            }
+        }
+        let child = try parent.makeChildDataStore()
+        try child.setup()
+        try child.writeSync { accessor in
+            for (index, item) in items.enumerated() {
+                switch index % 6 {
+                case 0, 3:
+                    try accessor.insert(item)
+                    expected[item.reference] = item
+                case 1:
+                    let replacement = Item(itemType: item.itemType, id: item.id, attributes: replacements[index].attributes)
+                    try accessor.save(replacement)
+                    expected[item.reference] = replacement
+                case 2:
+                    try accessor.delete(item: item)
+                    expected[item.reference] = nil
+                default:
+                    break
+                }
+            }
+        }
+        try check(child, holding: Array(expected.values), random: &random, seed: seed, requests: requests)
+    }
+
+    static let perType = 60
+
+    private static func check(
+        _ store: any DataStore, holding items: [Item], random: inout RandomData, seed: UInt64, requests: Int
+    ) throws {
         var mismatches = 0
         for number in 0..<requests {
             let request = random.request(itemCount: perType)

@@ -53,6 +53,20 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// Child stores of the stores `parent` makes: the whole suite then runs through a child, whose
+    /// parent is set up in the same directory.
+    ///
+    /// ```swift
+    /// let factory = StoreFactory.child(of: .inMemory)
+    /// ```
+    public static func child(of parent: StoreFactory) -> StoreFactory {
+        StoreFactory(name: "child of \(parent.name)", capabilities: [.readsDoNotBlockWrites]) { directory in
+            let parentStore = try parent.makeStore(in: directory)
+            try parentStore.setup()
+            return try parentStore.makeChildDataStore()
+        }
+    }
+
     /// The in-memory store, which is not persistent and whose reads never block writes.
     public static let inMemory = StoreFactory(name: "InMemoryDataStore", capabilities: [.readsDoNotBlockWrites]) { _ in
         InMemoryDataStore()

@@ -14,3 +14,18 @@ struct InMemoryConformanceTests {
         try await test.run(with: .inMemory)
     }
 }
+
+@Suite("A child of InMemoryDataStore keeps the DataStore contract")
+struct InMemoryChildConformanceTests {
+    static let factory = StoreFactory.child(of: .inMemory)
+
+    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    func contract(_ test: ConformanceTest) async throws {
+        try await test.run(with: Self.factory)
+    }
+
+    @Test("concurrency", arguments: ConformanceSuite.tests(for: factory, in: [.concurrency]))
+    func concurrency(_ test: ConformanceTest) async throws {
+        try await test.run(with: Self.factory)
+    }
+}
