@@ -1,0 +1,57 @@
+/// An order-independent checksum of a set of items: the count and the wrapping sum of each item's
+/// 128-bit ``StableHasher`` digest of its ``CanonicalItemEncoding``.
+///
+/// Two collections holding the same items, in any order, have equal checksums.
+///
+/// ```swift
+/// var checksum = ItemChecksum()
+/// checksum.add(item)
+/// print(checksum)   // 1 item(s), 3f2a…
+/// ```
+public struct ItemChecksum: Sendable, Hashable, CustomStringConvertible {
+    /// How many items were added.
+    public private(set) var count = 0
+    private var high: UInt64 = 0
+    private var low: UInt64 = 0
+    private var scratch: [UInt8] = []
+
+    /// An empty checksum.
+    public init() {}
+
+    /// Adds one item.
+    public mutating func add(_ item: Item) {
+        scratch.removeAll(keepingCapacity: true)
+        CanonicalItemEncoding.encode(item, into: &scratch)
+        var hasher = StableHasher()
+        hasher.combine(bytes: scratch)
+        let digest = hasher.finalize()
+        let (sumLow, carry) = low.addingReportingOverflow(digest.low)
+        low = sumLow
+        high = high &+ digest.high &+ (carry ? 1 : 0)
+        count += 1
+    }
+
+    /// The 128-bit sum as 32 hexadecimal digits.
+    public var hex: String {
+        let digits = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+        return digits
+    }
+
+    public var description: String { "\(count) item(s), \(hex)" }
+
+    public static func == (lhs: ItemChecksum, rhs: ItemChecksum) -> Bool {
+        lhs.count == rhs.count && lhs.high == rhs.high && lhs.low == rhs.low
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(high)
+        hasher.combine(low)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,45 @@
+/// What ``Migration`` copies and how.
+///
+/// ```swift
+/// var options = MigrationOptions()
+/// options.itemTypes = ["Restaurant", "Review"]
+/// options.ifExists = .skip
+/// options.batchSize = 10_000
+/// ```
+public struct MigrationOptions: Sendable, Hashable {
+    /// What to do with an item whose type and identifier the target already holds.
+    public enum ExistingItems: String, Sendable, Hashable, CaseIterable {
+        /// Stop before writing anything, with ``DataStoreError/Code/alreadyExists`` (the default).
+        case fail
+        /// Overwrite the target's item with the source's.
+        case replace
+        /// Keep the target's item and leave the source's out.
+        case skip
+    }
+
+    /// The item types to copy; every type of the source when `nil`.
+    public var itemTypes: [String]?
+    /// What to do with items the target already holds.
+    public var ifExists: ExistingItems
+    /// How many items each target write block holds. Must be at least 1.
+    public var batchSize: Int
+    /// Whether to check, after copying, that the target holds exactly what was written.
+    public var verify: Bool
+    /// Read and decode everything, and report what would be copied, without writing.
+    public var dryRun: Bool
+
+    /// The defaults: every type, `ifExists: .fail`, batches of 5,000, verification on.
+    public init(
+        itemTypes: [String]? = nil,
+        ifExists: ExistingItems = .fail,
+        batchSize: Int = 5_000,
+        verify: Bool = true,
+        dryRun: Bool = false
+    ) {
+        self.itemTypes = itemTypes
+        self.ifExists = ifExists
+        self.batchSize = batchSize
+        self.verify = verify
+        self.dryRun = dryRun
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Testing
+
+@testable import Persist
+
+/// An engine that behaves like the in-memory one but can drop an attribute on save, or fail while
+/// streaming, to test what migration does when a store misbehaves.
+final class FaultyEngine: DataStoreEngine {
+    enum Fault: Sendable { case none, dropAttribute(String), failStreamingAfter(Int) }
+    let location = ":faulty:"
+    private let inner = InMemoryEngine()
+    let fault: Fault
+
+    init(fault: Fault) { self.fault = fault }
+    func open() throws {}
+    func close() throws {}
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        try inner.read { reader in try body(FaultyTransaction(inner: reader, fault: fault)) }
+    }
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        try inner.write { writer in
+            guard let writer = writer as? InMemoryTransaction else { throw DataStoreError(.misuse, "unexpected writer") }
+            return try body(FaultyTransaction(inner: writer, fault: fault))
+        }
+    }
+}
+
+final class FaultyTransaction: StoreWriter {
+    let inner: any StoreReader
+    let fault: FaultyEngine.Fault
+    init(inner: any StoreReader, fault: FaultyEngine.Fault) {
+        self.inner = inner
+        self.fault = fault
+    }
+    private var writer: (any StoreWriter)? { inner as? any StoreWriter }
+    func item(ofType itemType: String, id: ItemID) throws -> Item? { try inner.item(ofType: itemType, id: id) }
+    func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        var seen = 0
+        try inner.forEachItem(matching: request) { item in
+            if case .failStreamingAfter(let limit) = fault, seen >= limit {
+                throw DataStoreError(.corrupt, "record \(item.reference) cannot be decoded", path: location, items: [item.reference])
+            }
+            seen += 1
+            return try body(item)
+        }
+    }
+    private var location: String { ":faulty:" }
+    func countItems(matching request: DataStoreRequest) throws -> Int { try inner.countItems(matching: request) }
+    func itemTypes() throws -> [String] { try inner.itemTypes() }
+    private func damaged(_ item: Item) -> Item {
+        guard case .dropAttribute(let name) = fault else { return item }
+        var copy = item
+        copy[name] = nil
+        return copy
+    }
+    func insert(_ item: Item) throws { try writer?.insert(damaged(item)) }
+    func save(_ item: Item) throws { try writer?.save(damaged(item)) }
+    func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool { try writer?.deleteItem(ofType: itemType, id: id) ?? false }
+    func deleteAllItems(ofType itemType: String) throws -> Int { try writer?.deleteAllItems(ofType: itemType) ?? 0 }
+}
+
+final class FaultyStore: EngineBackedDataStore {
+    let runtime: TransactionRuntime
+    init(_ fault: FaultyEngine.Fault) {
+        runtime = TransactionRuntime(engine: FaultyEngine(fault: fault), logger: .init(label: "faulty"))
+    }
+}
+
+@Suite("Migration")
+struct MigrationTests {
+    static func sample() -> [Item] {
+        (0..<250).map { Item(itemType: "Restaurant", id: .int(Int64($0)), attributes: ["name": .string("R\($0)"), "rating": .int(Int64($0 % 5))]) }
+            + (0..<40).map { Item(itemType: "Review", id: .string("v\($0)"), attributes: ["stars": .double(Double($0) / 8)]) }
+    }
+
+    static func open(_ store: any DataStore, holding items: [Item] = []) throws -> any DataStore {
+        try store.setup()
+        try store.writeSync { accessor in for item in items { try accessor.insert(item) } }
+        return store
+    }
+
+    static func everything(_ store: any DataStore) throws -> Set<Item> {
+        try store.read { accessor in
+            Set(try accessor.itemTypes().flatMap { try accessor.items(forRequest: DataStoreRequest(itemType: $0)) })
+        }
+    }
+
+    @Test("copies every type in batches and verifies the result")
+    func copiesEverything() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let target = try Self.open(InMemoryDataStore())
+        var options = MigrationOptions()
+        options.batchSize = 64
+        var phases: [MigrationProgress.Phase] = []
+        var last: MigrationProgress?
+        let report = try Migration(source: source, target: target, options: options).run { progress in
+            if phases.last != progress.phase { phases.append(progress.phase) }
+            last = progress
+        }
+        #expect(try Self.everything(target) == Set(Self.sample()))
+        #expect(report.read == 290 && report.written == 290 && report.skipped == 0 && report.verified)
+        #expect(report.types.map(\.itemType) == ["Restaurant", "Review"])
+        #expect(report.types.map(\.sourceChecksum.count) == [250, 40])
+        #expect(phases.first == .copying && phases.last == .finished && phases.contains(.verifying))
+        #expect(last?.expectedItems == 290)
+    }
+
+    @Test("copies only the chosen types")
+    func chosenTypes() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let target = try Self.open(InMemoryDataStore())
+        let report = try Migration(source: source, target: target, options: MigrationOptions(itemTypes: ["Review", "Missing"])).run()
+        #expect(try target.read { try $0.itemTypes() } == ["Review"])
+        #expect(report.types.map(\.read) == [40, 0])
+    }
+
+    @Test("ifExists .fail stops before writing anything")
+    func failsWhenPresent() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let existing = [Item(itemType: "Review", id: "v7", attributes: ["stars": 5.0])]
+        let target = try Self.open(InMemoryDataStore(), holding: existing)
+        do {
+            _ = try Migration(source: source, target: target).run()
+            Issue.record("expected alreadyExists")
+        } catch let error as DataStoreError {
+            #expect(error.code == .alreadyExists)
+            #expect(error.items == [ItemReference(itemType: "Review", id: "v7")])
+        }
+        #expect(try Self.everything(target) == Set(existing))
+    }
+
+    @Test("ifExists .replace overwrites and .skip keeps the target's items, both verified")
+    func replaceAndSkip() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let kept = Item(itemType: "Review", id: "v7", attributes: ["stars": 5.0])
+        let skipTarget = try Self.open(InMemoryDataStore(), holding: [kept])
+        let skipped = try Migration(source: source, target: skipTarget, options: MigrationOptions(ifExists: .skip, batchSize: 7)).run()
+        #expect(skipped.skipped == 1 && skipped.written == 289 && skipped.verified)
+        #expect(try skipTarget.read { try $0.item(ofType: "Review", id: "v7") } == kept)
+
+        let replaceTarget = try Self.open(InMemoryDataStore(), holding: [kept])
+        let replaced = try Migration(source: source, target: replaceTarget, options: MigrationOptions(ifExists: .replace)).run()
+        #expect(replaced.written == 290 && replaced.verified)
+        #expect(try Self.everything(replaceTarget) == Set(Self.sample()))
+    }
+
+    @Test("a dry run reads everything and writes nothing")
+    func dryRun() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let target = try Self.open(InMemoryDataStore(), holding: [Item(itemType: "Review", id: "v1")])
+        let report = try Migration(source: source, target: target, options: MigrationOptions(dryRun: true)).run()
+        #expect(report.dryRun && report.read == 290 && report.skipped == 1 && !report.verified)
+        #expect(try Self.everything(target).count == 1)
+    }
+
+    @Test("verification finds a target that does not hold what was written")
+    func verificationMismatch() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let target = try Self.open(FaultyStore(.dropAttribute("rating")))
+        do {
+            _ = try Migration(source: source, target: target).run()
+            Issue.record("expected a verification failure")
+        } catch let error as DataStoreError {
+            #expect(error.code == .corrupt && error.message.contains("Restaurant"))
+        }
+    }
+
+    @Test("an undecodable source item stops the run with its key")
+    func undecodableSource() throws {
+        let source = try Self.open(FaultyStore(.failStreamingAfter(10)), holding: Self.sample())
+        let target = try Self.open(InMemoryDataStore())
+        do {
+            _ = try Migration(source: source, target: target, options: MigrationOptions(batchSize: 1_000)).run()
+            Issue.record("expected corrupt")
+        } catch let error as DataStoreError {
+            #expect(error.code == .corrupt && error.items.count == 1)
+        }
+        #expect(try Self.everything(target).isEmpty)
+    }
+
+    @Test("bad options and the same store on both sides are rejected")
+    func badOptions() throws {
+        let store = try Self.open(InMemoryDataStore())
+        #expect(throws: DataStoreError.self) { try Migration(source: store, target: store).run() }
+        let other = try Self.open(InMemoryDataStore())
+        #expect(throws: DataStoreError.self) { try Migration(source: store, target: other, options: MigrationOptions(batchSize: 0)).run() }
+        #expect(throws: DataStoreError.self) { try Migration(source: store, target: other, options: MigrationOptions(itemTypes: [""])).run() }
+    }
+
+    @Test("checksums do not depend on order and see every difference")
+    func checksums() {
+        let items = Self.sample()
+        var forward = ItemChecksum()
+        var backward = ItemChecksum()
+        items.forEach { forward.add($0) }
+        items.reversed().forEach { backward.add($0) }
+        #expect(forward == backward && forward.count == 290)
+        var changed = ItemChecksum()
+        for item in items {
+            var copy = item
+            if item.id == .int(3) { copy["rating"] = .double(3) }
+            changed.add(copy)
+        }
+        #expect(changed != forward)
+        #expect(forward.hex.count == 32)
+    }
+}
