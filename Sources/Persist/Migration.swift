@@ -17,7 +17,9 @@ import Foundation
 /// The source is only read, in one read block, so the copy is of one consistent state. The target
 /// receives the items in write blocks of ``MigrationOptions/batchSize`` items: a failure part-way
 /// leaves the batches before it in place. To get a target that is either untouched or complete,
-/// copy into a staged file and swap it in (the `persist-migrate` tool does this), or use one batch.
+/// set ``MigrationOptions/atomic`` (one write block for everything; memory then depends on how the
+/// target buffers a write block), or copy into a staged file and swap it in, as the
+/// `persist-migrate` tool does.
 ///
 /// With ``MigrationOptions/ExistingItems/fail`` (the default) the run checks, before writing
 /// anything, that the target holds none of the source's items. Verification (on by default)
@@ -65,23 +67,35 @@ public struct Migration: Sendable {
         var reports: [MigrationReport.TypeReport] = []
         var copies: [String: TypeCopy] = [:]
         tracker.begin(.copying)
-        try source.read { accessor in
-            for itemType in types {
-                var copy = TypeCopy(itemType: itemType, verify: options.verify && !options.dryRun,
-                                    targetWasEmpty: preexisting[itemType, default: 0] == 0)
-                var batch: [Item] = []
-                batch.reserveCapacity(min(options.batchSize, 65_536))
-                try accessor.forEachItem(forRequest: Self.streamRequest(itemType)) { item in
-                    copy.read += 1
-                    if copy.verify { copy.sourceChecksum.add(item) }
-                    batch.append(item)
-                    if batch.count >= options.batchSize {
-                        try write(&batch, into: &copy)
+        /// Copies every type, writing each batch with `writeBatch`.
+        func copyAll(_ writeBatch: ([Item]) throws -> [ItemID]) throws {
+            try source.read { accessor in
+                for itemType in types {
+                    var copy = TypeCopy(itemType: itemType, verify: options.verify && !options.dryRun,
+                                        targetWasEmpty: preexisting[itemType, default: 0] == 0)
+                    var batch: [Item] = []
+                    batch.reserveCapacity(min(options.batchSize, 65_536))
+                    try accessor.forEachItem(forRequest: Self.streamRequest(itemType)) { item in
+                        copy.read += 1
+                        if copy.verify { copy.sourceChecksum.add(item) }
+                        batch.append(item)
+                        if batch.count >= options.batchSize {
+                            try write(&batch, into: &copy, with: writeBatch)
+                        }
+                        tracker.advance(itemType)
                     }
-                    tracker.advance(itemType)
+                    try write(&batch, into: &copy, with: writeBatch)
+                    copies[itemType] = copy
                 }
-                try write(&batch, into: &copy)
-                copies[itemType] = copy
+            }
+        }
+        if options.atomic && !options.dryRun {
+            try target.writeSync { accessor in
+                try copyAll { batch in try Self.write(batch, to: accessor, policy: options.ifExists) }
+            }
+        } else {
+            try copyAll { batch in
+                try target.writeSync { accessor in try Self.write(batch, to: accessor, policy: options.ifExists) }
             }
         }
 
@@ -171,8 +185,8 @@ public struct Migration: Sendable {
         }
     }
 
-    /// Writes one batch (or, in a dry run, counts what it would do) and empties it.
-    private func write(_ batch: inout [Item], into copy: inout TypeCopy) throws {
+    /// Writes one batch with `writeBatch` (or, in a dry run, counts what it would do) and empties it.
+    private func write(_ batch: inout [Item], into copy: inout TypeCopy, with writeBatch: ([Item]) throws -> [ItemID]) throws {
         guard !batch.isEmpty else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         if options.dryRun {
@@ -187,35 +201,38 @@ public struct Migration: Sendable {
             }
             return
         }
-        let policy = options.ifExists
-        let items = batch
-        let skipped: [ItemID] = try target.writeSync { accessor in
-            var skipped: [ItemID] = []
-            for item in items {
-                switch policy {
-                case .fail:
-                    try accessor.insert(item)
-                case .replace:
-                    try accessor.save(item)
-                case .skip:
-                    if try accessor.item(ofType: item.itemType, id: item.id) != nil {
-                        skipped.append(item.id)
-                    } else {
-                        try accessor.insert(item)
-                    }
-                }
-            }
-            return skipped
-        }
+        let skipped = try writeBatch(batch)
         copy.skipped += skipped.count
-        copy.written += items.count - skipped.count
+        copy.written += batch.count - skipped.count
         if copy.verify {
             let left = Set(skipped)
             if !copy.targetWasEmpty { copy.skippedIDs.formUnion(left) }
-            for item in items where left.isEmpty || !left.contains(item.id) {
+            for item in batch where left.isEmpty || !left.contains(item.id) {
                 copy.writtenChecksum.add(item)
             }
         }
+    }
+
+    /// Writes items through a write accessor; returns the identifiers skipped because they exist.
+    private static func write(
+        _ items: [Item], to accessor: DataStoreReadWriteAccessor, policy: MigrationOptions.ExistingItems
+    ) throws -> [ItemID] {
+        var skipped: [ItemID] = []
+        for item in items {
+            switch policy {
+            case .fail:
+                try accessor.insert(item)
+            case .replace:
+                try accessor.save(item)
+            case .skip:
+                if try accessor.item(ofType: item.itemType, id: item.id) != nil {
+                    skipped.append(item.id)
+                } else {
+                    try accessor.insert(item)
+                }
+            }
+        }
+        return skipped
     }
 
     /// Checks that the target holds exactly what was written for one type.

@@ -27,19 +27,24 @@ public struct MigrationOptions: Sendable, Hashable {
     public var verify: Bool
     /// Read and decode everything, and report what would be copied, without writing.
     public var dryRun: Bool
+    /// Write everything in one target write block, so that the target is untouched unless the
+    /// whole copy commits. ``batchSize`` then only sets how many items are read between writes.
+    public var atomic: Bool
 
-    /// The defaults: every type, `ifExists: .fail`, batches of 5,000, verification on.
+    /// The defaults: every type, `ifExists: .fail`, batches of 5,000, verification on, not atomic.
     public init(
         itemTypes: [String]? = nil,
         ifExists: ExistingItems = .fail,
         batchSize: Int = 5_000,
         verify: Bool = true,
-        dryRun: Bool = false
+        dryRun: Bool = false,
+        atomic: Bool = false
     ) {
         self.itemTypes = itemTypes
         self.ifExists = ifExists
         self.batchSize = batchSize
         self.verify = verify
         self.dryRun = dryRun
+        self.atomic = atomic
     }
 }

@@ -205,3 +205,25 @@ struct MigrationTests {
         #expect(forward.hex.count == 32)
     }
 }
+
+@Suite("Migration in one write block")
+struct AtomicMigrationTests {
+    @Test("an atomic copy that fails part-way leaves the target untouched")
+    func atomicFailure() throws {
+        let source = try MigrationTests.open(FaultyStore(.failStreamingAfter(100)), holding: MigrationTests.sample())
+        let target = try MigrationTests.open(InMemoryDataStore(), holding: [Item(itemType: "Other", id: 1)])
+        #expect(throws: DataStoreError.self) {
+            try Migration(source: source, target: target, options: MigrationOptions(batchSize: 10, atomic: true)).run()
+        }
+        #expect(try MigrationTests.everything(target) == [Item(itemType: "Other", id: 1)])
+    }
+
+    @Test("an atomic copy that succeeds is complete and verified")
+    func atomicSuccess() throws {
+        let source = try MigrationTests.open(InMemoryDataStore(), holding: MigrationTests.sample())
+        let target = try MigrationTests.open(InMemoryDataStore())
+        let report = try Migration(source: source, target: target, options: MigrationOptions(batchSize: 10, atomic: true)).run()
+        #expect(report.verified && report.written == 290)
+        #expect(try MigrationTests.everything(target) == Set(MigrationTests.sample()))
+    }
+}
