@@ -34,13 +34,18 @@ let package = Package(
             dependencies: ["Persist"],
             path: "Examples/Basket"
         ),
+        .executableTarget(
+            name: "Reminders",
+            dependencies: ["Persist"],
+            path: "Examples/Reminders"
+        ),
         .testTarget(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"]
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket"],
+            dependencies: ["QuickStart", "Basket", "Reminders"],
             exclude: ["Snippets"]
         ),
     ],
