@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_BUILD := .build-tsan
 
-.PHONY: deps demo build test test-unit test-tsan clean
+.PHONY: deps demo build test test-unit test-tsan docs clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -22,6 +22,10 @@ test-unit: deps
 
 test-tsan: deps
 	$(SWIFT) test --scratch-path $(TSAN_BUILD) --sanitize=thread --filter concurrency
+
+# The Persist.docc catalog, built with swift-docc-plugin; any warning fails the build.
+docs: deps
+	$(SWIFT) package --disable-sandbox generate-documentation --target Persist --warnings-as-errors
 
 clean:
 	rm -rf .build $(TSAN_BUILD)

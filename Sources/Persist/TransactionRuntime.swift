@@ -133,7 +133,7 @@ public final class TransactionRuntime: Sendable {
 
     // MARK: Reads
 
-    /// Runs a read block (see ``DataStore/read(_:)``).
+    /// Runs a read block, as the synchronous `read` of ``DataStore`` describes.
     public func read<T>(_ block: (DataStoreReadAccessor) throws -> T) throws -> T {
         let thread = Self.currentThread
         try state.withLock { state in
