@@ -89,20 +89,29 @@ public struct Migration: Sendable {
                 }
             }
         }
+        let verifying = options.verify && !options.dryRun
         if options.atomic && !options.dryRun {
+            // Verification happens inside the write block, so a mismatch rolls everything back.
             try target.writeSync { accessor in
                 try copyAll { batch in try Self.write(batch, to: accessor, policy: options.ifExists) }
+                if verifying {
+                    tracker.begin(.verifying)
+                    for itemType in types {
+                        if let copy = copies[itemType] { try verify(copy, against: accessor, tracker: &tracker) }
+                    }
+                }
             }
         } else {
             try copyAll { batch in
                 try target.writeSync { accessor in try Self.write(batch, to: accessor, policy: options.ifExists) }
             }
-        }
-
-        if options.verify && !options.dryRun {
-            tracker.begin(.verifying)
-            for itemType in types {
-                if let copy = copies[itemType] { try verify(copy, tracker: &tracker) }
+            if verifying {
+                tracker.begin(.verifying)
+                try target.read { accessor in
+                    for itemType in types {
+                        if let copy = copies[itemType] { try verify(copy, against: accessor, tracker: &tracker) }
+                    }
+                }
             }
         }
         for itemType in types {
@@ -235,15 +244,15 @@ public struct Migration: Sendable {
         return skipped
     }
 
-    /// Checks that the target holds exactly what was written for one type.
-    private func verify(_ copy: TypeCopy, tracker: inout MigrationProgressTracker) throws {
+    /// Checks that the target, read through `targetReader`, holds exactly what was written for one type.
+    private func verify(
+        _ copy: TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker
+    ) throws {
         if copy.targetWasEmpty {
             var found = ItemChecksum()
-            try target.read { accessor in
-                try accessor.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
-                    found.add(item)
-                    tracker.advance(copy.itemType)
-                }
+            try targetReader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
+                found.add(item)
+                tracker.advance(copy.itemType)
             }
             guard found == copy.writtenChecksum else {
                 throw DataStoreError(
@@ -257,14 +266,12 @@ public struct Migration: Sendable {
         var differing: [ItemReference] = []
         var differingCount = 0
         try source.read { reader in
-            try target.read { targetReader in
-                try reader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
-                    tracker.advance(copy.itemType)
-                    if copy.skippedIDs.contains(item.id) { return }
-                    if try targetReader.item(ofType: item.itemType, id: item.id) != item {
-                        differingCount += 1
-                        if differing.count < 10 { differing.append(item.reference) }
-                    }
+            try reader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
+                tracker.advance(copy.itemType)
+                if copy.skippedIDs.contains(item.id) { return }
+                if try targetReader.item(ofType: item.itemType, id: item.id) != item {
+                    differingCount += 1
+                    if differing.count < 10 { differing.append(item.reference) }
                 }
             }
         }

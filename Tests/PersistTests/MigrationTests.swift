@@ -227,3 +227,16 @@ struct AtomicMigrationTests {
         #expect(try MigrationTests.everything(target) == Set(MigrationTests.sample()))
     }
 }
+
+@Suite("Atomic migration verification")
+struct AtomicVerificationTests {
+    @Test("a verification failure in an atomic copy rolls the whole copy back")
+    func rollsBack() throws {
+        let source = try MigrationTests.open(InMemoryDataStore(), holding: MigrationTests.sample())
+        let target = try MigrationTests.open(FaultyStore(.dropAttribute("stars")))
+        #expect(throws: DataStoreError.self) {
+            try Migration(source: source, target: target, options: MigrationOptions(atomic: true)).run()
+        }
+        #expect(try MigrationTests.everything(target).isEmpty)
+    }
+}
