@@ -138,7 +138,7 @@ enum ConcurrencyTests {
             }
             #expect(try allItems(store, "Note").map(\.id) == ["after", "before"])
         },
-        ConformanceTest("16 tasks mixing reads, writeSync, writeAsync and async writes keep every invariant",
+        ConformanceTest("16 tasks mixing reads, writeSync, writeAsync, async writes and child merges keep every invariant",
                         group: .concurrency) { context in
             let store = try context.makeStore()
             try seedAccounts(store, count: 6, total: 600)
@@ -149,7 +149,7 @@ enum ConcurrencyTests {
                         for step in 0..<20 {
                             let from = (task + step) % 6
                             let to = (task * 5 + step + 1) % 6
-                            switch (task + step) % 4 {
+                            switch (task + step) % 5 {
                             case 0:
                                 let sum = try await store.read { try balanceSum($0) }
                                 if sum != 600 { violations.withLock { $0.append("async read saw \(sum)") } }
@@ -162,11 +162,26 @@ enum ConcurrencyTests {
                                     source?["balance"] = .int((source?["balance"]?.intValue ?? 0) - 1)
                                     target?["balance"] = .int((target?["balance"]?.intValue ?? 0) + 1)
                                 }, completion: nil)
-                            default:
+                            case 3:
                                 try await store.write { accessor in
                                     let sum = try balanceSum(accessor)
                                     if sum != 600 { violations.withLock { $0.append("write saw \(sum)") } }
                                 }
+                            default:
+                                // A transfer in a child, merged optimistically: retried on conflict.
+                                var merged = false
+                                for _ in 0..<50 where !merged {
+                                    let child = try store.makeChildDataStore()
+                                    try child.setup()
+                                    try transfer(child, from: from, to: to, amount: 3)
+                                    do {
+                                        try store.merge(child, policy: .fail)
+                                        merged = true
+                                    } catch let error as DataStoreError where error.code == .conflict {
+                                        continue
+                                    }
+                                }
+                                if !merged { violations.withLock { $0.append("a child merge kept conflicting") } }
                             }
                             let sum = try await store.read { try balanceSum($0) }
                             if sum != 600 { violations.withLock { $0.append("read saw \(sum)") } }
