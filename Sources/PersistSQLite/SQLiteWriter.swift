@@ -219,12 +219,12 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         _ item: Item, _ table: TableSchema, columns: [ColumnSchema], values: [SQLBinding], _ write: () throws -> Void
     ) throws {
         guard table.mayAlterWrites, mayAlter(item, table, columns, values) else {
-            try write()
+            try naming(item, write)
             return
         }
         try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
         do {
-            try write()
+            try naming(item, write)
             try verify(item, table, columns, values)
             try connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
         } catch {
@@ -232,6 +232,16 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                 try? connection.execute("ROLLBACK TO persist_checked_write", operation: "Rolling back a savepoint")
                 try? connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
             }
+            throw error
+        }
+    }
+
+    /// Runs `body`, adding the item to errors SQLite reports about it (a constraint, a mismatch).
+    private func naming(_ item: Item, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
+            error.items = [item.reference]
             throw error
         }
     }

@@ -119,7 +119,8 @@ enum SchemaLoader {
 
         var keyName: String?
         if case .column(let name, _, _) = key { keyName = name }
-        let columns = raw.filter { !$0.isGenerated && $0.name != keyName }.map { column -> ColumnSchema in
+        // Generated columns cannot be written, and an empty name cannot be an attribute: both stay out.
+        let columns = raw.filter { !$0.isGenerated && !$0.name.isEmpty && $0.name != keyName }.map { column -> ColumnSchema in
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
             let storage: ColumnSchema.Storage
             if affinity == .none, let kind = kinds[column.name] {

@@ -25,7 +25,7 @@ struct TemporaryDirectory {
 }
 
 /// A value as plain SQL sees it: the storage class and the payload.
-enum RawValue: Equatable, CustomStringConvertible {
+enum RawValue: Equatable, Sendable, CustomStringConvertible {
     case null
     case integer(Int64)
     case real(Double)
@@ -90,7 +90,8 @@ final class RawDatabase {
             case .null: sqlite3_bind_null(statement, index)
             case .integer(let value): sqlite3_bind_int64(statement, index, value)
             case .real(let value): sqlite3_bind_double(statement, index, value)
-            case .text(let value): sqlite3_bind_text(statement, index, value, -1, persist_sqlite_transient())
+            case .text(let value):
+                sqlite3_bind_text(statement, index, value, Int32(value.utf8.count), persist_sqlite_transient())
             case .blob(let value):
                 _ = value.withUnsafeBytes {
                     sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), persist_sqlite_transient())
