@@ -47,14 +47,22 @@ enum RawValue: Equatable, Sendable, CustomStringConvertible {
 /// another process would.
 final class RawDatabase {
     private(set) var handle: OpaquePointer?
+    private let owned: Bool
 
     init(_ path: String, flags: Int32 = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) throws {
         var handle: OpaquePointer?
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         self.handle = handle
+        owned = true
         guard result == SQLITE_OK else {
             throw RawDatabaseError(message: "open \(path): \(result)")
         }
+    }
+
+    /// Uses a connection someone else owns (the store's escape hatch), without closing it.
+    init(borrowing handle: OpaquePointer) {
+        self.handle = handle
+        owned = false
     }
 
     deinit {
@@ -62,7 +70,7 @@ final class RawDatabase {
     }
 
     func close() {
-        if let handle { sqlite3_close_v2(handle) }
+        if let handle, owned { sqlite3_close_v2(handle) }
         handle = nil
     }
 
