@@ -49,24 +49,39 @@ struct PredicateCompiler {
         table.columnIndex[name].map { table.columns[$0] }
     }
 
+    /// A chain of `&&` (or `||`) as one balanced expression, so that long chains built in a loop
+    /// stay within SQLite's expression depth limit.
     private mutating func connective(_ lhs: Predicate, _ rhs: Predicate, isAnd: Bool) -> String {
         let start = bindings.count
-        let left = condition(lhs)
-        let middle = bindings.count
-        let right = condition(rhs)
         let absorbing = isAnd ? "0" : "1"
         let neutral = isAnd ? "1" : "0"
-        if left == absorbing {
-            bindings.removeSubrange(middle...)
-            return absorbing
+        var terms: [String] = []
+        for operand in Self.chain(lhs, rhs, isAnd: isAnd) {
+            let term = condition(operand)
+            if term == absorbing {
+                // Constants carry no bindings, so the chain's bindings all go.
+                bindings.removeSubrange(start...)
+                return absorbing
+            }
+            if term != neutral { terms.append(term) }
         }
-        if right == absorbing {
-            bindings.removeSubrange(start..<middle)
-            return absorbing
+        return Self.balanced(terms, joinedBy: isAnd ? "AND" : "OR") ?? neutral
+    }
+
+    /// The operands of a chain of the same connective, left to right, without recursion.
+    private static func chain(_ lhs: Predicate, _ rhs: Predicate, isAnd: Bool) -> [Predicate] {
+        var operands: [Predicate] = []
+        var pending = [rhs, lhs]
+        while let next = pending.popLast() {
+            switch next {
+            case .and(let left, let right) where isAnd, .or(let left, let right) where !isAnd:
+                pending.append(right)
+                pending.append(left)
+            default:
+                operands.append(next)
+            }
         }
-        if left == neutral { return right }
-        if right == neutral { return left }
-        return "(\(left) \(isAnd ? "AND" : "OR") \(right))"
+        return operands
     }
 
     private func isNull(_ name: String) -> String {

@@ -14,6 +14,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     // MARK: StoreWriter
 
     func insert(_ item: Item) throws {
+        try checkTransaction()
         let (table, values) = try resolve(item)
         let key = try keyBinding(item, table)
         var columns = table.columns
@@ -39,9 +40,12 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     func save(_ item: Item) throws {
+        try checkTransaction()
         let (table, values) = try resolve(item)
         let key = try keyBinding(item, table)
-        try checked(item, table, columns: table.columns, values: values) {
+        // A legacy DEFAULT may fill a column the item lacks: only the columns given are checked.
+        let given = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
+        try checked(item, table, columns: given.map { table.columns[$0] }, values: given.map { values[$0] }) {
             let operation = "Saving \(item.reference)"
             if let upsert = table.upsert, !table.hasDefaults {
                 try run(upsert, [key] + values, operation)
@@ -58,12 +62,14 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
+        try checkTransaction()
         guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return false }
         try run(table.deleteByKey, bindings, "Deleting \(ItemReference(itemType: itemType, id: id))")
         return connection.changes > 0
     }
 
     func deleteAllItems(ofType itemType: String) throws -> Int {
+        try checkTransaction()
         guard let table = schema.tables[itemType] else { return 0 }
         try run(table.deleteAll, [], "Deleting every item of type \(String(reflecting: itemType))")
         return connection.changes
@@ -71,10 +77,10 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
 
     // MARK: Running statements
 
-    /// Runs a write statement, after checking the transaction is still open: SQLite rolls a
-    /// transaction back by itself after some errors (a full disk, an I/O error), and the rest of
-    /// the block must not then run outside any transaction.
-    private func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
+    /// Checks the transaction is still open: SQLite rolls a transaction back by itself after some
+    /// errors (a full disk, an I/O error), and the rest of the block must not then run, statement
+    /// by statement, outside any transaction.
+    private func checkTransaction() throws {
         guard connection.isInTransaction else {
             throw DataStoreError(
                 .misuse,
@@ -82,6 +88,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                     + "transaction back because of an earlier error; let that error end the block",
                 path: path)
         }
+    }
+
+    /// Runs a write statement inside the transaction.
+    private func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
+        try checkTransaction()
         try connection.execute(sql, bindings, operation: operation())
     }
 

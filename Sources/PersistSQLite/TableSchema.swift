@@ -82,10 +82,9 @@ final class TableSchema: Sendable {
         deleteByKey = "DELETE FROM \(table) WHERE \(keyCondition)"
         deleteAll = "DELETE FROM \(table)"
         exists = "SELECT EXISTS (SELECT 1 FROM \(table))"
-        switch key {
-        case .column(_, let affinity, let needsBinaryCollation) where needsBinaryCollation && affinity != .integer:
+        if case .column(_, _, true) = key {
             keyOrder = "\(keySQL) COLLATE BINARY"
-        default:
+        } else {
             keyOrder = keySQL
         }
     }

@@ -220,6 +220,27 @@ struct LegacyAdoptionTests {
         #expect(after == expected)
     }
 
+    @Test("saving into a table with DEFAULTs and checked columns compares only the values given")
+    func defaultsWithCheckedColumns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("defaults.db")
+        let raw = try RawDatabase(path)
+        try raw.exec("CREATE TABLE scores (id INTEGER PRIMARY KEY, name TEXT DEFAULT 'anonymous', score REAL);")
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        try store.writeSync { accessor throws in
+            try accessor.save(Item(itemType: "scores", id: 1, attributes: ["score": 2.5]))
+            try accessor.insert(Item(itemType: "scores", id: 2, attributes: ["score": 1.0]))
+        }
+        #expect(try allItems(store, "scores") == [
+            Item(itemType: "scores", id: 1, attributes: ["name": "anonymous", "score": 2.5]),
+            Item(itemType: "scores", id: 2, attributes: ["name": "anonymous", "score": 1.0]),
+        ])
+    }
+
     @Test("hostile legacy names are read and written safely")
     func hostileLegacyNames() throws {
         let directory = try TemporaryDirectory()
