@@ -1,6 +1,6 @@
 import Persist
 
-/// Compiles a ``Predicate`` over one table into an SQL condition with bound parameters, keeping the
+/// Compiles a `Predicate` over one table into an SQL condition with bound parameters, keeping the
 /// semantics of the "Predicate semantics" article exactly.
 ///
 /// Every leaf compiles to an expression that is true exactly when the leaf holds, and false or NULL

@@ -8,7 +8,7 @@ struct CompiledQuery: Sendable {
     let isEmpty: Bool
 }
 
-/// Compiles a whole ``DataStoreRequest`` (filter, order, offset and limit) into one SELECT, or into
+/// Compiles a whole `DataStoreRequest` (filter, order, offset and limit) into one SELECT, or into
 /// one COUNT, over the table of its item type.
 enum RequestCompiler {
     /// `SELECT key, columns… FROM table WHERE … ORDER BY … LIMIT ? OFFSET ?`.

@@ -21,7 +21,7 @@ enum SQLName {
         folded(name).hasPrefix("sqlite_")
     }
 
-    /// Whether `a` sorts before `b` by UTF-8 bytes, the order of ``itemTypes()``.
+    /// Whether `a` sorts before `b` by UTF-8 bytes, the order of `itemTypes()`.
     static func bytesPrecede(_ a: String, _ b: String) -> Bool {
         a.utf8.lexicographicallyPrecedes(b.utf8)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import Persist
 
-/// A ``DataStore`` on an SQLite database: every item type is a table, every attribute a column,
+/// A `DataStore` on an SQLite database: every item type is a table, every attribute a column,
 /// the identifier the primary key.
 ///
 /// Tables and columns are created as items need them. Existing databases are adopted in place:
@@ -54,9 +54,9 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     /// It behaves exactly like a file-backed store (WAL, snapshot reads, the same SQL), because it
     /// is one: its file lives in `/dev/shm` (memory) on Linux, or in the temporary directory where
     /// there is none, and is removed when the store is deinitialized. Its data survives
-    /// ``tearDown()`` and ``setup()`` of the same object, as with ``InMemoryDataStore``. SQLite's
+    /// ``tearDown()`` and ``setup()`` of the same object, as with `InMemoryDataStore`. SQLite's
     /// own in-memory databases cannot serve a snapshot read while a write transaction is open,
-    /// which the ``DataStore`` contract requires. Durability is off; `readOnly` and
+    /// which the `DataStore` contract requires. Durability is off; `readOnly` and
     /// `createIfMissing` are ignored.
     ///
     /// ```swift

@@ -2,7 +2,7 @@ internal import CSQLite
 import Foundation
 import Persist
 
-/// Turns SQLite result codes into ``DataStoreError``s that name the file, say what to do, and keep
+/// Turns SQLite result codes into `DataStoreError`s that name the file, say what to do, and keep
 /// SQLite's own code and message.
 enum SQLiteErrors {
     /// The error for a failed SQLite call.
