@@ -30,10 +30,12 @@ final class SQLiteEngine: DataStoreEngine, @unchecked Sendable {
     }
 
     deinit {
-        if isScratch {
-            for suffix in ["", "-wal", "-shm", "-journal"] {
-                try? FileManager.default.removeItem(atPath: location + suffix)
-            }
+        guard isScratch else { return }
+        // Close first, so that no connection writes to the files after they are removed.
+        pool.close()
+        lock.withLock { writer }?.close()
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: location + suffix)
         }
     }
 
