@@ -103,22 +103,21 @@ struct CompilerTests {
 struct LargeRequestTests {
     @Test("filters built from thousands of alternatives or conditions stay within SQLite's limits")
     func longChains() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = SQLiteDataStore(path: directory.path("large.sqlite"), options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { accessor in
-            for index in 0..<100 { try accessor.insert(Item(itemType: "Row", id: .int(Int64(index)), attributes: ["v": .int(Int64(index))])) }
+        try withFileStore { store, _ throws in
+            try store.writeSync { accessor in
+                for index in 0..<100 {
+                    try accessor.insert(Item(itemType: "Row", id: .int(Int64(index)), attributes: ["v": .int(Int64(index))]))
+                }
+            }
+            let wanted = (0..<3_000).map { Int64($0 * 7 % 5_000) }
+            var request = DataStoreRequest(itemType: "Row")
+            request.filter = wanted.map { .attribute("v") == .int($0) }.reduce(.attribute("v") == -1) { $0 || $1 }
+            let expected = Set(wanted.filter { $0 < 100 }).sorted().map { ItemID.int($0) }
+            #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == expected)
+            request.filter = .attribute("v").isIn(wanted.map { .int($0) })
+            #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == expected)
+            request.filter = (0..<3_000).map { _ in .attribute("v") >= 10 }.reduce(.attribute("v") < 20) { $0 && $1 }
+            #expect(try store.read { try $0.countItems(forRequest: request) } == 10)
         }
-        let wanted = (0..<3_000).map { Int64($0 * 7 % 5_000) }
-        var request = DataStoreRequest(itemType: "Row")
-        request.filter = wanted.map { .attribute("v") == .int($0) }.reduce(.attribute("v") == -1) { $0 || $1 }
-        let expected = Set(wanted.filter { $0 < 100 }).sorted().map { ItemID.int($0) }
-        #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == expected)
-        request.filter = .attribute("v").isIn(wanted.map { .int($0) })
-        #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == expected)
-        request.filter = (0..<3_000).map { _ in .attribute("v") >= 10 }.reduce(.attribute("v") < 20) { $0 && $1 }
-        #expect(try store.read { try $0.countItems(forRequest: request) } == 10)
     }
 }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
@@ -20,13 +21,13 @@ struct ErrorTests {
         options: SQLiteDataStore.Options = quietOptions(), sourceLocation: SourceLocation = #_sourceLocation
     ) -> DataStoreError? {
         let store = SQLiteDataStore(path: path, options: options)
-        let error = expectStoreError(code, sourceLocation: sourceLocation) { try store.setup() }
+        let error = expectError(code, sourceLocation: sourceLocation) { try store.setup() }
         #expect(error?.engineCode.map { $0 & 0xFF } == Int(engineCode), sourceLocation: sourceLocation)
         #expect(error?.engineMessage?.isEmpty == false, sourceLocation: sourceLocation)
         #expect(error?.path == path, sourceLocation: sourceLocation)
         #expect(error?.message.contains(path) == true, sourceLocation: sourceLocation)
         // The store stays usable as an object: it is simply not open.
-        expectStoreError(.misuse, sourceLocation: sourceLocation) { try store.read { _ in 1 } }
+        expectError(.misuse, sourceLocation: sourceLocation) { try store.read { _ in 1 } }
         return error
     }
 
@@ -90,31 +91,32 @@ struct ErrorTests {
         #expect(Self.bytes(path) == Data(bytes))
     }
 
-    @Test("a truncated database is corrupt and unchanged")
-    func truncatedDatabase() throws {
+    /// A database written by plain SQL, then damaged by `damage`; setup must fail with
+    /// `corrupt` and SQLite's `SQLITE_CORRUPT`, and leave the damaged bytes as they are.
+    static func expectDamagedDatabaseRefused(_ damage: (Data) -> Data) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("truncated.sqlite")
-        try Self.makeDatabase(path)
-        let whole = try #require(Self.bytes(path))
-        let truncated = whole.prefix(whole.count / 2)
-        try truncated.write(to: URL(fileURLWithPath: path))
-        Self.expectSetupFailure(path, .corrupt, engineCode: SQLITE_CORRUPT)
-        #expect(Self.bytes(path) == truncated)
+        let path = directory.path("damaged.sqlite")
+        try makeDatabase(path)
+        let damaged = damage(try #require(bytes(path)))
+        try damaged.write(to: URL(fileURLWithPath: path))
+        expectSetupFailure(path, .corrupt, engineCode: SQLITE_CORRUPT)
+        #expect(bytes(path) == damaged)
+    }
+
+    @Test("a truncated database is corrupt and unchanged")
+    func truncatedDatabase() throws {
+        try Self.expectDamagedDatabaseRefused { whole in whole.prefix(whole.count / 2) }
     }
 
     @Test("a database whose schema page is damaged is corrupt at setup and unchanged")
     func damagedSchema() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("damaged.sqlite")
-        try Self.makeDatabase(path)
-        var bytes = try #require(Self.bytes(path))
-        // Page 1 holds the schema after the 100-byte header: scramble its b-tree page header.
-        for offset in 100..<112 { bytes[offset] = 0xEE }
-        try bytes.write(to: URL(fileURLWithPath: path))
-        Self.expectSetupFailure(path, .corrupt, engineCode: SQLITE_CORRUPT)
-        #expect(Self.bytes(path) == bytes)
+        try Self.expectDamagedDatabaseRefused { whole in
+            var bytes = whole
+            // Page 1 holds the schema after the 100-byte header: scramble its b-tree page header.
+            for offset in 100..<112 { bytes[offset] = 0xEE }
+            return bytes
+        }
     }
 
     @Test("a damaged data page is corrupt when read, and the file is unchanged")
@@ -133,7 +135,7 @@ struct ErrorTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         let store = SQLiteDataStore(path: path, options: quietOptions())
         try store.setup()
-        let error = expectStoreError(.corrupt) { try allItems(store, "notes") }
+        let error = expectError(.corrupt) { try allItems(store, "notes") }
         #expect(error?.engineCode.map { $0 & 0xFF } == Int(SQLITE_CORRUPT))
         #expect(error?.message.contains(path) == true)
         try store.tearDown()
@@ -156,7 +158,7 @@ struct ErrorTests {
         let reader = SQLiteDataStore(path: path, options: quietOptions { $0.readOnly = true })
         try reader.setup()
         #expect(try allItems(reader, "notes").count == 3)
-        let writeError = expectStoreError(.readOnly) {
+        let writeError = expectError(.readOnly) {
             try reader.writeSync { try $0.insert(Item(itemType: "notes", id: 9)) }
         }
         #expect(writeError?.message.contains(path) == true)
@@ -190,27 +192,22 @@ struct ErrorTests {
 
     @Test("another connection holding the write lock past the busy timeout gives locked")
     func lockedByAnotherConnection() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("locked.sqlite")
-        let store = SQLiteDataStore(path: path, options: quietOptions { $0.busyTimeout = 0.05 })
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "kept")) }
-
-        let other = try RawDatabase(path)
-        try other.exec("BEGIN IMMEDIATE; INSERT INTO Note (persist_id) VALUES ('other');")
-        let error = expectStoreError(.locked) {
-            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "blocked")) }
+        try withFileStore(options: quietOptions { $0.busyTimeout = 0.05 }) { store, path throws in
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "kept")) }
+            let other = try RawDatabase(path)
+            try other.exec("BEGIN IMMEDIATE; INSERT INTO Note (persist_id) VALUES ('other');")
+            let error = expectError(.locked) {
+                try store.writeSync { try $0.insert(Item(itemType: "Note", id: "blocked")) }
+            }
+            #expect(error?.engineCode.map { $0 & 0xFF } == Int(SQLITE_BUSY))
+            #expect(error?.message.contains(path) == true)
+            // Reads still work, and see neither transaction.
+            #expect(try allItems(store, "Note").map(\.id) == ["kept"])
+            try other.exec("ROLLBACK;")
+            other.close()
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "later")) }
+            #expect(try allItems(store, "Note").map(\.id) == ["kept", "later"])
         }
-        #expect(error?.engineCode.map { $0 & 0xFF } == Int(SQLITE_BUSY))
-        #expect(error?.message.contains(path) == true)
-        // Reads still work, and see neither transaction.
-        #expect(try allItems(store, "Note").map(\.id) == ["kept"])
-        try other.exec("ROLLBACK;")
-        other.close()
-        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "later")) }
-        #expect(try allItems(store, "Note").map(\.id) == ["kept", "later"])
     }
 
     @Test("a database locked exclusively by another process gives locked at setup, unchanged")
@@ -230,40 +227,37 @@ struct ErrorTests {
 
     @Test("a full database is an io error, the block rolls back and the data is unchanged")
     func diskFull() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("full.sqlite")
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        let kept = Item(itemType: "Blob", id: "small", attributes: ["bytes": .bytes([1, 2, 3])])
-        try store.writeSync { try $0.insert(kept) }
-        // The same error SQLite gives for a full disk: cap the file at its current size.
-        try store.withRawConnection { db in
-            #expect(sqlite3_exec(db, "PRAGMA max_page_count = 4", nil, nil, nil) == SQLITE_OK)
-        }
-        let error = expectStoreError(.io) {
-            try store.writeSync { accessor throws in
-                try accessor.insert(Item(itemType: "Blob", id: "other"))
-                try accessor.insert(Item(itemType: "Blob", id: "big", attributes: ["bytes": .bytes(Array(repeating: 7, count: 1 << 20))]))
+        try withFileStore { store, path throws in
+            let kept = Item(itemType: "Blob", id: "small", attributes: ["bytes": .bytes([1, 2, 3])])
+            try store.writeSync { try $0.insert(kept) }
+            // The same error SQLite gives for a full disk: cap the file at its current size.
+            try store.withRawConnection { db in
+                #expect(sqlite3_exec(db, "PRAGMA max_page_count = 4", nil, nil, nil) == SQLITE_OK)
             }
+            let error = expectError(.io) {
+                try store.writeSync { accessor throws in
+                    try accessor.insert(Item(itemType: "Blob", id: "other"))
+                    try accessor.insert(Item(itemType: "Blob", id: "big",
+                                             attributes: ["bytes": .bytes(Array(repeating: 7, count: 1 << 20))]))
+                }
+            }
+            #expect(error?.engineCode.map { $0 & 0xFF } == Int(SQLITE_FULL))
+            #expect(error?.message.contains(path) == true)
+            #expect(error?.items == [ItemReference(itemType: "Blob", id: "big")])
+            #expect(try allItems(store, "Blob") == [kept])
+            try store.withRawConnection { db in
+                #expect(sqlite3_exec(db, "PRAGMA max_page_count = 1073741823", nil, nil, nil) == SQLITE_OK)
+            }
+            try store.writeSync { try $0.insert(Item(itemType: "Blob", id: "other")) }
+            #expect(try allItems(store, "Blob").count == 2)
         }
-        #expect(error?.engineCode.map { $0 & 0xFF } == Int(SQLITE_FULL))
-        #expect(error?.message.contains(path) == true)
-        #expect(error?.items == [ItemReference(itemType: "Blob", id: "big")], "\(String(describing: error))")
-        #expect(try allItems(store, "Blob") == [kept])
-        try store.withRawConnection { db in
-            #expect(sqlite3_exec(db, "PRAGMA max_page_count = 1073741823", nil, nil, nil) == SQLITE_OK)
-        }
-        try store.writeSync { try $0.insert(Item(itemType: "Blob", id: "other")) }
-        #expect(try allItems(store, "Blob").count == 2)
     }
 
     @Test("options out of range are invalidArgument at setup")
     func badOptions() {
         let negative = SQLiteDataStore(path: "/nonexistent/x.sqlite", options: quietOptions { $0.busyTimeout = -1 })
-        expectStoreError(.invalidArgument) { try negative.setup() }
+        expectError(.invalidArgument) { try negative.setup() }
         let pool = SQLiteDataStore(path: "/nonexistent/x.sqlite", options: quietOptions { $0.readerPoolSize = -2 })
-        expectStoreError(.invalidArgument) { try pool.setup() }
+        expectError(.invalidArgument) { try pool.setup() }
     }
 }

@@ -2,24 +2,16 @@ import CSQLite
 import Dispatch
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
 /// Legacy call sites on the store's own connection, serialized with write blocks.
 @Suite("SQLiteDataStore.withRawConnection runs legacy code safely")
 struct EscapeHatchTests {
-    static func withStore(_ body: (SQLiteDataStore) throws -> Void) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = SQLiteDataStore(path: directory.path("hatch.sqlite"), options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try body(store)
-    }
-
     @Test("legacy SQL and accessors see each other's committed changes, schema changes included")
     func sharedFile() throws {
-        try Self.withStore { store throws in
+        try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Item(itemType: "Note", id: "n1", attributes: ["text": "from accessors"])) }
             let count = try store.withRawConnection { db -> [[RawValue]] in
                 let raw = RawDatabase(borrowing: db)
@@ -39,8 +31,8 @@ struct EscapeHatchTests {
 
     @Test("a transaction left open is rolled back and reported as misuse")
     func openTransaction() throws {
-        try Self.withStore { store throws in
-            let error = expectStoreError(.misuse) {
+        try withFileStore { store, _ throws in
+            let error = expectError(.misuse) {
                 try store.withRawConnection { db in
                     try RawDatabase(borrowing: db).exec("BEGIN; CREATE TABLE dangling (v); INSERT INTO dangling VALUES (1);")
                 }
@@ -54,7 +46,7 @@ struct EscapeHatchTests {
 
     @Test("a throwing closure's open transaction is rolled back and its error rethrown")
     func throwingClosure() throws {
-        try Self.withStore { store throws in
+        try withFileStore { store, _ throws in
             #expect(throws: RawDatabaseError.self) {
                 try store.withRawConnection { db in
                     try RawDatabase(borrowing: db).exec("BEGIN; CREATE TABLE dangling (v);")
@@ -68,21 +60,21 @@ struct EscapeHatchTests {
 
     @Test("inside the store's own blocks, or when it is not open, the escape hatch is misuse")
     func misuse() throws {
-        try Self.withStore { store throws in
+        try withFileStore { store, _ throws in
             try store.writeSync { _ in
-                expectStoreError(.misuse) { try store.withRawConnection { _ in 1 } }
+                expectError(.misuse) { try store.withRawConnection { _ in 1 } }
             }
             _ = try store.read { _ in
-                expectStoreError(.misuse) { try store.withRawConnection { _ in 1 } }
+                expectError(.misuse) { try store.withRawConnection { _ in 1 } }
             }
             try store.tearDown()
-            expectStoreError(.misuse) { try store.withRawConnection { _ in 1 } }
+            expectError(.misuse) { try store.withRawConnection { _ in 1 } }
         }
     }
 
     @Test("legacy calls and write blocks from many threads are serialized: no update is lost")
     func serializedWithWrites() throws {
-        try Self.withStore { store throws in
+        try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Item(itemType: "Counter", id: "c", attributes: ["n": 0])) }
             let failures = Shared(0)
             DispatchQueue.concurrentPerform(iterations: 8) { worker in

@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
@@ -158,7 +159,7 @@ struct LegacyAdoptionTests {
         }
         #expect(try store.read { try $0.item(ofType: "people", id: 1)?["joined"] }
             == .date(Date(timeIntervalSinceReferenceDate: 12.5)))
-        expectStoreError(.typeMismatch) {
+        expectError(.typeMismatch) {
             try store.writeSync { try $0.save(Item(itemType: "people", id: 2, attributes: ["joined": "soon"])) }
         }
         try store.tearDown()
@@ -201,7 +202,7 @@ struct LegacyAdoptionTests {
             Item(itemType: "strict_things", id: 1, attributes: ["label": 5]),
         ]
         for item in refused {
-            let error = expectStoreError(.typeMismatch) { try store.writeSync { try $0.save(item) } }
+            let error = expectError(.typeMismatch) { try store.writeSync { try $0.save(item) } }
             #expect(error?.items == [item.reference], "\(item)")
             #expect(error?.message.contains(path) == true)
         }
@@ -222,82 +223,64 @@ struct LegacyAdoptionTests {
 
     @Test("saving into a table with DEFAULTs and checked columns compares only the values given")
     func defaultsWithCheckedColumns() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("defaults.db")
-        let raw = try RawDatabase(path)
-        try raw.exec("CREATE TABLE scores (id INTEGER PRIMARY KEY, name TEXT DEFAULT 'anonymous', score REAL);")
-        raw.close()
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { accessor throws in
-            try accessor.save(Item(itemType: "scores", id: 1, attributes: ["score": 2.5]))
-            try accessor.insert(Item(itemType: "scores", id: 2, attributes: ["score": 1.0]))
+        let sql = "CREATE TABLE scores (id INTEGER PRIMARY KEY, name TEXT DEFAULT 'anonymous', score REAL);"
+        try withFileStore(creatingWith: sql) { store, _ throws in
+            try store.writeSync { accessor throws in
+                try accessor.save(Item(itemType: "scores", id: 1, attributes: ["score": 2.5]))
+                try accessor.insert(Item(itemType: "scores", id: 2, attributes: ["score": 1.0]))
+            }
+            #expect(try allItems(store, "scores") == [
+                Item(itemType: "scores", id: 1, attributes: ["name": "anonymous", "score": 2.5]),
+                Item(itemType: "scores", id: 2, attributes: ["name": "anonymous", "score": 1.0]),
+            ])
         }
-        #expect(try allItems(store, "scores") == [
-            Item(itemType: "scores", id: 1, attributes: ["name": "anonymous", "score": 2.5]),
-            Item(itemType: "scores", id: 2, attributes: ["name": "anonymous", "score": 1.0]),
-        ])
     }
 
     @Test("hostile legacy names are read and written safely")
     func hostileLegacyNames() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("hostile.db")
-        let raw = try RawDatabase(path)
         let table = "Robert'); DROP TABLE x;--"
-        try raw.exec(#"""
+        let sql = #"""
             CREATE TABLE x (v);
             CREATE TABLE "Robert'); DROP TABLE x;--" ("""" PRIMARY KEY, "" TEXT, "select" TEXT COLLATE NOCASE,
                 g GENERATED ALWAYS AS ("select" || '!'));
             INSERT INTO "Robert'); DROP TABLE x;--" ("""", "", "select") VALUES ('a', 'hidden', 'Mixed'), ('b', NULL, 'mixed');
-            """#)
-        raw.close()
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        #expect(try allItems(store, table) == [
-            Item(itemType: table, id: "a", attributes: ["select": "Mixed"]),
-            Item(itemType: table, id: "b", attributes: ["select": "mixed"]),
-        ])
-        var request = DataStoreRequest(itemType: table)
-        request.filter = .attribute("select") == "mixed"
-        #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == ["b"])
-        request.filter = .attribute("select") < "a"
-        #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == ["a"])
-        expectStoreError(.invalidArgument) {
-            try store.writeSync { try $0.save(Item(itemType: table, id: "c", attributes: ["g": "x"])) }
+            """#
+        try withFileStore(creatingWith: sql) { store, path throws in
+            #expect(try allItems(store, table) == [
+                Item(itemType: table, id: "a", attributes: ["select": "Mixed"]),
+                Item(itemType: table, id: "b", attributes: ["select": "mixed"]),
+            ])
+            var request = DataStoreRequest(itemType: table)
+            request.filter = .attribute("select") == "mixed"
+            #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == ["b"])
+            request.filter = .attribute("select") < "a"
+            #expect(try store.read { try $0.items(forRequest: request).map(\.id) } == ["a"])
+            expectError(.invalidArgument) {
+                try store.writeSync { try $0.save(Item(itemType: table, id: "c", attributes: ["g": "x"])) }
+            }
+            expectError(.invalidArgument) {
+                try store.writeSync { try $0.save(Item(itemType: table, id: "c", attributes: ["SELECT": "x"])) }
+            }
+            try store.writeSync { try $0.save(Item(itemType: table, id: "c", attributes: ["select": "new"])) }
+            try store.tearDown()
+            let check = try RawDatabase(path)
+            #expect(try check.rows(#"SELECT """", "", "select", g FROM "Robert'); DROP TABLE x;--" ORDER BY 1"#) == [
+                [.text("a"), .text("hidden"), .text("Mixed"), .text("Mixed!")],
+                [.text("b"), .null, .text("mixed"), .text("mixed!")],
+                [.text("c"), .null, .text("new"), .text("new!")],
+            ])
+            #expect(try check.rows("SELECT count(*) FROM x") == [[.integer(0)]])
         }
-        expectStoreError(.invalidArgument) {
-            try store.writeSync { try $0.save(Item(itemType: table, id: "c", attributes: ["SELECT": "x"])) }
-        }
-        try store.writeSync { try $0.save(Item(itemType: table, id: "c", attributes: ["select": "new"])) }
-        try store.tearDown()
-        let check = try RawDatabase(path)
-        #expect(try check.rows("SELECT \"\"\"\", \"\", \"select\", g FROM \"Robert'); DROP TABLE x;--\" ORDER BY 1") == [
-            [.text("a"), .text("hidden"), .text("Mixed"), .text("Mixed!")],
-            [.text("b"), .null, .text("mixed"), .text("mixed!")],
-            [.text("c"), .null, .text("new"), .text("new!")],
-        ])
-        #expect(try check.rows("SELECT count(*) FROM x") == [[.integer(0)]])
     }
 
     @Test("a row whose key is NULL is reported as corrupt, naming the table")
     func nullKeyIsCorrupt() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("nullkey.db")
-        let raw = try RawDatabase(path)
-        try raw.exec("CREATE TABLE codes (code TEXT PRIMARY KEY, v); INSERT INTO codes VALUES ('a', 1), (NULL, 2);")
-        raw.close()
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        let error = expectStoreError(.corrupt) { try allItems(store, "codes") }
-        #expect(error?.message.contains("\"codes\"") == true)
-        #expect(error?.path == path)
-        #expect(try store.read { try $0.item(ofType: "codes", id: "a") }?["v"] == 1)
+        let sql = "CREATE TABLE codes (code TEXT PRIMARY KEY, v); INSERT INTO codes VALUES ('a', 1), (NULL, 2);"
+        try withFileStore(creatingWith: sql) { store, path throws in
+            let error = expectError(.corrupt) { try allItems(store, "codes") }
+            #expect(error?.message.contains("\"codes\"") == true)
+            #expect(error?.path == path)
+            #expect(try store.read { try $0.item(ofType: "codes", id: "a") }?["v"] == 1)
+        }
     }
 }

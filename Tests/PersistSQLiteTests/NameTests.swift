@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
@@ -7,21 +8,11 @@ import Testing
 /// only in ASCII case (SQLite compares identifiers without regard to it).
 @Suite("SQLiteDataStore stores hostile names safely and refuses names SQLite cannot keep apart")
 struct NameTests {
-    static func withStore(_ body: (SQLiteDataStore, String) throws -> Void) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("names.sqlite")
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try body(store, path)
-    }
-
     @Test("item types SQLite or the store reserve are invalidArgument with a clear message",
           arguments: ["sqlite_things", "SQLITE_Things", "persist_columns", "Persist_Columns"])
     func reservedTypeNames(name: String) throws {
-        try Self.withStore { store, path throws in
-            let error = expectStoreError(.invalidArgument) {
+        try withFileStore { store, path throws in
+            let error = expectError(.invalidArgument) {
                 try store.writeSync { try $0.insert(Item(itemType: name, id: 1, attributes: ["v": 1])) }
             }
             #expect(error?.message.contains(path) == true)
@@ -33,15 +24,15 @@ struct NameTests {
 
     @Test("the key column's name is reserved for attributes of created tables")
     func reservedAttributeName() throws {
-        try Self.withStore { store, _ throws in
+        try withFileStore { store, _ throws in
             for name in ["persist_id", "PERSIST_ID"] {
-                let error = expectStoreError(.invalidArgument) {
+                let error = expectError(.invalidArgument) {
                     try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1, attributes: [name: 1])) }
                 }
                 #expect(error?.message.contains("reserved") == true)
             }
             try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1, attributes: ["id": 1, "rowid": 2])) }
-            expectStoreError(.invalidArgument) {
+            expectError(.invalidArgument) {
                 try store.writeSync { try $0.save(Item(itemType: "Note", id: 1, attributes: ["persist_id": "x"])) }
             }
             #expect(try allItems(store, "Note") == [Item(itemType: "Note", id: 1, attributes: ["id": 1, "rowid": 2])])
@@ -50,15 +41,15 @@ struct NameTests {
 
     @Test("names differing only in ASCII case are refused; other case differences are distinct")
     func caseFolding() throws {
-        try Self.withStore { store, _ throws in
+        try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1, attributes: ["name": "a", "é": 1, "É": 2])) }
-            expectStoreError(.invalidArgument) {
+            expectError(.invalidArgument) {
                 try store.writeSync { try $0.insert(Item(itemType: "NOTE", id: 2)) }
             }
-            expectStoreError(.invalidArgument) {
+            expectError(.invalidArgument) {
                 try store.writeSync { try $0.save(Item(itemType: "Note", id: 1, attributes: ["Name": "b"])) }
             }
-            expectStoreError(.invalidArgument) {
+            expectError(.invalidArgument) {
                 try store.writeSync { try $0.insert(Item(itemType: "Fresh", id: 1, attributes: ["x": 1, "X": 2])) }
             }
             #expect(try allItems(store, "NOTE").isEmpty)
@@ -73,7 +64,7 @@ struct NameTests {
 
     @Test("hostile and very long names are stored as given and inject nothing")
     func hostileNames() throws {
-        try Self.withStore { store, path throws in
+        try withFileStore { store, path throws in
             try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("CREATE TABLE x (v); INSERT INTO x VALUES (1);") }
             let long = String(repeating: "n", count: 10_000)
             let names = ["Robert'); DROP TABLE x;--", "\"", "x\"; DROP TABLE x; --", "?", "?1", ":name", long]
@@ -101,7 +92,7 @@ struct NameTests {
 
     @Test("an item type named like an existing index or view is refused")
     func takenNames() throws {
-        try Self.withStore { store, _ throws in
+        try withFileStore { store, _ throws in
             try store.withRawConnection { db in
                 try RawDatabase(borrowing: db).exec("""
                     CREATE TABLE t (id INTEGER PRIMARY KEY, v); CREATE INDEX t_by_v ON t (v);
@@ -109,7 +100,7 @@ struct NameTests {
                     """)
             }
             for name in ["t_by_v", "summary", "SUMMARY"] {
-                let error = expectStoreError(.invalidArgument) {
+                let error = expectError(.invalidArgument) {
                     try store.writeSync { try $0.insert(Item(itemType: name, id: 1)) }
                 }
                 #expect(error?.message.contains("choose another item type name") == true)

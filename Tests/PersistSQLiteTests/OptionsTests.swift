@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
@@ -39,23 +40,20 @@ struct OptionsTests {
         let store = SQLiteDataStore(path: path, options: quietOptions { $0.readOnly = true })
         try store.setup()
         #expect(try allItems(store, "Note") == [Item(itemType: "Note", id: 1, attributes: ["text": "kept"])])
-        expectStoreError(.readOnly) { try store.writeSync { try $0.insert(Item(itemType: "Note", id: 2)) } }
+        expectError(.readOnly) { try store.writeSync { try $0.insert(Item(itemType: "Note", id: 2)) } }
         try store.tearDown()
         #expect(FileManager.default.contents(atPath: path) == before)
         let missing = SQLiteDataStore(path: directory.path("absent.sqlite"), options: quietOptions { $0.readOnly = true })
-        expectStoreError(.notFound) { try missing.setup() }
+        expectError(.notFound) { try missing.setup() }
         #expect(!FileManager.default.fileExists(atPath: directory.path("absent.sqlite")))
     }
 
     @Test("a pool of no idle readers still serves reads")
     func emptyPool() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = SQLiteDataStore(path: directory.path("pool.sqlite"), options: quietOptions { $0.readerPoolSize = 0 })
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1)) }
-        for _ in 0..<3 { #expect(try allItems(store, "Note").count == 1) }
+        try withFileStore(options: quietOptions { $0.readerPoolSize = 0 }) { store, _ throws in
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1)) }
+            for _ in 0..<3 { #expect(try allItems(store, "Note").count == 1) }
+        }
     }
 
     @Test("in-memory stores are private, keep data across tearDown and setup, and leave no files")

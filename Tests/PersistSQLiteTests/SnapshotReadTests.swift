@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
@@ -62,50 +63,28 @@ struct SnapshotReadTests {
 
     @Test("a read block keeps its snapshot while later write blocks commit")
     func readKeepsSnapshotAcrossCommits() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let store = SQLiteDataStore(path: directory.path("snapshot.sqlite"), options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "first")) }
-        let counts = try store.read { accessor -> [Int] in
-            let request = DataStoreRequest(itemType: "Note")
-            var counts = [try accessor.countItems(forRequest: request)]
-            let committed = DispatchSemaphore(value: 0)
-            DispatchQueue.global().async {
-                // A new table and a new column: schema changes commit while the read is open.
-                try? store.writeSync { accessor in
-                    try accessor.insert(Item(itemType: "Note", id: "second", attributes: ["text": "new column"]))
-                    try accessor.insert(Item(itemType: "Other", id: 1))
+        try withFileStore { store, _ throws in
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "first")) }
+            let counts = try store.read { accessor -> [Int] in
+                let request = DataStoreRequest(itemType: "Note")
+                var counts = [try accessor.countItems(forRequest: request)]
+                let committed = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    // A new table and a new column: schema changes commit while the read is open.
+                    try? store.writeSync { accessor in
+                        try accessor.insert(Item(itemType: "Note", id: "second", attributes: ["text": "new column"]))
+                        try accessor.insert(Item(itemType: "Other", id: 1))
+                    }
+                    committed.signal()
                 }
-                committed.signal()
+                committed.wait()
+                counts.append(try accessor.countItems(forRequest: request))
+                counts.append(try accessor.itemTypes().count)
+                return counts
             }
-            committed.wait()
-            counts.append(try accessor.countItems(forRequest: request))
-            counts.append(try accessor.itemTypes().count)
-            return counts
+            #expect(counts == [1, 1, 1])
+            #expect(try store.read { try $0.itemTypes() } == ["Note", "Other"])
+            #expect(try allItems(store, "Note").last?["text"] == "new column")
         }
-        #expect(counts == [1, 1, 1])
-        #expect(try store.read { try $0.itemTypes() } == ["Note", "Other"])
-        #expect(try allItems(store, "Note").last?["text"] == "new column")
     }
-}
-
-/// A value shared between threads in tests, guarded by a lock ThreadSanitizer understands.
-final class Shared<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var storage: Value
-
-    init(_ value: Value) {
-        storage = value
-    }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&storage)
-    }
-
-    var value: Value { withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import Testing
 
@@ -50,41 +51,33 @@ struct StorageFormatTests {
 
     @Test("values legacy code writes into created columns are read by the column's kind")
     func legacyWritesIntoCreatedColumns() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("format.sqlite")
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { try $0.insert(Self.item) }
-        try store.withRawConnection { db in
-            try RawDatabase(borrowing: db).exec("""
-                INSERT INTO Edge (persist_id, flag, count, "when", name) VALUES ('raw', 0, 7.5, 0, 'plain');
-                INSERT INTO Edge (persist_id, count) VALUES (5, 'NaN');
-                """)
+        try withFileStore { store, _ throws in
+            try store.writeSync { try $0.insert(Self.item) }
+            try store.withRawConnection { db in
+                try RawDatabase(borrowing: db).exec("""
+                    INSERT INTO Edge (persist_id, flag, count, "when", name) VALUES ('raw', 0, 7.5, 0, 'plain');
+                    INSERT INTO Edge (persist_id, count) VALUES (5, 'NaN');
+                    """)
+            }
+            #expect(try store.read { try $0.item(ofType: "Edge", id: "raw") } == Item(itemType: "Edge", id: "raw", attributes: [
+                "flag": false, "count": 7.5, "when": .date(Date(timeIntervalSinceReferenceDate: 0)), "name": "plain",
+            ]))
+            #expect(try store.read { try $0.item(ofType: "Edge", id: 5) }?["count"] == .double(.nan))
         }
-        #expect(try store.read { try $0.item(ofType: "Edge", id: "raw") } == Item(itemType: "Edge", id: "raw", attributes: [
-            "flag": false, "count": 7.5, "when": .date(Date(timeIntervalSinceReferenceDate: 0)), "name": "plain",
-        ]))
-        #expect(try store.read { try $0.item(ofType: "Edge", id: 5) }?["count"] == .double(.nan))
     }
 
     @Test("a value of the wrong storage class in a created column is corrupt, naming the item")
     func wrongStorageClassIsCorrupt() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("format.sqlite")
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try store.writeSync { try $0.insert(Self.item) }
-        for (column, value) in [("flag", "'yes'"), ("list", "X'FF'"), ("info", "X'0800'"), ("count", "X'00'")] {
-            try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = \(value)") }
-            let error = expectStoreError(.corrupt) { try store.read { try $0.item(ofType: "Edge", id: "e1") } }
-            #expect(error?.items == [Self.item.reference])
-            #expect(error?.message.contains("\"\(column)\"") == true)
-            try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = NULL") }
+        try withFileStore { store, _ throws in
+            try store.writeSync { try $0.insert(Self.item) }
+            for (column, value) in [("flag", "'yes'"), ("list", "X'FF'"), ("info", "X'0800'"), ("count", "X'00'")] {
+                try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = \(value)") }
+                let error = expectError(.corrupt) { try store.read { try $0.item(ofType: "Edge", id: "e1") } }
+                #expect(error?.items == [Self.item.reference])
+                #expect(error?.message.contains("\"\(column)\"") == true)
+                try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = NULL") }
+            }
+            #expect(try store.read { try $0.item(ofType: "Edge", id: "e1") }?["name"] == "a\u{0}b")
         }
-        #expect(try store.read { try $0.item(ofType: "Edge", id: "e1") }?["name"] == "a\u{0}b")
     }
 }

@@ -146,26 +146,26 @@ struct RawDatabaseError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// Expects `body` to throw a ``DataStoreError`` with `code`; returns it for further checks.
-@discardableResult
-func expectStoreError<R>(
-    _ code: DataStoreError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> R
-) -> DataStoreError? {
-    do {
-        _ = try body()
-        Issue.record("expected a DataStoreError with code \(code), but nothing was thrown", sourceLocation: sourceLocation)
-    } catch let error as DataStoreError {
-        #expect(error.code == code, "expected \(code), got \(error)", sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("expected a DataStoreError with code \(code), got \(error)", sourceLocation: sourceLocation)
+/// Runs `body` with a store, set up, on a new file in a directory of its own; tears the store
+/// down and removes the directory afterwards. With `sql`, plain SQL first creates the database,
+/// as a legacy program would.
+func withFileStore(
+    creatingWith sql: String? = nil,
+    options: SQLiteDataStore.Options = quietOptions(),
+    _ body: (SQLiteDataStore, String) throws -> Void
+) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path("store.sqlite")
+    if let sql {
+        let raw = try RawDatabase(path)
+        try raw.exec(sql)
+        raw.close()
     }
-    return nil
-}
-
-/// Every item of a type, in identifier order.
-func allItems(_ store: any DataStore, _ itemType: String) throws -> [Item] {
-    try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: itemType)) }
+    let store = SQLiteDataStore(path: path, options: options)
+    try store.setup()
+    defer { try? store.tearDown() }
+    try body(store, path)
 }
 
 /// Options whose logger only prints warnings, so test output stays readable.
