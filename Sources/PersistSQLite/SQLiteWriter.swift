@@ -18,18 +18,18 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         let (table, values) = try resolve(item)
         let key = try keyBinding(item, table)
         var columns = table.columns
-        var parameters = [key] + values
+        var given = values
         var sql = table.insertAll
         if table.hasDefaults, values.contains(.null) {
             // Leave the DEFAULT of a legacy column in effect when the item has no value for it.
             let kept = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
             columns = kept.map { table.columns[$0] }
-            parameters = [key] + kept.map { values[$0] }
+            given = kept.map { values[$0] }
             sql = TableSchema.insert(into: table.quoted, key: table.key.sql, columns: columns)
         }
         do {
-            try checked(item, table, columns: columns, values: Array(parameters.dropFirst())) {
-                try run(sql, parameters, "Inserting \(item.reference)")
+            try checked(item, table, columns: columns, values: given) {
+                try run(sql, [key] + given, "Inserting \(item.reference)")
             }
         } catch let error as DataStoreError where error.code == .alreadyExists {
             throw DataStoreError(
@@ -128,7 +128,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             let columns = try plannedColumns(newColumns, of: item, taken: table.takenNames)
             table = try editor.addColumns(columns, to: table, in: &schema)
             schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
-            values.append(contentsOf: newColumns.map { ValueCodec.typedBinding($0.value) })
+            values.append(contentsOf: columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
         }
         return (table, values)
     }
@@ -146,7 +146,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         let columns = try plannedColumns(attributes, of: item, taken: [SQLName.folded(key): key])
         let table = try editor.createTable(item.itemType, columns: columns, in: &schema)
         schemaChanges.append("created table \(String(reflecting: table.name)) with \(Self.describe(columns))")
-        return (table, attributes.map { ValueCodec.typedBinding($0.value) })
+        return (table, columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
     }
 
     /// "columns "a" (number), "b" (string)", for the log.
@@ -203,7 +203,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                     .typeMismatch,
                     "the attribute \(String(reflecting: name)) of type \(String(reflecting: item.itemType)) holds "
                         + "\(kind.plural) in the SQLite database at \(path), so \(item.reference) cannot store "
-                        + "the \(value.kind.rawValue) \(value) in it; use another attribute for it",
+                        + "\(Self.brief(value)) in it; use another attribute for it",
                     path: path, items: [item.reference])
             }
             return ValueCodec.typedBinding(value)
@@ -213,11 +213,22 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                     .typeMismatch,
                     "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the "
                         + "SQLite database at \(path) was not created by Persist: it keeps integers, reals (not NaN), "
-                        + "text and blobs, so \(item.reference) cannot store the \(value.kind.rawValue) \(value) in "
-                        + "it; store it under another attribute name, or as one of those",
+                        + "text and blobs, so \(item.reference) cannot store \(Self.brief(value)) in it; store it "
+                        + "under another attribute name, or as one of those",
                     path: path, items: [item.reference])
             }
             return binding
+        }
+    }
+
+    /// A value for a message: short values in full, long ones by kind and size.
+    static func brief(_ value: Value) -> String {
+        switch value {
+        case .string(let string) where string.utf8.count > 40: "a string of \(string.utf8.count) bytes"
+        case .bytes(let bytes) where bytes.count > 16: "\(bytes.count) bytes"
+        case .array(let elements): "an array of \(elements.count) elements"
+        case .object(let entries): "an object of \(entries.count) entries"
+        default: "the \(value.kind.rawValue) \(value)"
         }
     }
 
@@ -278,8 +289,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             let actual = stored.attributes[column.name]
             if expected != actual {
                 throw altered(item, table, "the column \(String(reflecting: column.name)), which has "
-                    + "\(column.affinity.rawValue.uppercased()) affinity, would turn \(expected?.description ?? "null") "
-                    + "into \(actual?.description ?? "null")")
+                    + "\(column.affinity.rawValue.uppercased()) affinity, would turn \(expected.map(Self.brief) ?? "null") "
+                    + "into \(actual.map(Self.brief) ?? "null")")
             }
         }
     }

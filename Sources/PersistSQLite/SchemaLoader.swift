@@ -122,14 +122,15 @@ enum SchemaLoader {
         // Generated columns cannot be written, and an empty name cannot be an attribute: both stay out.
         let columns = raw.filter { !$0.isGenerated && !$0.name.isEmpty && $0.name != keyName }.map { column -> ColumnSchema in
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
+            let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
-            if affinity == .none, let kind = kinds[column.name] {
+            // A recorded kind counts only for a column as the store creates it: no affinity, BINARY.
+            if affinity == .none, !needsBinaryCollation, let kind = kinds[column.name] {
                 storage = .typed(kind)
             } else {
                 storage = .legacy(affinity)
             }
-            return ColumnSchema(name: column.name, storage: storage,
-                                needsBinaryCollation: column.collation.uppercased() != "BINARY",
+            return ColumnSchema(name: column.name, storage: storage, needsBinaryCollation: needsBinaryCollation,
                                 hasDefault: column.hasDefault)
         }
         return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict))
