@@ -42,7 +42,8 @@ final class ReaderPool: @unchecked Sendable {
     func checkout() throws -> SQLiteConnection {
         let reused: SQLiteConnection? = try lock.withLock {
             guard isOpen else {
-                throw DataStoreError(.misuse, "the SQLite store at \(location) is not open", path: location)
+                throw DataStoreError(.misuse, "the SQLite store at \(location) is not open; call setup() first",
+                                     path: location)
             }
             return idle.popLast()
         }

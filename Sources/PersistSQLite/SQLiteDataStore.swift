@@ -77,7 +77,8 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     ///
     /// This is the escape hatch for call sites not yet moved to accessors: they keep working on the
     /// same file, and never run at the same time as a write block. `body` receives the `sqlite3 *`
-    /// handle (import `CSQLite`, or your own SQLite module, to call the C API). The rules:
+    /// handle (import `CSQLite`, or your own SQLite module, to call the C API); in a store opened
+    /// with `readOnly`, the connection is read-only too. The rules:
     ///
     /// - Use the handle only inside `body`; never close it.
     /// - Finish every transaction you begin: a transaction left open is rolled back and the call

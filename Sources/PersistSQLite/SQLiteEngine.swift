@@ -129,7 +129,8 @@ final class SQLiteEngine: DataStoreEngine, @unchecked Sendable {
 
     private func writerConnection() throws -> SQLiteConnection {
         guard let connection = lock.withLock({ writer }) else {
-            throw DataStoreError(.misuse, "the SQLite store at \(location) is not open", path: location)
+            throw DataStoreError(.misuse, "the SQLite store at \(location) is not open; call setup() first",
+                                 path: location)
         }
         return connection
     }

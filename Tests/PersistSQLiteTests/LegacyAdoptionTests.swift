@@ -273,6 +273,24 @@ struct LegacyAdoptionTests {
         }
     }
 
+    @Test("virtual tables and their shadow tables are skipped, and the rest is adopted")
+    func virtualTablesAreSkipped() throws {
+        let sql = """
+            CREATE VIRTUAL TABLE docs USING fts5(body);
+            INSERT INTO docs (body) VALUES ('full text');
+            CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT);
+            INSERT INTO notes VALUES (1, 'plain');
+            """
+        try withFileStore(creatingWith: sql) { store, _ throws in
+            #expect(try store.read { try $0.itemTypes() } == ["notes"])
+            let skipped = try store.skippedTables()
+            #expect(skipped.first { $0.name == "docs" }?.reason == .virtualTable)
+            #expect(skipped.filter { $0.reason == .shadowTable }.map(\.name).sorted()
+                == ["docs_config", "docs_content", "docs_data", "docs_docsize", "docs_idx"])
+            expectError(.invalidArgument) { try store.writeSync { try $0.insert(Item(itemType: "docs", id: 1)) } }
+        }
+    }
+
     @Test("a row whose key is NULL is reported as corrupt, naming the table")
     func nullKeyIsCorrupt() throws {
         let sql = "CREATE TABLE codes (code TEXT PRIMARY KEY, v); INSERT INTO codes VALUES ('a', 1), (NULL, 2);"
