@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Persist", targets: ["Persist"]),
         .library(name: "PersistConformance", targets: ["PersistConformance"]),
+        .library(name: "PersistSQLite", targets: ["PersistSQLite"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -24,6 +25,19 @@ let package = Package(
         .target(
             name: "PersistConformance",
             dependencies: ["Persist"]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(
+            name: "PersistSQLite",
+            dependencies: [
+                "Persist",
+                "CSQLite",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .executableTarget(
             name: "QuickStart",
@@ -43,6 +57,13 @@ let package = Package(
         .testTarget(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"]
+        ),
+        .testTarget(
+            name: "PersistSQLiteTests",
+            dependencies: [
+                "PersistSQLite", "PersistConformance", "CSQLite", "Persist",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ExamplesTests",

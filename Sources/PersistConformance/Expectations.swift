@@ -3,8 +3,15 @@ import Foundation
 import Testing
 
 /// Expects `body` to throw a ``DataStoreError`` with `code`; returns it for further checks.
+///
+/// Wrapper test suites use it for their own store-specific tests:
+///
+/// ```swift
+/// let error = expectError(.notFound) { try store.setup() }
+/// #expect(error?.path == path)
+/// ```
 @discardableResult
-func expectError<R>(
+public func expectError<R>(
     _ code: DataStoreError.Code,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () throws -> R
@@ -23,8 +30,12 @@ func expectError<R>(
 }
 
 /// The async form of ``expectError(_:sourceLocation:_:)``.
+///
+/// ```swift
+/// await expectError(.misuse) { try await store.read { _ in 1 } }
+/// ```
 @discardableResult
-func expectError<R>(
+public func expectError<R>(
     _ code: DataStoreError.Code,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> R
@@ -48,12 +59,20 @@ struct DeliberateFailure: Error, Equatable {
 }
 
 /// Every item of a type, ordered by identifier.
-func allItems(_ store: any DataStore, _ itemType: String) throws -> [Item] {
+///
+/// ```swift
+/// #expect(try allItems(store, "Note").map(\.id) == ["a", "b"])
+/// ```
+public func allItems(_ store: any DataStore, _ itemType: String) throws -> [Item] {
     try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: itemType)) }
 }
 
 /// Stores `items` in one write block.
-func seed(_ store: any DataStore, _ items: [Item]) throws {
+///
+/// ```swift
+/// try seed(store, [Item(itemType: "Note", id: "a")])
+/// ```
+public func seed(_ store: any DataStore, _ items: [Item]) throws {
     try store.writeSync { accessor throws in
         for item in items { try accessor.insert(item) }
     }
@@ -61,20 +80,29 @@ func seed(_ store: any DataStore, _ items: [Item]) throws {
 
 /// A value shared between threads in tests, guarded by a `pthread` mutex (which, unlike
 /// `Synchronization.Mutex` on Linux, ThreadSanitizer understands).
-final class Shared<Value: Sendable>: @unchecked Sendable {
+///
+/// ```swift
+/// let count = Shared(0)
+/// DispatchQueue.concurrentPerform(iterations: 4) { _ in count.withLock { $0 += 1 } }
+/// #expect(count.value == 4)
+/// ```
+public final class Shared<Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `storage` is only read or written while `lock` is held.
     private let lock = NSLock()
     private var storage: Value
 
-    init(_ value: Value) {
+    /// A shared value starting at `value`.
+    public init(_ value: Value) {
         storage = value
     }
 
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    /// Runs `body` with the value, exclusively.
+    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
         lock.lock()
         defer { lock.unlock() }
         return try body(&storage)
     }
 
-    var value: Value { withLock { $0 } }
+    /// The current value.
+    public var value: Value { withLock { $0 } }
 }

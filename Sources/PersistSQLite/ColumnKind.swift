@@ -1,0 +1,41 @@
+import Persist
+
+/// What a column created by the store holds, as recorded in its metadata table.
+///
+/// Integers and doubles share one kind, `number`, so a numeric attribute may hold both.
+enum ColumnKind: String, Sendable, CaseIterable {
+    case bool, number, date, string, bytes, array, object
+
+    /// The kind a value needs its column to have; `nil` for `.null`, which fits every column.
+    init?(of value: Value) {
+        switch value {
+        case .null: return nil
+        case .bool: self = .bool
+        case .int, .double: self = .number
+        case .date: self = .date
+        case .string: self = .string
+        case .bytes: self = .bytes
+        case .array: self = .array
+        case .object: self = .object
+        }
+    }
+
+    /// Whether the column stores reals with the `'NaN'` text marker (numbers and dates).
+    var isRealLike: Bool { self == .number || self == .date }
+
+    /// Whether values of this kind are ordered by `<` and friends (arrays and objects are not).
+    var isOrdered: Bool { self != .array && self != .object }
+
+    /// The kind's name in messages: "numbers", "strings", …
+    var plural: String {
+        switch self {
+        case .bool: "booleans"
+        case .number: "numbers"
+        case .date: "dates"
+        case .string: "strings"
+        case .bytes: "bytes"
+        case .array: "arrays"
+        case .object: "objects"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// One attribute column of a table.
+struct ColumnSchema: Sendable {
+    /// What a column holds and how its values are read and compared.
+    enum Storage: Sendable, Equatable {
+        /// A column the store created: one kind, recorded in the metadata table, no affinity.
+        case typed(ColumnKind)
+        /// A column the store did not create: each value keeps its own storage class.
+        case legacy(ColumnAffinity)
+    }
+
+    /// The attribute (and column) name.
+    let name: String
+    /// The name quoted as an SQL identifier.
+    let quoted: String
+    let storage: Storage
+    /// Whether comparisons must name `COLLATE BINARY` (the column declares another collation).
+    let needsBinaryCollation: Bool
+    /// Whether the column has a `DEFAULT` that an insert should leave in effect when the item lacks it.
+    let hasDefault: Bool
+
+    init(name: String, storage: Storage, needsBinaryCollation: Bool = false, hasDefault: Bool = false) {
+        self.name = name
+        self.quoted = SQLName.quoted(name)
+        self.storage = storage
+        self.needsBinaryCollation = needsBinaryCollation
+        self.hasDefault = hasDefault
+    }
+
+    /// The column's affinity (none for typed columns).
+    var affinity: ColumnAffinity {
+        if case .legacy(let affinity) = storage { return affinity }
+        return .none
+    }
+}
+
+/// How a table's rows are identified.
+enum TableKey: Sendable, Equatable {
+    /// A single-column primary key.
+    case column(name: String, affinity: ColumnAffinity, needsBinaryCollation: Bool)
+    /// The rowid of a table without a usable single-column primary key, under one of the names
+    /// `rowid`, `_rowid_` or `oid` that no real column shadows.
+    case rowid(alias: String)
+
+    /// The key as it is written in SQL.
+    var sql: String {
+        switch self {
+        case .column(let name, _, _): SQLName.quoted(name)
+        case .rowid(let alias): alias
+        }
+    }
+
+    /// Whether only integer identifiers fit.
+    var isRowid: Bool {
+        if case .rowid = self { return true }
+        return false
+    }
+
+    /// Whether a lookup must also check the key's storage class and compare it with BINARY collation,
+    /// because the key column's affinity or collation would otherwise match a different identifier.
+    var needsGuard: Bool {
+        switch self {
+        case .column(_, let affinity, let needsBinaryCollation): affinity != .none || needsBinaryCollation
+        case .rowid: false
+        }
+    }
+}

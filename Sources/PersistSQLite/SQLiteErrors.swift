@@ -1,0 +1,83 @@
+internal import CSQLite
+import Foundation
+import Persist
+
+/// Turns SQLite result codes into `DataStoreError`s that name the file, say what to do, and keep
+/// SQLite's own code and message.
+enum SQLiteErrors {
+    /// The error for a failed SQLite call.
+    ///
+    /// - Parameters:
+    ///   - code: the (extended) result code.
+    ///   - message: SQLite's message (`sqlite3_errmsg`).
+    ///   - path: the database file.
+    ///   - operation: what the store was doing, as a phrase: "opening the database".
+    static func error(code: Int32, message: String, path: String, operation: String) -> DataStoreError {
+        let (kind, advice) = classify(code: code, message: message, path: path)
+        return DataStoreError(
+            kind, "\(operation) failed for the SQLite database at \(path): \(message). \(advice)",
+            path: path, engineCode: Int(code), engineMessage: message)
+    }
+
+    private static func classify(code: Int32, message: String, path: String) -> (DataStoreError.Code, String) {
+        switch code & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:
+            return (.locked, "Another connection or process holds a lock on it for longer than the busy timeout; "
+                + "retry later, or raise SQLiteDataStore.Options.busyTimeout.")
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            return (.corrupt, "The file is damaged, truncated, or not an SQLite database; nothing was changed. "
+                + "Check the path, or restore the file from a backup.")
+        case SQLITE_FULL:
+            return (.io, "The disk (or the database's size limit) is full; the write was rolled back. "
+                + "Free some space and try again.")
+        case SQLITE_IOERR, SQLITE_NOMEM:
+            return (.io, "The operating system reported an input/output failure; the write was rolled back. "
+                + "Check the disk and the file, then try again.")
+        case SQLITE_READONLY:
+            return (.readOnly, "The database cannot be written (a read-only file, directory or store); "
+                + "open it with SQLiteDataStore.Options(readOnly: true), or fix its permissions.")
+        case SQLITE_PERM, SQLITE_AUTH:
+            return (.readOnly, "Access was denied; check the permissions of the file and its directory.")
+        case SQLITE_CANTOPEN:
+            return cantOpen(path: path)
+        case SQLITE_CONSTRAINT:
+            if code == persist_sqlite_constraint_primarykey() || code == persist_sqlite_constraint_rowid() {
+                return (.alreadyExists, "An item with this identifier is already stored.")
+            }
+            if code == persist_sqlite_constraint_datatype() {
+                return (.typeMismatch, "The table's declared column types reject this value.")
+            }
+            return (.invalidArgument, "A constraint of the table rejected the change; fix the values, "
+                + "or change the table's constraints.")
+        case SQLITE_ERROR:
+            return (.invalidArgument, "SQLite refused the statement (too many columns, a filter nested too deeply, "
+                + "or a name it does not accept).")
+        case SQLITE_MISMATCH:
+            return (.typeMismatch, "The value does not fit the column (an INTEGER PRIMARY KEY takes integers only).")
+        case SQLITE_TOOBIG:
+            return (.invalidArgument, "The value is larger than SQLite's limit for one value or row.")
+        case SQLITE_MISUSE, SQLITE_RANGE:
+            return (.misuse, "The SQLite library was used in a way it does not allow.")
+        case SQLITE_NOLFS:
+            return (.unsupported, "The system does not support files this large.")
+        default:
+            return (.io, "SQLite could not complete the operation.")
+        }
+    }
+
+    private static func cantOpen(path: String) -> (DataStoreError.Code, String) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                return (.invalidArgument, "The path is a directory; give the path of a database file inside it.")
+            }
+            return (.io, "The file exists but cannot be opened; check its permissions and those of its directory.")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
+            return (.notFound, "Its directory does not exist; create the directory first.")
+        }
+        return (.notFound, "No file exists at this path; check the path, or set "
+            + "SQLiteDataStore.Options.createIfMissing to create a new database.")
+    }
+}

@@ -1,0 +1,157 @@
+internal import CSQLite
+import Persist
+
+/// One prepared statement: owns its `sqlite3_stmt` and finalizes it exactly once.
+///
+/// A statement belongs to one ``SQLiteConnection`` and is used by one thread at a time, the one
+/// holding the connection.
+final class SQLiteStatement {
+    private var handle: OpaquePointer?
+    let sql: String
+    private let path: String
+    /// Whether a caller is stepping this statement; a busy cached statement is not handed out again.
+    var inUse = false
+    /// When the statement was last handed out, for evicting the least recently used.
+    var lastUse: UInt64 = 0
+
+    init(handle: OpaquePointer, sql: String, path: String) {
+        self.handle = handle
+        self.sql = sql
+        self.path = path
+    }
+
+    deinit {
+        finalize()
+    }
+
+    /// Frees the statement; later calls do nothing.
+    func finalize() {
+        if let handle {
+            sqlite3_finalize(handle)
+            self.handle = nil
+        }
+    }
+
+    private var statement: OpaquePointer {
+        get throws {
+            guard let handle else {
+                throw DataStoreError(.misuse, "a statement of the SQLite database at \(path) was used after it was finalized",
+                                     path: path)
+            }
+            return handle
+        }
+    }
+
+    private func failure(_ code: Int32, _ operation: String) -> DataStoreError {
+        let database = handle.flatMap { sqlite3_db_handle($0) }
+        let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+        return SQLiteErrors.error(code: code, message: message, path: path, operation: operation)
+    }
+
+    // MARK: Binding
+
+    /// Binds `bindings` to parameters 1, 2, …
+    func bind(_ bindings: [SQLBinding]) throws {
+        for (offset, binding) in bindings.enumerated() {
+            try bind(binding, at: Int32(offset + 1))
+        }
+    }
+
+    /// Binds one value to the parameter at `index` (1-based).
+    func bind(_ binding: SQLBinding, at index: Int32) throws {
+        let statement = try statement
+        let result: Int32
+        switch binding {
+        case .null:
+            result = sqlite3_bind_null(statement, index)
+        case .int(let value):
+            result = sqlite3_bind_int64(statement, index, value)
+        case .double(let value):
+            result = sqlite3_bind_double(statement, index, value)
+        case .text(var text):
+            if text.utf8.isEmpty {
+                // A non-null pointer, or SQLite would bind NULL instead of the empty string.
+                result = sqlite3_bind_text64(statement, index, "", 0, persist_sqlite_transient(), UInt8(SQLITE_UTF8))
+            } else {
+                result = text.withUTF8 { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) { characters in
+                        sqlite3_bind_text64(statement, index, characters.baseAddress, UInt64(characters.count),
+                                            persist_sqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
+                }
+            }
+        case .blob(let bytes):
+            if bytes.isEmpty {
+                result = sqlite3_bind_zeroblob(statement, index, 0)
+            } else {
+                result = bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob64(statement, index, buffer.baseAddress, UInt64(buffer.count),
+                                        persist_sqlite_transient())
+                }
+            }
+        }
+        if result != SQLITE_OK { throw failure(result, "binding a value") }
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row: `true` when a row is available, `false` when done.
+    func step(_ operation: @autoclosure () -> String) throws -> Bool {
+        let result = sqlite3_step(try statement)
+        switch result {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw failure(result, operation())
+        }
+    }
+
+    /// Makes the statement ready to run again; bindings are kept until rebound.
+    func reset() {
+        if let handle { sqlite3_reset(handle) }
+    }
+
+    // MARK: Columns of the current row
+
+    /// The storage class of column `index`, or `nil` for NULL.
+    func storageClass(_ index: Int32) -> StorageClass? {
+        guard let handle else { return nil }
+        switch sqlite3_column_type(handle, index) {
+        case SQLITE_INTEGER: return .integer
+        case SQLITE_FLOAT: return .real
+        case SQLITE_TEXT: return .text
+        case SQLITE_BLOB: return .blob
+        default: return nil
+        }
+    }
+
+    func int64(_ index: Int32) -> Int64 {
+        handle.map { sqlite3_column_int64($0, index) } ?? 0
+    }
+
+    func double(_ index: Int32) -> Double {
+        handle.map { sqlite3_column_double($0, index) } ?? 0
+    }
+
+    /// The text of column `index` (NUL characters included).
+    func text(_ index: Int32) -> String {
+        guard let handle, let pointer = sqlite3_column_text(handle, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// The bytes of column `index`.
+    func blob(_ index: Int32) -> [UInt8] {
+        guard let handle, let pointer = sqlite3_column_blob(handle, index) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    /// Whether column `index` holds exactly `expected` as text, compared without decoding.
+    func textEquals(_ index: Int32, _ expected: StaticString) -> Bool {
+        guard let handle, let pointer = sqlite3_column_text(handle, index) else { return false }
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard count == expected.utf8CodeUnitCount else { return false }
+        return UnsafeBufferPointer(start: pointer, count: count).elementsEqual(
+            UnsafeBufferPointer(start: expected.utf8Start, count: count))
+    }
+}

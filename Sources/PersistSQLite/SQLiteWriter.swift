@@ -1,0 +1,306 @@
+import Persist
+
+/// The writes of one write transaction on the writer connection.
+///
+/// Tables and columns are created as items need them; the kinds of created columns are enforced;
+/// writes to legacy columns whose affinity could change a value are read back and refused when
+/// SQLite would store something else.
+final class SQLiteWriter: SQLiteReader, StoreWriter {
+    /// What the transaction changed in the schema, for the log once it commits.
+    private(set) var schemaChanges: [String] = []
+
+    private var editor: SchemaEditor { SchemaEditor(connection: connection) }
+
+    // MARK: StoreWriter
+
+    func insert(_ item: Item) throws {
+        try checkTransaction()
+        let (table, values) = try resolve(item)
+        let key = try keyBinding(item, table)
+        var columns = table.columns
+        var given = values
+        var sql = table.insertAll
+        if table.hasDefaults, values.contains(.null) {
+            // Leave the DEFAULT of a legacy column in effect when the item has no value for it.
+            let kept = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
+            columns = kept.map { table.columns[$0] }
+            given = kept.map { values[$0] }
+            sql = TableSchema.insert(into: table.quoted, key: table.key.sql, columns: columns)
+        }
+        do {
+            try checked(item, table, columns: columns, values: given) {
+                try run(sql, [key] + given, "Inserting \(item.reference)")
+            }
+        } catch let error as DataStoreError where error.code == .alreadyExists {
+            throw DataStoreError(
+                .alreadyExists, "\(item.reference) already exists in the SQLite database at \(path); "
+                    + "use save to replace it, or give the new item another identifier",
+                path: path, engineCode: error.engineCode, engineMessage: error.engineMessage, items: [item.reference])
+        }
+    }
+
+    func save(_ item: Item) throws {
+        try checkTransaction()
+        let (table, values) = try resolve(item)
+        let key = try keyBinding(item, table)
+        // A legacy DEFAULT may fill a column the item lacks: only the columns given are checked.
+        let given = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
+        try checked(item, table, columns: given.map { table.columns[$0] }, values: given.map { values[$0] }) {
+            let operation = "Saving \(item.reference)"
+            if let upsert = table.upsert, !table.hasDefaults {
+                try run(upsert, [key] + values, operation)
+                return
+            }
+            if let update = table.update, let keyBindings = table.keyBindings(for: item.id) {
+                try run(update, keyBindings + values, operation)
+                if connection.changes > 0 { return }
+            } else if try super.item(ofType: item.itemType, id: item.id) != nil {
+                return
+            }
+            try insert(item)
+        }
+    }
+
+    func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
+        try checkTransaction()
+        guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return false }
+        try run(table.deleteByKey, bindings, "Deleting \(ItemReference(itemType: itemType, id: id))")
+        return connection.changes > 0
+    }
+
+    func deleteAllItems(ofType itemType: String) throws -> Int {
+        try checkTransaction()
+        guard let table = schema.tables[itemType] else { return 0 }
+        try run(table.deleteAll, [], "Deleting every item of type \(String(reflecting: itemType))")
+        return connection.changes
+    }
+
+    // MARK: Running statements
+
+    /// Checks the transaction is still open: SQLite rolls a transaction back by itself after some
+    /// errors (a full disk, an I/O error), and the rest of the block must not then run, statement
+    /// by statement, outside any transaction.
+    private func checkTransaction() throws {
+        guard connection.isInTransaction else {
+            throw DataStoreError(
+                .misuse,
+                "the write block on the SQLite database at \(path) continued after SQLite had rolled its "
+                    + "transaction back because of an earlier error; let that error end the block",
+                path: path)
+        }
+    }
+
+    /// Runs a write statement inside the transaction.
+    private func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
+        try checkTransaction()
+        try connection.execute(sql, bindings, operation: operation())
+    }
+
+    private func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
+        if table.key.isRowid, item.id.value.kind != .int {
+            throw DataStoreError(
+                .typeMismatch,
+                "the table \(String(reflecting: table.name)) in the SQLite database at \(path) identifies its rows "
+                    + "by rowid, an integer, so \(item.reference) cannot be stored in it; use an integer identifier",
+                path: path, items: [item.reference])
+        }
+        return ValueCodec.binding(item.id)
+    }
+
+    // MARK: Tables and columns
+
+    /// The item's table (created or extended as needed) and its column values in table order.
+    private func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+        guard var table = schema.tables[item.itemType] else {
+            return try create(item)
+        }
+        var values = [SQLBinding](repeating: .null, count: table.columns.count)
+        var newColumns: [(name: String, value: Value)] = []
+        for (name, value) in item.attributes {
+            if let index = table.columnIndex[name] {
+                values[index] = try binding(value, name, table.columns[index], item)
+            } else {
+                newColumns.append((name, value))
+            }
+        }
+        if !newColumns.isEmpty {
+            newColumns.sort { SQLName.bytesPrecede($0.name, $1.name) }
+            let columns = try plannedColumns(newColumns, of: item, taken: table.takenNames)
+            table = try editor.addColumns(columns, to: table, in: &schema)
+            schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
+            values.append(contentsOf: columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
+        }
+        return (table, values)
+    }
+
+    private func create(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+        if let reason = schema.reasonNotToCreate(item.itemType) {
+            throw DataStoreError(
+                .invalidArgument,
+                "the item type \(String(reflecting: item.itemType)) cannot be a table in the SQLite database at "
+                    + "\(path): \(reason); choose another item type name",
+                path: path, items: [item.reference])
+        }
+        let attributes = item.attributes.sorted { SQLName.bytesPrecede($0.key, $1.key) }.map { (name: $0.key, value: $0.value) }
+        let key = DatabaseSchema.createdKeyColumn
+        let columns = try plannedColumns(attributes, of: item, taken: [SQLName.folded(key): key])
+        let table = try editor.createTable(item.itemType, columns: columns, in: &schema)
+        schemaChanges.append("created table \(String(reflecting: table.name)) with \(Self.describe(columns))")
+        return (table, columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
+    }
+
+    /// "columns "a" (number), "b" (string)", for the log.
+    private static func describe(_ columns: [ColumnSchema]) -> String {
+        guard !columns.isEmpty else { return "no attribute columns" }
+        let list = columns.map { column in
+            if case .typed(let kind) = column.storage { return "\(String(reflecting: column.name)) (\(kind.rawValue))" }
+            return String(reflecting: column.name)
+        }
+        return (columns.count == 1 ? "column " : "columns ") + list.joined(separator: ", ")
+    }
+
+    /// New typed columns for attributes, refusing names SQLite would take for an existing column.
+    private func plannedColumns(
+        _ attributes: [(name: String, value: Value)], of item: Item, taken: [String: String]
+    ) throws -> [ColumnSchema] {
+        var taken = taken
+        var columns: [ColumnSchema] = []
+        for (name, value) in attributes {
+            let folded = SQLName.folded(name)
+            if let existing = taken[folded] {
+                throw DataStoreError(.invalidArgument, nameClash(name, existing, item), path: path, items: [item.reference])
+            }
+            guard let kind = ColumnKind(of: value) else { continue }
+            taken[folded] = name
+            columns.append(ColumnSchema(name: name, storage: .typed(kind)))
+        }
+        return columns
+    }
+
+    private func nameClash(_ name: String, _ existing: String, _ item: Item) -> String {
+        let table = String(reflecting: item.itemType)
+        if existing == DatabaseSchema.createdKeyColumn {
+            return "the attribute name \(String(reflecting: name)) of \(item.reference) is reserved in the SQLite "
+                + "database at \(path): the table \(table) keeps identifiers in its column \(existing); "
+                + "rename the attribute"
+        }
+        if existing == name {
+            return "the attribute \(String(reflecting: name)) of \(item.reference) names the key or a generated "
+                + "column of table \(table) in the SQLite database at \(path), which cannot hold attribute values; "
+                + "rename the attribute"
+        }
+        return "the attribute \(String(reflecting: name)) of \(item.reference) clashes with the column "
+            + "\(String(reflecting: existing)) of table \(table) in the SQLite database at \(path): SQLite "
+            + "compares column names without regard to ASCII case; rename the attribute"
+    }
+
+    /// The binding of a value for an existing column, refusing kinds the column does not hold.
+    private func binding(_ value: Value, _ name: String, _ column: ColumnSchema, _ item: Item) throws -> SQLBinding {
+        switch column.storage {
+        case .typed(let kind):
+            guard ColumnKind(of: value) == kind else {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "the attribute \(String(reflecting: name)) of type \(String(reflecting: item.itemType)) holds "
+                        + "\(kind.plural) in the SQLite database at \(path), so \(item.reference) cannot store "
+                        + "\(Self.brief(value)) in it; use another attribute for it",
+                    path: path, items: [item.reference])
+            }
+            return ValueCodec.typedBinding(value)
+        case .legacy:
+            guard let binding = ValueCodec.legacyBinding(value) else {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the "
+                        + "SQLite database at \(path) was not created by Persist: it keeps integers, reals (not NaN), "
+                        + "text and blobs, so \(item.reference) cannot store \(Self.brief(value)) in it; store it "
+                        + "under another attribute name, or as one of those",
+                    path: path, items: [item.reference])
+            }
+            return binding
+        }
+    }
+
+    /// A value for a message: short values in full, long ones by kind and size.
+    static func brief(_ value: Value) -> String {
+        switch value {
+        case .string(let string) where string.utf8.count > 40: "a string of \(string.utf8.count) bytes"
+        case .bytes(let bytes) where bytes.count > 16: "\(bytes.count) bytes"
+        case .array(let elements): "an array of \(elements.count) elements"
+        case .object(let entries): "an object of \(entries.count) entries"
+        default: "the \(value.kind.rawValue) \(value)"
+        }
+    }
+
+    // MARK: Checking writes to legacy columns
+
+    /// Runs `write`; when SQLite's affinity or collation could store the item differently than
+    /// given, runs it in a savepoint, reads the row back, and undoes it with a `typeMismatch` error
+    /// if anything differs.
+    private func checked(
+        _ item: Item, _ table: TableSchema, columns: [ColumnSchema], values: [SQLBinding], _ write: () throws -> Void
+    ) throws {
+        guard table.mayAlterWrites, mayAlter(item, table, columns, values) else {
+            try naming(item, write)
+            return
+        }
+        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
+        do {
+            try naming(item, write)
+            try verify(item, table, columns, values)
+            try connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
+        } catch {
+            if connection.isInTransaction {
+                try? connection.execute("ROLLBACK TO persist_checked_write", operation: "Rolling back a savepoint")
+                try? connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
+            }
+            throw error
+        }
+    }
+
+    /// Runs `body`, adding the item to errors SQLite reports about it (a constraint, a mismatch).
+    private func naming(_ item: Item, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
+            error.items = [item.reference]
+            throw error
+        }
+    }
+
+    private func mayAlter(_ item: Item, _ table: TableSchema, _ columns: [ColumnSchema], _ values: [SQLBinding]) -> Bool {
+        if case .column(_, let affinity, let needsBinaryCollation) = table.key,
+           needsBinaryCollation || ValueCodec.storageClass(ValueCodec.binding(item.id)).map(affinity.mayConvertOnStore) == true {
+            return true
+        }
+        for (column, value) in zip(columns, values) {
+            if let storage = ValueCodec.storageClass(value), column.affinity.mayConvertOnStore(storage) { return true }
+        }
+        return false
+    }
+
+    private func verify(_ item: Item, _ table: TableSchema, _ columns: [ColumnSchema], _ values: [SQLBinding]) throws {
+        guard let stored = try super.item(ofType: table.name, id: item.id) else {
+            throw altered(item, table, "its identifier \(item.id) would be stored as a different key, or match "
+                + "another row's key under the key column's collation")
+        }
+        for column in columns {
+            let expected = item.attributes[column.name]
+            let actual = stored.attributes[column.name]
+            if expected != actual {
+                throw altered(item, table, "the column \(String(reflecting: column.name)), which has "
+                    + "\(column.affinity.rawValue.uppercased()) affinity, would turn \(expected.map(Self.brief) ?? "null") "
+                    + "into \(actual.map(Self.brief) ?? "null")")
+            }
+        }
+    }
+
+    private func altered(_ item: Item, _ table: TableSchema, _ detail: String) -> DataStoreError {
+        DataStoreError(
+            .typeMismatch,
+            "SQLite would not store \(item.reference) as given in table \(String(reflecting: table.name)) of the "
+                + "database at \(path): \(detail); nothing was written. Store the value in a form the column keeps, "
+                + "or under another attribute name",
+            path: path, items: [item.reference])
+    }
+}

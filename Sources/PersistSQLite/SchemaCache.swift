@@ -1,0 +1,30 @@
+import Foundation
+
+/// The schemas of the last few schema versions, shared by every connection of a store, so that a
+/// transaction loads the schema only when it changed (`PRAGMA schema_version` tells).
+final class SchemaCache: @unchecked Sendable {
+    // @unchecked Sendable: `entries` is only read or written while `lock` is held; schemas are
+    // immutable values.
+    private let lock = NSLock()
+    private var entries: [(version: Int64, schema: DatabaseSchema)] = []
+    private static let capacity = 4
+
+    /// The schema loaded for `version`, if any.
+    func schema(for version: Int64) -> DatabaseSchema? {
+        lock.withLock { entries.last { $0.version == version }?.schema }
+    }
+
+    /// Remembers the schema of `version`, forgetting the oldest beyond a few.
+    func store(_ schema: DatabaseSchema, for version: Int64) {
+        lock.withLock {
+            entries.removeAll { $0.version == version }
+            entries.append((version, schema))
+            if entries.count > Self.capacity { entries.removeFirst() }
+        }
+    }
+
+    /// Forgets every schema (the file may change while the store is closed).
+    func removeAll() {
+        lock.withLock { entries.removeAll() }
+    }
+}

@@ -1,0 +1,57 @@
+import Persist
+
+/// Creates tables and columns as items need them, inside the write transaction, and records the
+/// kind of every column it creates in the metadata table.
+struct SchemaEditor {
+    let connection: SQLiteConnection
+
+    private static let creating = "Creating a table or column"
+
+    /// Creates the table for `itemType`, keyed by ``DatabaseSchema/createdKeyColumn``.
+    func createTable(_ itemType: String, columns: [ColumnSchema], in schema: inout DatabaseSchema) throws -> TableSchema {
+        let key = DatabaseSchema.createdKeyColumn
+        let definitions = ([SQLName.quoted(key) + " PRIMARY KEY"] + columns.map(\.quoted)).joined(separator: ", ")
+        try connection.executeOnce("CREATE TABLE \(SQLName.quoted(itemType)) (\(definitions)) WITHOUT ROWID",
+                                   operation: Self.creating)
+        try record(itemType, columns, in: &schema)
+        var taken = [SQLName.folded(key): key]
+        for column in columns { taken[SQLName.folded(column.name)] = column.name }
+        let table = TableSchema(name: itemType, key: .column(name: key, affinity: .none, needsBinaryCollation: false),
+                                columns: columns, takenNames: taken, isStrict: false)
+        schema.tables[itemType] = table
+        schema.takenNames[SQLName.folded(itemType)] = itemType
+        return table
+    }
+
+    /// Adds columns to an existing table.
+    func addColumns(_ columns: [ColumnSchema], to table: TableSchema, in schema: inout DatabaseSchema) throws -> TableSchema {
+        for column in columns {
+            // A STRICT table needs a declared type; ANY keeps values exactly as given.
+            let definition = table.isStrict ? column.quoted + " ANY" : column.quoted
+            try connection.executeOnce("ALTER TABLE \(table.quoted) ADD COLUMN \(definition)", operation: Self.creating)
+        }
+        try record(table.name, columns, in: &schema)
+        let extended = table.adding(columns)
+        schema.tables[table.name] = extended
+        return extended
+    }
+
+    private func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {
+        guard !columns.isEmpty else { return }
+        let metadata = SQLName.quoted(DatabaseSchema.metadataTable)
+        if !schema.hasMetadataTable {
+            try connection.executeOnce(
+                "CREATE TABLE IF NOT EXISTS \(metadata) (table_name TEXT NOT NULL, column_name TEXT NOT NULL, "
+                    + "kind TEXT NOT NULL, PRIMARY KEY (table_name, column_name)) WITHOUT ROWID",
+                operation: Self.creating)
+            schema.hasMetadataTable = true
+            schema.takenNames[DatabaseSchema.metadataTable] = DatabaseSchema.metadataTable
+        }
+        for column in columns {
+            guard case .typed(let kind) = column.storage else { continue }
+            try connection.execute(
+                "INSERT OR REPLACE INTO \(metadata) (table_name, column_name, kind) VALUES (?1, ?2, ?3)",
+                [.text(table), .text(column.name), .text(kind.rawValue)], operation: Self.creating)
+        }
+    }
+}

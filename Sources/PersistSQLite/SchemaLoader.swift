@@ -1,0 +1,161 @@
+internal import CSQLite
+import Persist
+
+/// Reads a database's schema: which tables are item types, their keys and columns, and the kinds
+/// the metadata table records for the columns the store created.
+enum SchemaLoader {
+    private static let operation = "Reading the schema"
+
+    /// The schema as the connection's current transaction sees it.
+    static func load(_ connection: SQLiteConnection) throws -> DatabaseSchema {
+        var schema = DatabaseSchema()
+        try connection.withStatement("SELECT name FROM sqlite_schema WHERE type IN ('table', 'view', 'index')") { statement in
+            while try statement.step(operation) {
+                let name = statement.text(0)
+                schema.takenNames[SQLName.folded(name)] = name
+            }
+        }
+        var entries: [(name: String, type: String, withoutRowid: Bool, strict: Bool)] = []
+        try connection.withStatement("SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main'") { statement in
+            while try statement.step(operation) {
+                entries.append((statement.text(0), statement.text(1), statement.int64(2) != 0, statement.int64(3) != 0))
+            }
+        }
+        entries.sort { SQLName.bytesPrecede($0.name, $1.name) }
+        schema.hasMetadataTable = entries.contains { $0.name == DatabaseSchema.metadataTable && $0.type == "table" }
+        let kinds = schema.hasMetadataTable ? try loadKinds(connection) : [:]
+        // The catalog tables themselves are not worth reporting.
+        let unreported: Set = [DatabaseSchema.metadataTable, "sqlite_schema", "sqlite_temp_schema"]
+        for entry in entries where !unreported.contains(entry.name) {
+            let reason: SkippedTable.Reason?
+            if SQLName.isReservedBySQLite(entry.name) {
+                reason = .sqliteInternal
+            } else {
+                switch entry.type {
+                case "table":
+                    switch try loadTable(entry.name, withoutRowid: entry.withoutRowid, strict: entry.strict,
+                                         kinds: kinds[entry.name] ?? [:], connection) {
+                    case .success(let table):
+                        schema.tables[entry.name] = table
+                        reason = nil
+                    case .failure(let skipped):
+                        reason = skipped.reason
+                    }
+                case "view": reason = .view
+                case "virtual": reason = .virtualTable
+                default: reason = .shadowTable
+                }
+            }
+            if let reason { schema.skipped.append(SkippedTable(name: entry.name, reason: reason)) }
+        }
+        return schema
+    }
+
+    /// A skipped table, as the failure of loading one.
+    struct Skip: Error {
+        let reason: SkippedTable.Reason
+    }
+
+    private struct RawColumn {
+        let name: String
+        let declaredType: String
+        let primaryKeyPosition: Int64
+        let hasDefault: Bool
+        let isGenerated: Bool
+        var collation = "BINARY"
+    }
+
+    private static func loadTable(
+        _ name: String, withoutRowid: Bool, strict: Bool, kinds: [String: ColumnKind], _ connection: SQLiteConnection
+    ) throws -> Result<TableSchema, Skip> {
+        var raw: [RawColumn] = []
+        try connection.withStatement(
+            "SELECT name, type, pk, dflt_value IS NOT NULL, hidden FROM pragma_table_xinfo(?1, 'main')", [.text(name)]
+        ) { statement in
+            while try statement.step(operation) {
+                let hidden = statement.int64(4)
+                raw.append(RawColumn(name: statement.text(0), declaredType: statement.text(1),
+                                     primaryKeyPosition: statement.int64(2), hasDefault: statement.int64(3) != 0,
+                                     isGenerated: hidden == 2 || hidden == 3))
+            }
+        }
+        let database = try connection.database
+        for index in raw.indices {
+            var collation: UnsafePointer<CChar>?
+            let result = sqlite3_table_column_metadata(database, "main", name, raw[index].name, nil, &collation,
+                                                       nil, nil, nil)
+            if result == SQLITE_OK, let collation { raw[index].collation = String(cString: collation) }
+        }
+
+        var taken: [String: String] = [:]
+        for column in raw { taken[SQLName.folded(column.name)] = column.name }
+        let primaryKey = raw.filter { $0.primaryKeyPosition > 0 }
+        var key: TableKey?
+        var skipDetail = ""
+        if primaryKey.count == 1, let column = primaryKey.first {
+            let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
+            if affinity == .real {
+                skipDetail = "its primary key \(String(reflecting: column.name)) has REAL affinity, "
+                    + "and identifiers are integers, strings or bytes"
+            } else {
+                key = .column(name: column.name, affinity: affinity,
+                              needsBinaryCollation: column.collation.uppercased() != "BINARY")
+            }
+        } else if primaryKey.count > 1 {
+            skipDetail = "its primary key has \(primaryKey.count) columns"
+        }
+        if key == nil {
+            if withoutRowid {
+                return .failure(Skip(reason: .noUsableKey(skipDetail + " and it is a WITHOUT ROWID table")))
+            }
+            guard let alias = ["rowid", "_rowid_", "oid"].first(where: { taken[$0] == nil }) else {
+                return .failure(Skip(reason: .noUsableKey(
+                    (skipDetail.isEmpty ? "" : skipDetail + ", and ") + "columns named rowid, _rowid_ and oid hide its rowid")))
+            }
+            key = .rowid(alias: alias)
+            taken[alias] = alias
+        }
+        guard let key else { return .failure(Skip(reason: .noUsableKey(skipDetail))) }
+
+        var keyName: String?
+        if case .column(let name, _, _) = key { keyName = name }
+        // Generated columns cannot be written, and an empty name cannot be an attribute: both stay out.
+        let columns = raw.filter { !$0.isGenerated && !$0.name.isEmpty && $0.name != keyName }.map { column -> ColumnSchema in
+            let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
+            let needsBinaryCollation = column.collation.uppercased() != "BINARY"
+            let storage: ColumnSchema.Storage
+            // A recorded kind counts only for a column as the store creates it: no affinity, BINARY.
+            if affinity == .none, !needsBinaryCollation, let kind = kinds[column.name] {
+                storage = .typed(kind)
+            } else {
+                storage = .legacy(affinity)
+            }
+            return ColumnSchema(name: column.name, storage: storage, needsBinaryCollation: needsBinaryCollation,
+                                hasDefault: column.hasDefault)
+        }
+        return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict))
+    }
+
+    private static func loadKinds(_ connection: SQLiteConnection) throws -> [String: [String: ColumnKind]] {
+        var kinds: [String: [String: ColumnKind]] = [:]
+        try connection.withStatement(
+            "SELECT table_name, column_name, kind FROM \(SQLName.quoted(DatabaseSchema.metadataTable))"
+        ) { statement in
+            while try statement.step(operation) {
+                let table = statement.text(0)
+                let column = statement.text(1)
+                let name = statement.text(2)
+                guard let kind = ColumnKind(rawValue: name) else {
+                    throw DataStoreError(
+                        .unsupported,
+                        "the column \(String(reflecting: column)) of table \(String(reflecting: table)) in the SQLite "
+                            + "database at \(connection.path) is recorded with the kind \(String(reflecting: name)), "
+                            + "which this version of Persist does not know; open the file with a newer version",
+                        path: connection.path)
+                }
+                kinds[table, default: [:]][column] = kind
+            }
+        }
+        return kinds
+    }
+}
