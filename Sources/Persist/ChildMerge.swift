@@ -37,8 +37,9 @@ enum ChildMerge {
         if policy != .childWins {
             for (itemType, table) in changes {
                 for (id, change) in table {
-                    let current = try accessor.item(ofType: itemType, id: id)
-                    if current != change.base && current != change.item {
+                    // Any change since the child's base is a conflict, even one that happens to end
+                    // in the value the child wants: the child's other changes were computed without it.
+                    if try accessor.item(ofType: itemType, id: id) != change.base {
                         conflicts.insert(ItemReference(itemType: itemType, id: id))
                     }
                 }

@@ -25,8 +25,8 @@ enum ChildStoreTests {
             try accessor.save(note("b", 2))                      // child updates, parent deletes
             try accessor.deleteItem(ofType: "Note", id: "c")     // child deletes, parent updates
             try accessor.insert(note("d", 2))                    // inserted in both
-            try accessor.deleteItem(ofType: "Note", id: "e")     // deleted in both: no conflict
-            try accessor.save(note("f", 5))                      // same change in both: no conflict
+            try accessor.deleteItem(ofType: "Note", id: "e")     // deleted in both: still a conflict
+            try accessor.save(note("f", 5))                      // same value in both: still a conflict
             try accessor.save(note("g", 2))                      // only the child: no conflict
             try accessor.insert(note("h", 2))                    // only the child: no conflict
         }
@@ -136,7 +136,7 @@ enum ChildStoreTests {
             let (parent, child) = try conflictScenario(context)
             let before = try values(parent)
             let error = expectError(.conflict) { try parent.merge(child, policy: .fail) }
-            #expect(Set(error?.items ?? []) == Set(["a", "b", "c", "d"].map { ItemReference(itemType: "Note", id: $0) }))
+            #expect(Set(error?.items ?? []) == Set(["a", "b", "c", "d", "e", "f"].map { ItemReference(itemType: "Note", id: $0) }))
             #expect(try values(parent) == before)
             #expect((child as? ChildDataStore)?.changeCount == 8)
         },

@@ -29,3 +29,18 @@ struct SQLiteInMemoryConformanceTests {
         try await test.run(with: .sqliteInMemory)
     }
 }
+
+@Suite("A child of SQLiteDataStore keeps the DataStore contract")
+struct SQLiteChildConformanceTests {
+    static let factory = StoreFactory.child(of: .sqliteFile)
+
+    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: allButConcurrency))
+    func contract(_ test: ConformanceTest) async throws {
+        try await test.run(with: Self.factory)
+    }
+
+    @Test("concurrency", arguments: ConformanceSuite.tests(for: factory, in: [.concurrency]))
+    func concurrency(_ test: ConformanceTest) async throws {
+        try await test.run(with: Self.factory)
+    }
+}
