@@ -54,6 +54,11 @@ let package = Package(
             dependencies: ["Persist"],
             path: "Examples/Reminders"
         ),
+        .executableTarget(
+            name: "Repository",
+            dependencies: ["Persist", "PersistSQLite"],
+            path: "Examples/Repository"
+        ),
         .testTarget(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"]
@@ -67,7 +72,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders"],
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository"],
             exclude: ["Snippets"]
         ),
     ],
