@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Persist", targets: ["Persist"]),
         .library(name: "PersistConformance", targets: ["PersistConformance"]),
+        .library(name: "PersistGDBM", targets: ["PersistGDBM"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -24,6 +25,27 @@ let package = Package(
             name: "PersistConformance",
             dependencies: ["Persist"]
         ),
+        .systemLibrary(
+            name: "CGDBM",
+            path: "Sources/CGDBM",
+            providers: [.apt(["libgdbm-dev"])]
+        ),
+        .target(
+            name: "PersistGDBM",
+            dependencies: [
+                "Persist",
+                "CGDBM",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "persist-crash-worker",
+            dependencies: ["Persist", "PersistGDBM"]
+        ),
+        .executableTarget(
+            name: "persist-gdbm-fuzz",
+            dependencies: ["Persist", "PersistGDBM"]
+        ),
         .executableTarget(
             name: "QuickStart",
             dependencies: ["Persist"],
@@ -32,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"]
+        ),
+        .testTarget(
+            name: "PersistGDBMTests",
+            dependencies: ["PersistGDBM", "PersistConformance", "CGDBM", "persist-crash-worker"]
         ),
         .testTarget(
             name: "ExamplesTests",
