@@ -31,13 +31,17 @@ final class GDBMHandle: @unchecked Sendable {
 
     /// Opens `path` with GDBM's own locking: one writer or many readers across processes.
     ///
+    /// Writers use `GDBM_NOMMAP`, so that GDBM writes its buckets and header with `write(2)`: the
+    /// kernel copies a page-sized, page-aligned write whole, where a `memcpy` into a shared mapping
+    /// could be cut short by a SIGKILL and leave a torn bucket behind. Readers keep `mmap`.
+    ///
     /// - Throws: the mapped GDBM error, ``DataStoreError/Code/locked`` when another handle holds the file.
     static func open(path: String, access: Access) throws -> GDBMHandle {
         let mode: Int32
         switch access {
         case .reader: mode = GDBM_READER
-        case .writer: mode = GDBM_WRITER
-        case .creator: mode = GDBM_WRCREAT
+        case .writer: mode = GDBM_WRITER | GDBM_NOMMAP
+        case .creator: mode = GDBM_WRCREAT | GDBM_NOMMAP
         }
         persist_gdbm_clear_errno()
         guard let file = gdbm_open(path, 0, mode | GDBM_CLOEXEC, 0o644, nil) else {

@@ -20,14 +20,22 @@ extension GDBMSession {
             return claim
         }
         try checkFile(path: path, options: options, codec: codec)
-        let handle = try waitWhileLocked(until: deadline, lockWait: options.lockWait) {
-            do {
-                return try GDBMHandle.open(path: path, access: writer ? .writer : .reader)
-            } catch let error as DataStoreError where error.code == .corrupt {
-                throw explainForeignFile(error, path: path)
+        func openHandle() throws -> GDBMHandle {
+            try waitWhileLocked(until: deadline, lockWait: options.lockWait) {
+                do {
+                    return try GDBMHandle.open(path: path, access: writer ? .writer : .reader)
+                } catch let error as DataStoreError where error.code == .corrupt {
+                    throw explainForeignFile(error, path: path)
+                }
             }
         }
-        try handleJournal(path: path, options: options, handle: handle)
+        var handle = try openHandle()
+        if writer { JournalReplay.removeLeftovers(of: path) }
+        if try finishInterruptedCommit(path: path, options: options) {
+            // The replay moved a rebuilt file into place; open that one.
+            try handle.close()
+            handle = try openHandle()
+        }
         if try handle.needsRecovery() {
             throw GDBMErrors.needsRecovery(path: path)
         }
@@ -125,14 +133,15 @@ extension GDBMSession {
         return explained
     }
 
-    /// Replays a complete journal (rebuilding the file first, since the crash may have cut a GDBM
-    /// update short), discards a torn one, and refuses a pending journal when read-only.
-    private static func handleJournal(path: String, options: GDBMDataStore.Options, handle: GDBMHandle) throws {
+    /// Replays a complete journal (see ``JournalReplay``), discards a torn one, and refuses a
+    /// pending journal when read-only. The caller holds the file's lock. Returns `true` when the
+    /// file was replaced by a replayed copy.
+    private static func finishInterruptedCommit(path: String, options: GDBMDataStore.Options) throws -> Bool {
         let journalPath = GDBMJournal.path(forDatabase: path)
         let logger = options.logger
         switch try GDBMJournal.read(path: journalPath) {
         case nil:
-            return
+            return false
         case .newer(let version):
             throw DataStoreError(.unsupported, "the journal \(journalPath) has format version \(version), written by a newer "
                                     + "Persist; open the file with that version to finish its last commit", path: path)
@@ -140,6 +149,7 @@ extension GDBMSession {
             logger.notice("discarding a torn journal: its commit never started applying",
                           metadata: ["store": .string(path), "journal": .string(journalPath), "reason": .string(reason)])
             if !options.readOnly { try GDBMJournal.discard(path: journalPath, durability: options.durability) }
+            return false
         case .complete(let entries):
             guard !options.readOnly else {
                 throw DataStoreError(.readOnly, "the GDBM file at \(path) has an unfinished commit in \(journalPath) (the "
@@ -148,24 +158,9 @@ extension GDBMSession {
             }
             logger.notice("replaying the journal of an interrupted commit",
                           metadata: ["store": .string(path), "entries": .stringConvertible(entries.count)])
-            // The interrupted commit may have stopped inside a GDBM update, which can leave the file's
-            // free-space lists or header inconsistent; rebuilding from the buckets makes it sound again.
-            let report = try handle.recover(force: true, keepBackup: false)
-            logger.notice("rebuilt the GDBM file before the replay",
-                          metadata: ["store": .string(path), "records": .stringConvertible(report.recoveredKeys),
-                                     "lost": .stringConvertible(report.failedKeys)])
-            for entry in entries {
-                switch entry {
-                case .store(let key, let value):
-                    try key.withUnsafeBytes { keyBytes in
-                        try value.withUnsafeBytes { valueBytes in try handle.store(keyBytes, valueBytes) }
-                    }
-                case .delete(let key):
-                    try key.withUnsafeBytes { _ = try handle.delete($0) }
-                }
-            }
-            if options.durability == .full { try handle.sync() }
+            try JournalReplay.replay(entries, path: path, options: options)
             try GDBMJournal.discard(path: journalPath, durability: options.durability)
+            return true
         }
     }
 
