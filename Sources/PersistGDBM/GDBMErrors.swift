@@ -74,6 +74,10 @@ enum GDBMErrors {
             default:
                 return (.io, "Check the file and its directory")
             }
+        case GDBM_FILE_SEEK_ERROR where systemError == EINVAL:
+            // GDBM was sent to an offset past the end of the file: the file is cut short or damaged.
+            return (.corrupt, "The file refers to data past its end: it was truncated or damaged; "
+                + "GDBMDataStore.recover(path:) may rescue the records that remain")
         case GDBM_MALLOC_ERROR:
             return (.io, "The process ran out of memory")
         default:

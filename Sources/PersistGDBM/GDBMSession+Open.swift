@@ -102,16 +102,31 @@ extension GDBMSession {
     /// record for the native layout), then linked into place, so that a crash never leaves a
     /// half-made file at `path`.
     private static func createFile(path: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isDirectory),
+              isDirectory.boolValue
+        else {
+            throw DataStoreError(.notFound, "cannot create the GDBM file at \(path): the folder \(folder) does not exist",
+                                 path: path)
+        }
         let temporary = path + ".creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(temporary) }
-        let handle = try GDBMHandle.open(path: temporary, access: .creator)
-        if case .native = codec {
-            try GDBMStorageFormat.metadataKey.withUnsafeBytes { key in
-                try GDBMStorageFormat.metadataValue.withUnsafeBytes { value in try handle.store(key, value) }
+        do {
+            let handle = try GDBMHandle.open(path: temporary, access: .creator)
+            if case .native = codec {
+                try GDBMStorageFormat.metadataKey.withUnsafeBytes { key in
+                    try GDBMStorageFormat.metadataValue.withUnsafeBytes { value in try handle.store(key, value) }
+                }
             }
+            if options.durability == .full { try handle.sync() }
+            try handle.close()
+        } catch var error as DataStoreError {
+            // Report the failure against the file the caller asked for, not the temporary name.
+            error.message = error.message.replacingOccurrences(of: temporary, with: path)
+            error.path = path
+            throw error
         }
-        if options.durability == .full { try handle.sync() }
-        try handle.close()
         if link(temporary, path) != 0 && errno != EEXIST {
             let code = errno
             throw DataStoreError(.io, "could not create the GDBM file at \(path): \(GDBMErrors.systemText(code))",
