@@ -42,9 +42,13 @@ let package = Package(
             name: "persist-crash-worker",
             dependencies: ["Persist", "PersistGDBM"]
         ),
+        .systemLibrary(
+            name: "CLibFuzzer",
+            path: "Sources/CLibFuzzer"
+        ),
         .executableTarget(
             name: "persist-gdbm-fuzz",
-            dependencies: ["Persist", "PersistGDBM"]
+            dependencies: ["Persist", "PersistGDBM", "CLibFuzzer"]
         ),
         .executableTarget(
             name: "QuickStart",

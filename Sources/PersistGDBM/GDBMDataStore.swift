@@ -10,8 +10,9 @@ import Persist
 /// the store adds what it lacks. A write block's changes are buffered, written to a checksummed
 /// journal beside the file, applied, and the journal emptied; opening the file replays a complete
 /// journal and discards a torn one, so a crash at any moment leaves every block whole or absent.
-/// See <doc:GDBMStore> for options, layouts, durability, locking, recovery and the escape hatch,
-/// and <doc:GDBMStorageFormat> for the bytes.
+/// See the "Using the GDBM store" article of Persist's documentation for options, layouts,
+/// durability, locking, recovery and the escape hatch, and the "GDBM storage format" article for
+/// the bytes.
 ///
 /// ```swift
 /// let store = GDBMDataStore(path: "/var/lib/app/restaurants.gdbm")
@@ -52,8 +53,9 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// Rules: do not close the handle and do not keep it after `body` returns; do not use the
     /// store from inside `body` (that throws ``DataStoreError/Code/misuse``). Writes made here
     /// bypass the journal, so they are neither atomic nor protected against crashes; in the
-    /// native layout they must follow <doc:GDBMStorageFormat>, or the store reports the records
-    /// as corrupt.
+    /// native layout they must follow the "GDBM storage format" article of Persist's
+    /// documentation (``GDBMStorageFormat`` encodes keys and records), or the store reports the
+    /// records as corrupt.
     ///
     /// ```swift
     /// import CGDBM
@@ -102,7 +104,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
     public static func recover(path: String, keepBackup: Bool = true,
                                logger: Logger = Logger(label: "persist.gdbm")) throws -> GDBMRecoveryReport {
         guard let claim = OpenFileRegistry.claim(path, writer: true) else {
-            throw DataStoreError(.locked, "the GDBM file at \(path) is open in this process; tear its store down before recovering it",
+            throw DataStoreError(.locked,
+                                 "the GDBM file at \(path) is open in this process; tear its store down before recovering it",
                                  path: path)
         }
         defer { withExtendedLifetime(claim) {} }

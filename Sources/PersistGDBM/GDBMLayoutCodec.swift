@@ -58,7 +58,9 @@ enum GDBMLayoutCodec: Sendable {
             guard case .bytes(let key) = item.id else { throw mismatch("its identifier is not .bytes") }
             var value: [UInt8] = []
             for (name, attributeValue) in item.attributes {
-                guard name.utf8.elementsEqual(attribute.utf8) else { throw mismatch("it has the attribute \(String(reflecting: name))") }
+                guard name.utf8.elementsEqual(attribute.utf8) else {
+                    throw mismatch("it has the attribute \(String(reflecting: name))")
+                }
                 guard case .bytes(let bytes) = attributeValue else {
                     throw mismatch("its \(String(reflecting: name)) attribute holds a \(attributeValue.kind) value")
                 }

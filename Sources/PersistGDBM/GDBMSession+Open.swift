@@ -87,8 +87,8 @@ extension GDBMSession {
         case S_IFREG:
             break
         case S_IFDIR:
-            throw DataStoreError(.invalidArgument, "\(path) is a directory, not a GDBM file; give the path of the database file itself",
-                                 path: path)
+            throw DataStoreError(.invalidArgument,
+                                 "\(path) is a directory, not a GDBM file; give the path of the database file itself", path: path)
         default:
             throw DataStoreError(.invalidArgument, "\(path) is not a regular file, so it cannot be a GDBM database", path: path)
         }

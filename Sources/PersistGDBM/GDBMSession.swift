@@ -64,7 +64,8 @@ final class GDBMSession: @unchecked Sendable {
         let underlying = error as? DataStoreError ?? DataStoreError(.io, "\(error)", path: path)
         var failure = underlying
         failure.message = "a commit to \(path) failed half-way (\(underlying.message)); the store stopped so that no one "
-            + "sees a partial block. Tear it down and set it up again: opening replays the journal \(GDBMJournal.path(forDatabase: path))"
+            + "sees a partial block. Tear it down and set it up again: opening replays the journal "
+            + GDBMJournal.path(forDatabase: path)
         failure.path = path
         state.withLock { if $0.failure == nil { $0.failure = failure } }
         logger.error("commit failed half-way; the store needs reopening", metadata: ["store": .string(path)])

@@ -2,7 +2,7 @@ import Foundation
 import Persist
 
 /// The bytes of `GDBMDataStore`'s native layout and journal, as documented in
-/// <doc:GDBMStorageFormat>, for tools that read or check such files without opening a store.
+/// the "GDBM storage format" article of Persist's documentation, for tools that read or check such files without opening a store.
 ///
 /// Every decoder here checks every byte: malformed input throws ``DataStoreError/Code/corrupt``
 /// (or ``DataStoreError/Code/unsupported`` for data written by a newer format), never traps.
@@ -96,7 +96,8 @@ public enum GDBMStorageFormat {
         case .torn(let reason):
             throw DataStoreError(.corrupt, "the journal is incomplete: \(reason)")
         case .newer(let version):
-            throw DataStoreError(.unsupported, "the journal has format version \(version); this Persist reads version \(JournalCodec.version)")
+            throw DataStoreError(.unsupported,
+                                 "the journal has format version \(version); this Persist reads version \(JournalCodec.version)")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Persist
 
-/// The byte format of the journal file (see <doc:GDBMStorageFormat>):
+/// The byte format of the journal file (see the "GDBM storage format" article of Persist's documentation):
 ///
 /// ```
 /// "PGDBJRNL" · version (1 byte) · entry count (u64 BE) · payload byte count (u64 BE) ·

@@ -4,7 +4,8 @@ import Persist
 /// Keys of the native layout: `varint(type byte count) · type UTF-8 · id tag · id payload`.
 ///
 /// Item type names are never empty, so no item key starts with `0x00`; keys starting with `0x00`
-/// are reserved for the store's own records, such as the format record (see <doc:GDBMStorageFormat>).
+/// are reserved for the store's own records, such as the format record (see the "GDBM storage
+/// format" article of Persist's documentation).
 enum NativeKeyCodec {
     /// The tag byte after the type name that says what kind of identifier follows.
     enum IDTag: UInt8 {

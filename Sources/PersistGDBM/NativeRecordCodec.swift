@@ -2,7 +2,8 @@ import Foundation
 import Persist
 
 /// Records of the native layout: a version byte, then the attributes sorted by name bytes, each as
-/// `text name · varint value byte count · BinaryValueCoding value` (see <doc:GDBMStorageFormat>).
+/// `text name · varint value byte count · BinaryValueCoding value` (see the "GDBM storage format"
+/// article of Persist's documentation).
 ///
 /// The per-attribute byte count lets a query skip attributes it does not need without decoding
 /// them. Every read is bounds-checked; malformed bytes throw ``DataStoreError/Code/corrupt`` and a

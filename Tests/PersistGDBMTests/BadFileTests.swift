@@ -20,7 +20,9 @@ struct BadFileTests {
         let before = fileBytes(path)
         let listing = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         for readOnly in [false, true] {
-            let error = expectError(code, sourceLocation: sourceLocation) { try store(path, readOnly: readOnly, layout: layout).setup() }
+            let error = expectError(code, sourceLocation: sourceLocation) {
+                try store(path, readOnly: readOnly, layout: layout).setup()
+            }
             #expect(error?.path == path, sourceLocation: sourceLocation)
             #expect(error?.message.contains(path) == true, "the message does not name the file: \(String(describing: error))",
                     sourceLocation: sourceLocation)

@@ -20,7 +20,9 @@ struct EscapeHatchTests {
         let path = directory.path("legacy.db")
         let store = GDBMDataStore(path: path, options: .init(layout: .raw(), logger: .quiet))
         try store.setup()
-        try store.writeSync { try $0.insert(Item(itemType: "Entry", id: .bytes(Array("new".utf8)), attributes: ["value": .bytes([1])])) }
+        try store.writeSync { accessor in
+            try accessor.insert(Item(itemType: "Entry", id: .bytes(Array("new".utf8)), attributes: ["value": .bytes([1])]))
+        }
         let fetched = try store.withRawHandle { handle -> [UInt8]? in
             let stored = Self.withDatum(Array("legacy".utf8)) { key in
                 Self.withDatum(Array("written by old code".utf8)) { gdbm_store(handle, key, $0, GDBM_REPLACE) }

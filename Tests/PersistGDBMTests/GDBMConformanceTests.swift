@@ -19,7 +19,8 @@ extension StoreFactory {
 
 @Suite("GDBMDataStore keeps the DataStore contract")
 struct GDBMConformanceTests {
-    @Test("contract", arguments: ConformanceSuite.tests(for: .gdbm, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    @Test("contract",
+          arguments: ConformanceSuite.tests(for: .gdbm, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: .gdbm)
     }

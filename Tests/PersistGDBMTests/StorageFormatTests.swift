@@ -65,6 +65,22 @@ struct StorageFormatTests {
         }
     }
 
+    @Test("fuzzer finding: a NaN with another payload decodes, and re-encodes as the canonical NaN")
+    func nonCanonicalNaN() throws {
+        let found: [UInt8] = [
+            0x01, 0x01, 0x06, 0x6E, 0x65, 0x73, 0x74, 0x65, 0x64, 0x25, 0x09, 0x02, 0x01, 0x78, 0x08, 0x02, 0x04, 0x80, 0, 0, 0,
+            0, 0, 0, 0, 0x04, 0x7F, 0xF8, 0, 0, 0x34, 0, 0, 0, 0x01, 0x79, 0x03, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+            0xFF, 0x01,
+        ]
+        let attributes = try GDBMStorageFormat.decodeRecord(found)
+        let expected: Value = ["x": [.double(-0.0), .double(.nan)], "y": .int(.min)]
+        #expect(attributes == ["nested": expected])
+        let reencoded = try GDBMStorageFormat.encodeRecord(attributes)
+        #expect(reencoded != found)
+        #expect(try GDBMStorageFormat.decodeRecord(reencoded) == attributes)
+        #expect(try GDBMStorageFormat.decodeAttribute("nested", inRecord: found) == expected)
+    }
+
     @Test("a record from a newer format version throws unsupported")
     func newerRecord() {
         expectError(.unsupported) { try GDBMStorageFormat.decodeRecord([0x02, 0x00]) }
