@@ -156,7 +156,7 @@ class GDBMReader: StoreReader {
             }
             names.sort { $0.lexicographicallyPrecedes($1) }
             return try names.map { bytes in
-                guard let name = String(validating: bytes, as: UTF8.self), !bytes.contains(0) else {
+                guard let name = bytes.withUnsafeBytes(ByteReader.validUTF8), !bytes.contains(0) else {
                     throw DataStoreError(.corrupt, "a key in \(session.path) has a type name that is not valid UTF-8 "
                                             + "or contains NUL: \(bytes.withUnsafeBytes(NativeKeyCodec.describe))",
                                          path: session.path)

@@ -61,7 +61,7 @@ enum NativeKeyCodec {
             var reader = ByteReader(payload)
             return .int(Int64(bitPattern: try reader.readFixed64()))
         case .string:
-            guard let string = String(validating: payload, as: UTF8.self) else {
+            guard let string = ByteReader.validUTF8(payload) else {
                 throw DataStoreError(.corrupt, "a string identifier is not valid UTF-8")
             }
             return .string(string)
@@ -88,7 +88,7 @@ enum NativeKeyCodec {
     static func decode(_ key: UnsafeRawBufferPointer) throws -> ItemReference? {
         guard let range = try typeName(in: key) else { return nil }
         let nameBytes = UnsafeRawBufferPointer(rebasing: key[range])
-        guard let itemType = String(validating: nameBytes, as: UTF8.self) else {
+        guard let itemType = ByteReader.validUTF8(nameBytes) else {
             throw DataStoreError(.corrupt, "the key's type name is not valid UTF-8")
         }
         guard !nameBytes.contains(0) else { throw DataStoreError(.corrupt, "the key's type name contains NUL") }

@@ -108,7 +108,7 @@ enum NativeRecordCodec {
             let entry = try readEntry(&reader, record, after: previous)
             previous = entry.name
             let nameBytes = UnsafeRawBufferPointer(rebasing: record[entry.name])
-            guard let name = String(validating: nameBytes, as: UTF8.self) else {
+            guard let name = ByteReader.validUTF8(nameBytes) else {
                 throw DataStoreError(.corrupt, "an attribute name at byte \(entry.name.lowerBound) is not valid UTF-8")
             }
             guard !nameBytes.contains(0) else {
