@@ -29,28 +29,40 @@ final class GDBMHandle: @unchecked Sendable {
         if let file { gdbm_close(file) }
     }
 
+    /// How many hash buckets GDBM keeps in memory per handle (4 MiB with 4 KiB blocks).
+    static let bucketCacheSize = 1024
+
     /// Opens `path` with GDBM's own locking: one writer or many readers across processes.
     ///
-    /// Writers use `GDBM_NOMMAP`, so that GDBM writes its buckets and header with `write(2)`: the
-    /// kernel copies a page-sized, page-aligned write whole, where a `memcpy` into a shared mapping
-    /// could be cut short by a SIGKILL and leave a torn bucket behind. Readers keep `mmap`.
+    /// Every handle uses `GDBM_NOMMAP` and a fixed bucket cache. Writers need it: GDBM then writes
+    /// its buckets and header with `write(2)`, which the kernel copies whole for a page-aligned
+    /// page, where a `memcpy` into a shared mapping can be cut short by a SIGKILL and leave a torn
+    /// header that GDBM refuses to open. Readers need it for memory: a mapping (and GDBM's
+    /// automatic cache) grows with the file, so a scan of a large file would hold it all.
     ///
     /// - Throws: the mapped GDBM error, ``DataStoreError/Code/locked`` when another handle holds the file.
     static func open(path: String, access: Access) throws -> GDBMHandle {
         let mode: Int32
         switch access {
         case .reader: mode = GDBM_READER
-        case .writer: mode = GDBM_WRITER | GDBM_NOMMAP
-        case .creator: mode = GDBM_WRCREAT | GDBM_NOMMAP
+        case .writer: mode = GDBM_WRITER
+        case .creator: mode = GDBM_WRCREAT
         }
         persist_gdbm_clear_errno()
-        guard let file = gdbm_open(path, 0, mode | GDBM_CLOEXEC, 0o644, nil) else {
+        guard let file = gdbm_open(path, 0, mode | GDBM_NOMMAP | GDBM_CLOEXEC, 0o644, nil) else {
             let systemError = errno
             let code = persist_gdbm_errno()
             throw GDBMErrors.error(code: code, systemError: gdbm_check_syserr(code) != 0 ? systemError : 0,
                                    path: path, action: access == .reader ? "open (read-only)" : "open")
         }
-        return GDBMHandle(file: file, path: path)
+        let handle = GDBMHandle(file: file, path: path)
+        var cacheSize = bucketCacheSize
+        // GDBM refuses options on a file that needs recovery; such a handle is only recovered or refused.
+        if gdbm_needs_recovery(file) == 0,
+           gdbm_setopt(file, GDBM_SETCACHESIZE, &cacheSize, Int32(MemoryLayout<Int>.size)) != 0 {
+            throw handle.lastError(file, "set the bucket cache of")
+        }
+        return handle
     }
 
     private func locked<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
