@@ -175,8 +175,10 @@ final class GDBMSession: @unchecked Sendable {
         return try snapshot.withExclusive { try handle.withFile(body) }
     }
 
-    /// Closes the journal (removing it when empty) and the file.
+    /// Closes the journal (removing it when empty) and the file, and gives the file up to other
+    /// stores in this process (even if an escaped accessor still refers to this session).
     func close() throws {
+        defer { claim.release() }
         journal?.close()
         try handle.close()
     }

@@ -14,10 +14,11 @@ enum OpenFileRegistry {
 
     private static let holders = Protected<[String: Holders]>([:])
 
-    /// A file held by one store; releases the hold when deallocated.
+    /// A file held by one store; ``release()`` (or deallocation) gives it up, once.
     final class Claim: Sendable {
         let key: String
         let isWriter: Bool
+        private let released = Protected(false)
 
         fileprivate init(key: String, isWriter: Bool) {
             self.key = key
@@ -25,6 +26,15 @@ enum OpenFileRegistry {
         }
 
         deinit {
+            release()
+        }
+
+        /// Gives the file up; later calls do nothing.
+        func release() {
+            guard released.withLock({ released in
+                defer { released = true }
+                return !released
+            }) else { return }
             let key = key
             let isWriter = isWriter
             OpenFileRegistry.holders.withLock { holders in

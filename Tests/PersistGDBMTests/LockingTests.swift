@@ -105,6 +105,22 @@ struct LockingTests {
         try writer.tearDown()
     }
 
+    @Test("tearDown gives the file up even when an accessor escaped its block")
+    func escapedAccessor() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("escaped.db")
+        let store = Self.store(path)
+        try store.setup()
+        let escaped = try store.read { accessor in accessor }
+        try store.tearDown()
+        let next = Self.store(path)
+        try next.setup()
+        expectError(.misuse) { try escaped.items(forRequest: DataStoreRequest(itemType: "Note")) }
+        try next.tearDown()
+        withExtendedLifetime(escaped) {}
+    }
+
     @Test("a read-only store refuses writes with readOnly and leaves the file alone")
     func readOnlyWrites() throws {
         let directory = try TestDirectory()
