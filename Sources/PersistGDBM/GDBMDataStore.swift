@@ -126,7 +126,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
         return report
     }
 
-    /// Deletes a store's files: the database and its journal. Closing a store never does this.
+    /// Deletes a store's files: the database and its journal (beside the file a symbolic link
+    /// leads to, which is what is deleted). Closing a store never does this.
     ///
     /// ```swift
     /// try store.tearDown()
@@ -141,7 +142,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
                                  path: path)
         }
         defer { withExtendedLifetime(claim) {} }
-        for file in [path, GDBMJournal.path(forDatabase: path)] where unlink(file) != 0 && errno != ENOENT {
+        let filePath = OpenFileRegistry.canonicalPath(path)
+        for file in [filePath, GDBMJournal.path(forDatabase: filePath)] where unlink(file) != 0 && errno != ENOENT {
             let code = errno
             throw DataStoreError(.io, "could not delete \(file): \(GDBMErrors.systemText(code))", path: file,
                                  engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))

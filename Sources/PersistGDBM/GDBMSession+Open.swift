@@ -20,6 +20,8 @@ extension GDBMSession {
             return claim
         }
         try checkFile(path: path, options: options, codec: codec)
+        // The journal and replay copies live beside the file itself, whatever link leads to it.
+        let filePath = OpenFileRegistry.canonicalPath(path)
         func openHandle() throws -> GDBMHandle {
             try waitWhileLocked(until: deadline, lockWait: options.lockWait) {
                 do {
@@ -30,8 +32,8 @@ extension GDBMSession {
             }
         }
         var handle = try openHandle()
-        if writer { JournalReplay.removeLeftovers(of: path) }
-        if try finishInterruptedCommit(path: path, options: options) {
+        if writer { JournalReplay.removeLeftovers(of: filePath) }
+        if try finishInterruptedCommit(path: path, filePath: filePath, options: options) {
             // The replay moved a rebuilt file into place; open that one.
             try handle.close()
             handle = try openHandle()
@@ -41,7 +43,7 @@ extension GDBMSession {
         }
         let needsFormatRecord = try checkFormat(path: path, codec: codec, handle: handle, logger: logger)
         logger.debug("opened GDBM file", metadata: ["store": .string(path), "layout": .string("\(options.layout)")])
-        return GDBMSession(path: path, options: options, codec: codec, handle: handle, claim: claim,
+        return GDBMSession(path: path, filePath: filePath, options: options, codec: codec, handle: handle, claim: claim,
                            needsFormatRecord: needsFormatRecord)
     }
 
@@ -150,9 +152,9 @@ extension GDBMSession {
 
     /// Replays a complete journal (see ``JournalReplay``), discards a torn one, and refuses a
     /// pending journal when read-only. The caller holds the file's lock. Returns `true` when the
-    /// file was replaced by a replayed copy.
-    private static func finishInterruptedCommit(path: String, options: GDBMDataStore.Options) throws -> Bool {
-        let journalPath = GDBMJournal.path(forDatabase: path)
+    /// file was replaced by a replayed copy. `filePath` is `path` with symbolic links resolved.
+    private static func finishInterruptedCommit(path: String, filePath: String, options: GDBMDataStore.Options) throws -> Bool {
+        let journalPath = GDBMJournal.path(forDatabase: filePath)
         let logger = options.logger
         switch try GDBMJournal.read(path: journalPath) {
         case nil:
@@ -173,7 +175,7 @@ extension GDBMSession {
             }
             logger.notice("replaying the journal of an interrupted commit",
                           metadata: ["store": .string(path), "entries": .stringConvertible(entries.count)])
-            try JournalReplay.replay(entries, path: path, options: options)
+            try JournalReplay.replay(entries, path: filePath, options: options)
             try GDBMJournal.discard(path: journalPath, durability: options.durability)
             return true
         }

@@ -33,7 +33,10 @@ final class GDBMSession: @unchecked Sendable {
 
     var logger: Logger { options.logger }
 
-    init(path: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec, handle: GDBMHandle,
+    /// - Parameters:
+    ///   - path: the path the store was given, for messages.
+    ///   - filePath: the same file with symbolic links resolved, beside which the journal lives.
+    init(path: String, filePath: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec, handle: GDBMHandle,
          claim: OpenFileRegistry.Claim, needsFormatRecord: Bool) {
         self.path = path
         self.options = options
@@ -41,7 +44,7 @@ final class GDBMSession: @unchecked Sendable {
         self.handle = handle
         self.claim = claim
         snapshot = SnapshotLock(location: path)
-        journal = options.readOnly ? nil : GDBMJournal(databasePath: path, durability: options.durability)
+        journal = options.readOnly ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
         state.withLock { $0.needsFormatRecord = needsFormatRecord }
     }
 
@@ -65,7 +68,7 @@ final class GDBMSession: @unchecked Sendable {
         var failure = underlying
         failure.message = "a commit to \(path) failed half-way (\(underlying.message)); the store stopped so that no one "
             + "sees a partial block. Tear it down and set it up again: opening replays the journal "
-            + GDBMJournal.path(forDatabase: path)
+            + (journal?.path ?? GDBMJournal.path(forDatabase: path))
         failure.path = path
         state.withLock { if $0.failure == nil { $0.failure = failure } }
         logger.error("commit failed half-way; the store needs reopening", metadata: ["store": .string(path)])

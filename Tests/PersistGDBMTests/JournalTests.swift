@@ -42,6 +42,26 @@ struct JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["data.db"])
     }
 
+    @Test("through a symbolic link, the journal lives beside the real file and the link stays a link")
+    func symbolicLink() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let link = directory.path("link.db")
+        let journal = try Self.interruptedCommit(path)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        #expect(try Self.ids(link) == ["added"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.db", "link.db"])
+        let store = Self.store(link)
+        try store.setup()
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "via link")) }
+        expectError(.locked) { try Self.store(path).setup() }
+        try store.tearDown()
+        #expect(try Self.ids(path) == ["added", "via link"])
+    }
+
     @Test("every torn prefix of a journal, and a journal with a flipped byte, is discarded")
     func discardsTorn() throws {
         let directory = try TestDirectory()
