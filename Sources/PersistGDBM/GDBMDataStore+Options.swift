@@ -24,6 +24,7 @@ extension GDBMDataStore {
             /// `attribute`, holds the value's exact bytes (`.bytes`).
             case raw(itemType: String = "Entry", attribute: String = "value")
 
+            /// `native`, or `raw(Type.attribute)`, for messages and logs.
             public var description: String {
                 switch self {
                 case .native: "native"

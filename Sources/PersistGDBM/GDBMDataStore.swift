@@ -27,6 +27,7 @@ import Persist
 /// try store.tearDown()
 /// ```
 public final class GDBMDataStore: EngineBackedDataStore {
+    /// The runtime every `DataStore` operation forwards to.
     public let runtime: TransactionRuntime
     /// The database file.
     public let path: String
@@ -116,7 +117,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
         guard status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else {
             throw DataStoreError(.invalidArgument, "\(path) is not a non-empty regular file, so it cannot be recovered", path: path)
         }
-        let handle = try GDBMHandle.open(path: path, access: .writer)
+        // GDBM renames files by the name it was given; work on the file a symbolic link leads to.
+        let handle = try GDBMHandle.open(path: OpenFileRegistry.canonicalPath(path), access: .writer)
         let report = try handle.recover(force: true, keepBackup: keepBackup)
         try handle.close()
         logger.notice("recovered GDBM file",

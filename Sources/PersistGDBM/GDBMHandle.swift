@@ -132,6 +132,20 @@ final class GDBMHandle: @unchecked Sendable {
         }
     }
 
+    /// Applies journal entries in order: a store replaces any value, a delete of a missing key is fine.
+    func apply(_ entries: [GDBMJournalEntry]) throws {
+        for entry in entries {
+            switch entry {
+            case .store(let key, let value):
+                try key.withUnsafeBytes { keyBytes in
+                    try value.withUnsafeBytes { valueBytes in try store(keyBytes, valueBytes) }
+                }
+            case .delete(let key):
+                try key.withUnsafeBytes { _ = try delete($0) }
+            }
+        }
+    }
+
     /// Calls `body` with every key in GDBM's order until it returns `false`.
     ///
     /// The lock is held only inside each GDBM call, never while `body` runs.

@@ -140,7 +140,7 @@ final class GDBMSession: @unchecked Sendable {
         }
         try journal.write(entries)
         do {
-            try snapshot.withExclusive { try apply(entries) }
+            try snapshot.withExclusive { try handle.apply(entries) }
             if options.durability == .full { try handle.sync() }
         } catch {
             throw fail(after: error)
@@ -155,20 +155,6 @@ final class GDBMSession: @unchecked Sendable {
             // The block is applied and durable; only a later replay of it (which is harmless) is
             // at stake, but stop so that nothing can interleave with that replay.
             _ = fail(after: error)
-        }
-    }
-
-    /// Applies journal entries to the file, in order.
-    func apply(_ entries: [GDBMJournalEntry]) throws {
-        for entry in entries {
-            switch entry {
-            case .store(let key, let value):
-                try key.withUnsafeBytes { keyBytes in
-                    try value.withUnsafeBytes { valueBytes in try handle.store(keyBytes, valueBytes) }
-                }
-            case .delete(let key):
-                try key.withUnsafeBytes { _ = try handle.delete($0) }
-            }
         }
     }
 

@@ -23,16 +23,7 @@ enum JournalReplay {
         options.logger.notice("rebuilt a copy of the GDBM file to replay the journal into",
                               metadata: ["store": .string(path), "records": .stringConvertible(report.recoveredKeys),
                                          "lost": .stringConvertible(report.failedKeys + report.failedBuckets)])
-        for entry in entries {
-            switch entry {
-            case .store(let key, let value):
-                try key.withUnsafeBytes { keyBytes in
-                    try value.withUnsafeBytes { valueBytes in try rebuilt.store(keyBytes, valueBytes) }
-                }
-            case .delete(let key):
-                try key.withUnsafeBytes { _ = try rebuilt.delete($0) }
-            }
-        }
+        try rebuilt.apply(entries)
         if options.durability == .full { try rebuilt.sync() }
         try rebuilt.close()
         if rename(temporary, path) != 0 {

@@ -6,13 +6,6 @@ import Testing
 
 @Suite("Legacy code runs on the store's own GDBM handle")
 struct EscapeHatchTests {
-    static func withDatum<R>(_ bytes: [UInt8], _ body: (datum) -> R) -> R {
-        var copy = bytes + [0]
-        return copy.withUnsafeMutableBytes { buffer in
-            body(datum(dptr: buffer.baseAddress?.assumingMemoryBound(to: CChar.self), dsize: Int32(bytes.count)))
-        }
-    }
-
     @Test("legacy stores and fetches through withRawHandle meet the store's own items")
     func legacyCallsSeeTheStore() throws {
         let directory = try TestDirectory()
@@ -24,11 +17,11 @@ struct EscapeHatchTests {
             try accessor.insert(Item(itemType: "Entry", id: .bytes(Array("new".utf8)), attributes: ["value": .bytes([1])]))
         }
         let fetched = try store.withRawHandle { handle -> [UInt8]? in
-            let stored = Self.withDatum(Array("legacy".utf8)) { key in
-                Self.withDatum(Array("written by old code".utf8)) { gdbm_store(handle, key, $0, GDBM_REPLACE) }
+            let stored = ForeignFile.withDatum(Array("legacy".utf8)) { key in
+                ForeignFile.withDatum(Array("written by old code".utf8)) { gdbm_store(handle, key, $0, GDBM_REPLACE) }
             }
             #expect(stored == 0)
-            let value = Self.withDatum(Array("new".utf8)) { gdbm_fetch(handle, $0) }
+            let value = ForeignFile.withDatum(Array("new".utf8)) { gdbm_fetch(handle, $0) }
             guard let pointer = value.dptr else { return nil }
             defer { free(pointer) }
             return [UInt8](UnsafeRawBufferPointer(start: pointer, count: Int(value.dsize)))
@@ -50,7 +43,7 @@ struct EscapeHatchTests {
         let key = try GDBMStorageFormat.encodeKey(itemType: "Restaurant", id: 7)
         let record = try GDBMStorageFormat.encodeRecord(["name": "Pizza Place", "rating": 4])
         try store.withRawHandle { handle in
-            let result = Self.withDatum(key) { keyDatum in Self.withDatum(record) { gdbm_store(handle, keyDatum, $0, GDBM_REPLACE) } }
+            let result = ForeignFile.withDatum(key) { keyDatum in ForeignFile.withDatum(record) { gdbm_store(handle, keyDatum, $0, GDBM_REPLACE) } }
             #expect(result == 0)
         }
         #expect(try store.read { try $0.item(ofType: "Restaurant", id: 7) }

@@ -8,7 +8,8 @@ enum ForeignFile {
         let description: String
     }
 
-    private static func withDatum<R>(_ bytes: [UInt8], _ body: (datum) -> R) -> R {
+    /// Calls `body` with a datum over a copy of `bytes` (never a NULL `dptr`, even when empty).
+    static func withDatum<R>(_ bytes: [UInt8], _ body: (datum) -> R) -> R {
         var copy = bytes + [0]   // never empty, so dptr is never NULL
         return copy.withUnsafeMutableBytes { buffer in
             body(datum(dptr: buffer.baseAddress?.assumingMemoryBound(to: CChar.self), dsize: Int32(bytes.count)))

@@ -35,12 +35,8 @@ struct GDBMConcurrencyTests {
                         }
                     case 1:
                         let key = try GDBMStorageFormat.encodeKey(itemType: "Account", id: 0)
-                        let found = try store.withRawHandle { handle -> Bool in
-                            var bytes = key
-                            return bytes.withUnsafeMutableBytes { buffer in
-                                gdbm_exists(handle, datum(dptr: buffer.baseAddress?.assumingMemoryBound(to: CChar.self),
-                                                          dsize: Int32(buffer.count))) != 0
-                            }
+                        let found = try store.withRawHandle { handle in
+                            ForeignFile.withDatum(key) { gdbm_exists(handle, $0) != 0 }
                         }
                         if !found { violations.withLock { $0.append("the raw handle did not find Account/0") } }
                         rawCalls.withLock { $0 += 1 }

@@ -16,6 +16,13 @@ struct RawLayoutTests {
         [0xC0, 0x80]: (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) },
     ]
 
+    /// A foreign file holding ``foreignPairs``, made with the C API.
+    static func legacyFile(in directory: TestDirectory) throws -> String {
+        let path = directory.path("legacy.db")
+        try ForeignFile.create(path, pairs: foreignPairs)
+        return path
+    }
+
     static func rawStore(_ path: String, readOnly: Bool = false,
                          layout: GDBMDataStore.Options.Layout = .raw()) -> GDBMDataStore {
         GDBMDataStore(path: path, options: .init(readOnly: readOnly, layout: layout, logger: .quiet))
@@ -25,8 +32,7 @@ struct RawLayoutTests {
     func readsForeignPairs() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
-        let path = directory.path("legacy.db")
-        try ForeignFile.create(path, pairs: Self.foreignPairs)
+        let path = try Self.legacyFile(in: directory)
         let before = fileBytes(path)
 
         let store = Self.rawStore(path, readOnly: true)
@@ -67,8 +73,7 @@ struct RawLayoutTests {
     func writesExactPairs() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
-        let path = directory.path("legacy.db")
-        try ForeignFile.create(path, pairs: Self.foreignPairs)
+        let path = try Self.legacyFile(in: directory)
 
         let store = Self.rawStore(path)
         try store.setup()
@@ -97,8 +102,7 @@ struct RawLayoutTests {
     func deleteAllAndCreate() throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
-        let path = directory.path("legacy.db")
-        try ForeignFile.create(path, pairs: Self.foreignPairs)
+        let path = try Self.legacyFile(in: directory)
         let store = Self.rawStore(path)
         try store.setup()
         #expect(try store.writeSync { try $0.deleteAllItems(ofType: "Entry") } == Self.foreignPairs.count)
@@ -129,8 +133,7 @@ struct RawLayoutTests {
     func rejectsWhatDoesNotFit(_ item: Item) throws {
         let directory = try TestDirectory()
         defer { directory.remove() }
-        let path = directory.path("legacy.db")
-        try ForeignFile.create(path, pairs: Self.foreignPairs)
+        let path = try Self.legacyFile(in: directory)
         let store = Self.rawStore(path)
         try store.setup()
         let error = expectError(.typeMismatch) {
