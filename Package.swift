@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Persist", targets: ["Persist"]),
         .library(name: "PersistConformance", targets: ["PersistConformance"]),
         .library(name: "PersistSQLite", targets: ["PersistSQLite"]),
+        .library(name: "PersistGDBM", targets: ["PersistGDBM"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -39,6 +40,31 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .systemLibrary(
+            name: "CGDBM",
+            path: "Sources/CGDBM",
+            providers: [.apt(["libgdbm-dev"])]
+        ),
+        .target(
+            name: "PersistGDBM",
+            dependencies: [
+                "Persist",
+                "CGDBM",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "persist-crash-worker",
+            dependencies: ["Persist", "PersistGDBM"]
+        ),
+        .systemLibrary(
+            name: "CLibFuzzer",
+            path: "Sources/CLibFuzzer"
+        ),
+        .executableTarget(
+            name: "persist-gdbm-fuzz",
+            dependencies: ["Persist", "PersistGDBM", "CLibFuzzer"]
+        ),
         .executableTarget(
             name: "QuickStart",
             dependencies: ["Persist"],
@@ -69,6 +95,10 @@ let package = Package(
                 "PersistSQLite", "PersistConformance", "CSQLite", "Persist",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "PersistGDBMTests",
+            dependencies: ["PersistGDBM", "PersistConformance", "CGDBM", "persist-crash-worker"]
         ),
         .testTarget(
             name: "ExamplesTests",

@@ -175,10 +175,15 @@ enum ChildStoreTests {
         },
         ConformanceTest("merging a store that is not this store's child is misuse", group: .children) { context in
             let parent = try context.makeStore()
-            let other = try context.makeStore()
+            // Another store: one more store on the same files may be refused, so a store of another kind.
+            let other: any DataStore = InMemoryDataStore()
+            try other.setup()
+            defer { try? other.tearDown() }
             let child = try makeChild(of: parent)
+            let sibling = try makeChild(of: parent)
             try child.writeSync { accessor in try accessor.insert(note("a", 1)) }
             expectError(.misuse) { try other.merge(child) }
+            expectError(.misuse) { try sibling.merge(child) }
             expectError(.misuse) { try parent.merge(other) }
             expectError(.misuse) { try child.writeSync { _ in try parent.merge(child) } }
             #expect(try allItems(other, "Note").isEmpty && allItems(parent, "Note").isEmpty)

@@ -58,4 +58,14 @@ struct BinaryValueCodingTests {
             #expect(BinaryValueCoding.unzigzag(BinaryValueCoding.zigzag(value)) == value)
         }
     }
+
+    @Test("validUTF8 accepts exactly the valid UTF-8 byte strings")
+    func validUTF8() {
+        for text in ["", "plain", "café", "𝄞🎉", "a\u{0}b", "\u{FFFD}"] {
+            #expect(Array(text.utf8).withUnsafeBytes(ByteReader.validUTF8) == text)
+        }
+        for bytes: [UInt8] in [[0xFF], [0xC3, 0x28], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0x61, 0xC3]] {
+            #expect(bytes.withUnsafeBytes(ByteReader.validUTF8) == nil, "accepted \(bytes)")
+        }
+    }
 }

@@ -1,0 +1,32 @@
+/// What ``GDBMDataStore/recover(path:keepBackup:)`` did: GDBM's own counts from `gdbm_recover`.
+///
+/// ```swift
+/// let report = try GDBMDataStore.recover(path: "legacy.db")
+/// print("kept \(report.recoveredKeys) records, lost \(report.failedKeys)")
+/// if let backup = report.backupPath { print("the damaged original is at \(backup)") }
+/// ```
+public struct GDBMRecoveryReport: Sendable, Hashable {
+    /// Records copied into the rebuilt file.
+    public var recoveredKeys: Int
+    /// Hash buckets read successfully.
+    public var recoveredBuckets: Int
+    /// Records that could not be read and are lost.
+    public var failedKeys: Int
+    /// Hash buckets that could not be read; their records are lost.
+    public var failedBuckets: Int
+    /// Keys found more than once; the first copy was kept.
+    public var duplicateKeys: Int
+    /// Where the damaged original was moved, when a backup was kept.
+    public var backupPath: String?
+
+    /// Makes a report.
+    public init(recoveredKeys: Int, recoveredBuckets: Int, failedKeys: Int, failedBuckets: Int,
+                duplicateKeys: Int, backupPath: String?) {
+        self.recoveredKeys = recoveredKeys
+        self.recoveredBuckets = recoveredBuckets
+        self.failedKeys = failedKeys
+        self.failedBuckets = failedBuckets
+        self.duplicateKeys = duplicateKeys
+        self.backupPath = backupPath
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Persist
+
+/// The bytes of `GDBMDataStore`'s native layout and journal, as documented in
+/// the "GDBM storage format" article of Persist's documentation, for tools that read or check such files without opening a store.
+///
+/// Every decoder here checks every byte: malformed input throws ``DataStoreError/Code/corrupt``
+/// (or ``DataStoreError/Code/unsupported`` for data written by a newer format), never traps.
+///
+/// ```swift
+/// let key = try GDBMStorageFormat.encodeKey(itemType: "Restaurant", id: "r1")
+/// let record = try GDBMStorageFormat.encodeRecord(["name": "Pizza Place", "rating": 4])
+/// let reference = try GDBMStorageFormat.decodeKey(key)          // Restaurant/"r1"
+/// let attributes = try GDBMStorageFormat.decodeRecord(record)   // ["name": …, "rating": 4]
+/// ```
+public enum GDBMStorageFormat {
+    /// The file format version this code writes and the newest it reads.
+    public static let formatVersion: UInt64 = 1
+
+    /// The version byte that starts every record this code writes.
+    public static let recordVersion: UInt8 = NativeRecordCodec.version
+
+    /// The key of the format record: `0x00` followed by the ASCII bytes `format`.
+    public static let metadataKey: [UInt8] = NativeKeyCodec.metadataKey
+
+    /// The ASCII bytes that start the format record's value.
+    public static let metadataMagic: [UInt8] = Array("persist-gdbm".utf8)
+
+    /// The format record's value for ``formatVersion``: the magic bytes and a varint version.
+    public static var metadataValue: [UInt8] {
+        var value = metadataMagic
+        BinaryValueCoding.appendVarint(formatVersion, to: &value)
+        return value
+    }
+
+    /// The format version a format record's value names.
+    ///
+    /// - Throws: ``DataStoreError/Code/corrupt`` when the value is not a format record.
+    public static func decodeMetadataValue(_ value: [UInt8]) throws -> UInt64 {
+        try value.withUnsafeBytes { bytes in
+            guard bytes.starts(with: metadataMagic) else {
+                throw DataStoreError(.corrupt, "the format record does not start with \"persist-gdbm\"")
+            }
+            var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[metadataMagic.count...]))
+            let version = try reader.readVarint()
+            try reader.expectEnd()
+            guard version > 0 else { throw DataStoreError(.corrupt, "the format record names version 0") }
+            return version
+        }
+    }
+
+    /// The native key of an item.
+    ///
+    /// - Throws: ``DataStoreError/Code/invalidArgument`` for an empty type name or one containing NUL.
+    public static func encodeKey(itemType: String, id: ItemID) throws -> [UInt8] {
+        try NameRules.validateItemType(itemType)
+        return NativeKeyCodec.key(itemType: itemType, id: id)
+    }
+
+    /// The item a native key names, or `nil` for a reserved key (one starting with `0x00`).
+    public static func decodeKey(_ key: [UInt8]) throws -> ItemReference? {
+        try key.withUnsafeBytes { try NativeKeyCodec.decode($0) }
+    }
+
+    /// The native record of an item's attributes (null values are left out).
+    ///
+    /// - Throws: ``DataStoreError/Code/invalidArgument`` for an empty attribute name or one containing NUL.
+    public static func encodeRecord(_ attributes: [String: Value]) throws -> [UInt8] {
+        var record: [UInt8] = []
+        try NativeRecordCodec.encode(attributes, into: &record)
+        return record
+    }
+
+    /// Every attribute of a native record.
+    public static func decodeRecord(_ record: [UInt8]) throws -> [String: Value] {
+        try record.withUnsafeBytes { try NativeRecordCodec.decode($0) }
+    }
+
+    /// One attribute of a native record, decoding no other value (what queries do); `nil` when the
+    /// record has no such attribute. The record's structure is checked first.
+    public static func decodeAttribute(_ name: String, inRecord record: [UInt8]) throws -> Value? {
+        try record.withUnsafeBytes { bytes in
+            try NativeRecordCodec.validate(bytes)
+            return try NativeRecordCodec.lookup(name, in: bytes)
+        }
+    }
+
+    /// The entries of a complete journal file.
+    ///
+    /// - Throws: ``DataStoreError/Code/corrupt`` for a torn or damaged journal (which a store
+    ///   discards), ``DataStoreError/Code/unsupported`` for one written by a newer format.
+    public static func decodeJournal(_ bytes: [UInt8]) throws -> [GDBMJournalEntry] {
+        switch bytes.withUnsafeBytes({ JournalCodec.inspect($0) }) {
+        case .complete(let entries):
+            return entries
+        case .torn(let reason):
+            throw DataStoreError(.corrupt, "the journal is incomplete: \(reason)")
+        case .newer(let version):
+            throw DataStoreError(.unsupported,
+                                 "the journal has format version \(version); this Persist reads version \(JournalCodec.version)")
+        }
+    }
+
+    /// The journal file holding `entries`, as a store writes it.
+    public static func encodeJournal(_ entries: [GDBMJournalEntry]) -> [UInt8] {
+        JournalCodec.encode(entries)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Persist
+
+/// Finishes a commit that was interrupted after its journal was complete.
+///
+/// The interrupted commit may have stopped inside a GDBM update. GDBM writes a bucket before the
+/// header that accounts for the space the bucket uses, so the file can be left with a header
+/// whose `next_block` lies below space a bucket already refers to; GDBM then rejects that bucket
+/// (and `gdbm_recover` would drop all its records), or reports `GDBM_NEED_RECOVERY`. So the replay
+/// works on a copy: it raises the copy's `next_block` past anything the interrupted update could
+/// have reserved, rebuilds the copy from its buckets with `gdbm_recover`, applies the journal to
+/// it, and renames it over the original. The original is never changed in place, so a crash
+/// during the replay leaves the file and journal as they were, and the next open starts again.
+enum JournalReplay {
+    /// Replays `entries` into the file at `path`, whose writer lock the caller holds.
+    static func replay(_ entries: [GDBMJournalEntry], path: String, options: GDBMDataStore.Options) throws {
+        let temporary = path + replaySuffix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { unlink(temporary) }
+        try copyFile(from: path, to: temporary)
+        try GDBMHeader.coverInterruptedAllocations(path: temporary)
+        let rebuilt = try GDBMHandle.open(path: temporary, access: .writer)
+        let report = try rebuilt.recover(force: true, keepBackup: false)
+        options.logger.notice("rebuilt a copy of the GDBM file to replay the journal into",
+                              metadata: ["store": .string(path), "records": .stringConvertible(report.recoveredKeys),
+                                         "lost": .stringConvertible(report.failedKeys + report.failedBuckets)])
+        try rebuilt.apply(entries)
+        if options.durability == .full { try rebuilt.sync() }
+        try rebuilt.close()
+        if rename(temporary, path) != 0 {
+            let code = errno
+            throw DataStoreError(.io, "could not move the replayed copy over \(path): \(GDBMErrors.systemText(code))",
+                                 path: path, engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+        }
+        if options.durability == .full { try GDBMJournal.syncDirectory(of: path) }
+    }
+
+    /// What the names of replay copies add to the database's name.
+    static let replaySuffix = ".replay-"
+
+    /// Removes copies left behind by replays that were themselves interrupted. Only the holder of
+    /// the file's writer lock replays, so while the caller holds it, no such copy is in use.
+    static func removeLeftovers(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + replaySuffix
+        let directory = url.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            unlink(directory.appendingPathComponent(name).path)
+        }
+    }
+
+    /// Copies a file's bytes, permissions and (when allowed) owner.
+    private static func copyFile(from source: String, to destination: String) throws {
+        func failure(_ action: String) -> DataStoreError {
+            let code = errno
+            return DataStoreError(.io, "could not \(action) while replaying the journal of \(source): \(GDBMErrors.systemText(code))",
+                                  path: source, engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+        }
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw failure("read the file") }
+        defer { close(input) }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { throw failure("examine the file") }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, status.st_mode & 0o777)
+        guard output >= 0 else { throw failure("create a copy of the file") }
+        defer { close(output) }
+        _ = fchown(output, status.st_uid, status.st_gid)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure("read the file")
+            }
+            if count == 0 { break }
+            var done = 0
+            while done < count {
+                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + done }, count - done) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("write a copy of the file")
+                }
+                done += written
+            }
+        }
+    }
+}
+
+/// The one piece of GDBM's on-disk header the replay adjusts (see ``JournalReplay``).
+///
+/// GDBM's header starts `int magic, int block_size, off_t dir, int dir_size, int dir_bits,
+/// int bucket_size, int bucket_elems, off_t next_block` in the machine's byte order, for both the
+/// standard and the extended (numsync) format with 64-bit `off_t`.
+enum GDBMHeader {
+    static let magic64: UInt32 = 0x1357_9ACF
+    static let numsyncMagic64: UInt32 = 0x1357_9AD1
+    static let nextBlockOffset: off_t = 32
+    /// How far past the end of the file an interrupted update may have reserved space: one split
+    /// reserves a block beyond the buckets it writes; this leaves a wide margin.
+    static let reservedBlocks: Int64 = 64
+
+    /// Raises `next_block` to cover the whole file plus ``reservedBlocks``, so that GDBM accepts
+    /// every bucket the interrupted update wrote. Files with other magic numbers are left alone.
+    static func coverInterruptedAllocations(path: String) throws {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var header = [UInt8](repeating: 0, count: 40)
+        var status = stat()
+        guard header.withUnsafeMutableBytes({ pread(descriptor, $0.baseAddress, 40, 0) }) == 40,
+              fstat(descriptor, &status) == 0
+        else { return }
+        let (magic, blockSize, nextBlock) = header.withUnsafeBytes { bytes in
+            (bytes.loadUnaligned(fromByteOffset: 0, as: UInt32.self),
+             Int64(bytes.loadUnaligned(fromByteOffset: 4, as: Int32.self)),
+             bytes.loadUnaligned(fromByteOffset: Int(nextBlockOffset), as: Int64.self))
+        }
+        guard magic == magic64 || magic == numsyncMagic64, blockSize > 0 else { return }
+        let covered = (Int64(status.st_size) + blockSize - 1) / blockSize * blockSize + reservedBlocks * blockSize
+        guard nextBlock < covered else { return }
+        var raised = covered
+        let written = withUnsafeBytes(of: &raised) { pwrite(descriptor, $0.baseAddress, 8, nextBlockOffset) }
+        guard written == 8 else {
+            let code = errno
+            throw DataStoreError(.io, "could not prepare the copy \(path) for recovery: \(GDBMErrors.systemText(code))",
+                                 path: path, engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+        }
+    }
+}

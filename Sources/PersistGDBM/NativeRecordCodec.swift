@@ -1,0 +1,146 @@
+import Foundation
+import Persist
+
+/// Records of the native layout: a version byte, then the attributes sorted by name bytes, each as
+/// `text name · varint value byte count · BinaryValueCoding value` (see the "GDBM storage format"
+/// article of Persist's documentation).
+///
+/// The per-attribute byte count lets a query skip attributes it does not need without decoding
+/// them. Every read is bounds-checked; malformed bytes throw ``DataStoreError/Code/corrupt`` and a
+/// record written by a newer format throws ``DataStoreError/Code/unsupported``, never a trap.
+enum NativeRecordCodec {
+    /// The version byte that starts every record this code writes.
+    static let version: UInt8 = 1
+
+    /// Appends the record of `attributes` (null values are left out, as items never hold them).
+    static func encode(_ attributes: [String: Value], into buffer: inout [UInt8]) throws {
+        buffer.append(version)
+        let names = BinaryValueCoding.sortedKeys(attributes).filter { attributes[$0]?.isNull == false }
+        BinaryValueCoding.appendVarint(UInt64(names.count), to: &buffer)
+        var scratch: [UInt8] = []
+        for name in names {
+            guard let value = attributes[name] else { continue }
+            if name.isEmpty || name.utf8.contains(0) {
+                throw DataStoreError(.invalidArgument,
+                                     "the attribute name \(String(reflecting: name)) is empty or contains NUL")
+            }
+            BinaryValueCoding.appendLengthPrefixed(name, to: &buffer)
+            scratch.removeAll(keepingCapacity: true)
+            BinaryValueCoding.encode(value, into: &scratch)
+            BinaryValueCoding.appendVarint(UInt64(scratch.count), to: &buffer)
+            buffer.append(contentsOf: scratch)
+        }
+    }
+
+    /// Checks the version byte and returns a reader positioned at the attribute count.
+    private static func start(_ record: UnsafeRawBufferPointer) throws -> ByteReader {
+        var reader = ByteReader(record)
+        let recordVersion = try reader.readByte()
+        if recordVersion == 0 { throw DataStoreError(.corrupt, "the record has version 0, which is never written") }
+        if recordVersion > version {
+            throw DataStoreError(.unsupported,
+                                 "the record has format version \(recordVersion); this version of Persist reads up to "
+                                    + "\(version); open the file with a newer Persist")
+        }
+        return reader
+    }
+
+    /// Reads one attribute entry's name and value ranges, checking that names ascend.
+    private static func readEntry(
+        _ reader: inout ByteReader, _ record: UnsafeRawBufferPointer, after previous: Range<Int>?
+    ) throws -> (name: Range<Int>, value: Range<Int>) {
+        let entryOffset = reader.offset
+        let nameCount = try reader.readLength()
+        guard nameCount > 0 else { throw DataStoreError(.corrupt, "an attribute name at byte \(entryOffset) is empty") }
+        let nameStart = reader.offset
+        try reader.skip(nameCount)
+        let name = nameStart..<(nameStart + nameCount)
+        if let previous, compare(record, previous, name) >= 0 {
+            throw DataStoreError(.corrupt, "attribute names are out of order or repeated at byte \(entryOffset)")
+        }
+        let valueCount = try reader.readLength()
+        guard valueCount > 0 else {
+            throw DataStoreError(.corrupt, "the value of an attribute at byte \(entryOffset) is empty")
+        }
+        let valueStart = reader.offset
+        try reader.skip(valueCount)
+        return (name, valueStart..<(valueStart + valueCount))
+    }
+
+    /// Checks the record's structure (version, attribute table, lengths, order) without decoding values.
+    static func validate(_ record: UnsafeRawBufferPointer) throws {
+        var reader = try start(record)
+        let count = try reader.readLength(minimumBytesEach: 4)
+        var previous: Range<Int>?
+        for _ in 0..<count {
+            previous = try readEntry(&reader, record, after: previous).name
+        }
+        try reader.expectEnd()
+    }
+
+    /// The value of attribute `name`, decoding nothing else; `nil` when the record has none.
+    /// Call ``validate(_:)`` first: lookups rely on the table being well-formed.
+    static func lookup(_ name: String, in record: UnsafeRawBufferPointer) throws -> Value? {
+        var name = name
+        return try name.withUTF8 { target in
+            var reader = try start(record)
+            let count = try reader.readLength(minimumBytesEach: 4)
+            var previous: Range<Int>?
+            for _ in 0..<count {
+                let entry = try readEntry(&reader, record, after: previous)
+                previous = entry.name
+                let order = compare(UnsafeRawBufferPointer(rebasing: record[entry.name]), UnsafeRawBufferPointer(target))
+                if order == 0 { return try decodeValue(record, entry.value) }
+                if order > 0 { return nil }
+            }
+            return nil
+        }
+    }
+
+    /// Every attribute of the record.
+    static func decode(_ record: UnsafeRawBufferPointer) throws -> [String: Value] {
+        var reader = try start(record)
+        let count = try reader.readLength(minimumBytesEach: 4)
+        var attributes: [String: Value] = [:]
+        attributes.reserveCapacity(count)
+        var previous: Range<Int>?
+        for _ in 0..<count {
+            let entry = try readEntry(&reader, record, after: previous)
+            previous = entry.name
+            let nameBytes = UnsafeRawBufferPointer(rebasing: record[entry.name])
+            guard let name = ByteReader.validUTF8(nameBytes) else {
+                throw DataStoreError(.corrupt, "an attribute name at byte \(entry.name.lowerBound) is not valid UTF-8")
+            }
+            guard !nameBytes.contains(0) else {
+                throw DataStoreError(.corrupt, "an attribute name at byte \(entry.name.lowerBound) contains NUL")
+            }
+            attributes[name] = try decodeValue(record, entry.value)
+        }
+        try reader.expectEnd()
+        return attributes
+    }
+
+    private static func decodeValue(_ record: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> Value {
+        var reader = ByteReader(UnsafeRawBufferPointer(rebasing: record[range]))
+        let value = try BinaryValueCoding.decodeValue(from: &reader)
+        guard reader.isAtEnd else {
+            throw DataStoreError(.corrupt, "the value at byte \(range.lowerBound) has \(reader.remaining) bytes left over")
+        }
+        if value.isNull { throw DataStoreError(.corrupt, "the value at byte \(range.lowerBound) is null") }
+        return value
+    }
+
+    private static func compare(_ record: UnsafeRawBufferPointer, _ a: Range<Int>, _ b: Range<Int>) -> Int {
+        compare(UnsafeRawBufferPointer(rebasing: record[a]), UnsafeRawBufferPointer(rebasing: record[b]))
+    }
+
+    /// Lexicographic byte order: negative when `a` sorts first.
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0, let left = a.baseAddress, let right = b.baseAddress {
+            let result = memcmp(left, right, common)
+            if result != 0 { return Int(result) }
+        }
+        return a.count - b.count
+    }
+}

@@ -1,0 +1,231 @@
+import CGDBM
+import Foundation
+import Persist
+import PersistGDBM
+import Testing
+
+@Suite("Bad files give a clear error, name the file, and stay unchanged")
+struct BadFileTests {
+    static func store(_ path: String, readOnly: Bool = false, create: Bool = true,
+                      layout: GDBMDataStore.Options.Layout = .native) -> GDBMDataStore {
+        GDBMDataStore(path: path, options: .init(readOnly: readOnly, createIfMissing: create, layout: layout, logger: .quiet))
+    }
+
+    /// Opens `path` read-write and read-only; both must fail with `code`, name the file, and leave
+    /// it (and its directory) exactly as it was.
+    static func expectRefused(_ path: String, _ code: DataStoreError.Code, engineCode: Int32? = nil,
+                              mentioning text: String? = nil, layout: GDBMDataStore.Options.Layout = .native,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let before = fileBytes(path)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        for readOnly in [false, true] {
+            let error = expectError(code, sourceLocation: sourceLocation) {
+                try store(path, readOnly: readOnly, layout: layout).setup()
+            }
+            #expect(error?.path == path, sourceLocation: sourceLocation)
+            #expect(error?.message.contains(path) == true, "the message does not name the file: \(String(describing: error))",
+                    sourceLocation: sourceLocation)
+            if let engineCode { #expect(error?.engineCode == Int(engineCode), sourceLocation: sourceLocation) }
+            if let text {
+                #expect(error?.message.contains(text) == true, "expected \(text) in \(String(describing: error))",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        #expect(fileBytes(path) == before, "the file changed", sourceLocation: sourceLocation)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == listing,
+                "files appeared or vanished", sourceLocation: sourceLocation)
+    }
+
+    /// A native store at `path` holding a few items, closed again.
+    static func makeNativeFile(_ path: String, items: Int = 50) throws {
+        let store = store(path)
+        try store.setup()
+        try store.writeSync { accessor in
+            for index in 0..<items {
+                try accessor.insert(Item(itemType: "Note", id: .int(Int64(index)), attributes: ["text": .string("note \(index)")]))
+            }
+        }
+        try store.tearDown()
+    }
+
+    @Test("random bytes: corrupt, with GDBM's bad magic number")
+    func randomBytes() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("random.db")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
+        try Self.expectRefused(path, .corrupt, engineCode: Int32(GDBM_BAD_MAGIC_NUMBER))
+    }
+
+    @Test("a truncated GDBM file: corrupt", arguments: [100, 5000])
+    func truncated(_ length: Int) throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("truncated.db")
+        try Self.makeNativeFile(path, items: 400)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(length))
+        try handle.close()
+        try Self.expectRefused(path, .corrupt)
+    }
+
+    @Test("a GDBM file truncated after its directory: corrupt when the missing part is read")
+    func truncatedBuckets() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("truncated.db")
+        try Self.makeNativeFile(path, items: 2000)
+        let size = try #require(fileBytes(path)?.count)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: UInt64(size / 2))
+        try handle.close()
+        let before = fileBytes(path)
+        for readOnly in [false, true] {
+            let store = Self.store(path, readOnly: readOnly)
+            let error = expectError(.corrupt) {
+                try store.setup()
+                defer { try? store.tearDown() }
+                return try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")) }
+            }
+            #expect(error?.path == path)
+            #expect(error?.message.contains(path) == true)
+        }
+        #expect(fileBytes(path) == before)
+    }
+
+    @Test("a zero-length file: corrupt, and it is not turned into a database")
+    func zeroLength() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("empty.db")
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        try Self.expectRefused(path, .corrupt, mentioning: "empty")
+    }
+
+    @Test("an SQLite file: corrupt, and the message says it is SQLite")
+    func sqliteFile() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("app.sqlite")
+        var bytes = Array("SQLite format 3\u{0}".utf8)
+        bytes += [0x10, 0x00, 0x01, 0x01, 0x00, 0x40, 0x20, 0x20] + [UInt8](repeating: 0, count: 4096 - 24)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try Self.expectRefused(path, .corrupt, mentioning: "SQLite")
+    }
+
+    @Test("a directory: invalidArgument")
+    func directoryPath() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("folder.db")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try Self.expectRefused(path, .invalidArgument, mentioning: "directory")
+    }
+
+    @Test("a missing file without createIfMissing, or read-only: notFound, and nothing is created")
+    func missingFile() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("missing.db")
+        for store in [Self.store(path, create: false), Self.store(path, readOnly: true)] {
+            let error = expectError(.notFound) { try store.setup() }
+            #expect(error?.message.contains(path) == true)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+        let inMissingFolder = directory.path("no/such/folder.db")
+        let error = expectError(.notFound) { try Self.store(inMissingFolder).setup() }
+        #expect(error?.path == inMissingFolder)
+    }
+
+    @Test("a foreign GDBM file opened in the native layout: corrupt, pointing to the raw layout")
+    func foreignFileAsNative() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("foreign.db")
+        try ForeignFile.create(path, pairs: [Array("key".utf8): Array("value".utf8)])
+        try Self.expectRefused(path, .corrupt, mentioning: ".raw")
+    }
+
+    @Test("a file written by a newer format version: unsupported")
+    func newerFormat() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("future.db")
+        try ForeignFile.create(path, pairs: [GDBMStorageFormat.metadataKey: GDBMStorageFormat.metadataMagic + [2]])
+        try Self.expectRefused(path, .unsupported, mentioning: "version 2")
+        try ForeignFile.create(path, pairs: [GDBMStorageFormat.metadataKey: Array("not a format record".utf8)])
+        try Self.expectRefused(path, .corrupt, mentioning: "format record")
+    }
+
+    @Test("a file that needs recovery: corrupt with GDBM_NEED_RECOVERY; recover(path:) repairs it")
+    func needsRecovery() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("crashed.db")
+        try Self.makeNativeFile(path)
+        // Bytes past the header's end of file are what a writer that died mid-update leaves.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0xAB, count: 100))
+        try handle.close()
+        try Self.expectRefused(path, .corrupt, engineCode: Int32(GDBM_NEED_RECOVERY), mentioning: "recover")
+
+        let report = try GDBMDataStore.recover(path: path, logger: .quiet)
+        #expect(report.recoveredKeys == 51)   // 50 notes and the format record
+        #expect(report.failedKeys == 0 && report.failedBuckets == 0)
+        let backup = try #require(report.backupPath)
+        #expect(FileManager.default.fileExists(atPath: backup))
+        let store = Self.store(path)
+        try store.setup()
+        #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Note")) } == 50)
+        try store.tearDown()
+    }
+
+    @Test("recover(path:) refuses missing files, non-GDBM files and files this process holds open")
+    func recoverRefusals() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        expectError(.notFound) { try GDBMDataStore.recover(path: path) }
+        try Data(repeating: 7, count: 3000).write(to: URL(fileURLWithPath: path))
+        expectError(.corrupt) { try GDBMDataStore.recover(path: path) }
+        try FileManager.default.removeItem(atPath: path)
+        let store = Self.store(path)
+        try store.setup()
+        expectError(.locked) { try GDBMDataStore.recover(path: path) }
+        expectError(.locked) { try GDBMDataStore.deleteFiles(atPath: path) }
+        try store.tearDown()
+        try GDBMDataStore.deleteFiles(atPath: path)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("damaged records give corrupt naming the item and the file; other items stay readable")
+    func damagedRecord() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("damaged.db")
+        try Self.makeNativeFile(path, items: 3)
+        let key = try GDBMStorageFormat.encodeKey(itemType: "Note", id: 1)
+        try ForeignFile.store(path, key: key, value: [0x01, 0x01, 0x01, 0x61, 0x05, 0x05, 0xFF])
+        let futureKey = try GDBMStorageFormat.encodeKey(itemType: "Note", id: 2)
+        try ForeignFile.store(path, key: futureKey, value: [0x07, 0x00])
+        let store = Self.store(path)
+        try store.setup()
+        defer { try? store.tearDown() }
+        let reference = ItemReference(itemType: "Note", id: 1)
+        for error in [
+            expectError(.corrupt) { try store.read { try $0.item(ofType: "Note", id: 1) } },
+            expectError(.corrupt) { try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")) } },
+        ] {
+            #expect(error?.items == [reference] || error?.items == [ItemReference(itemType: "Note", id: 2)])
+            #expect(error?.message.contains(path) == true)
+        }
+        let future = expectError(.unsupported) { try store.read { try $0.item(ofType: "Note", id: 2) } }
+        #expect(future?.items == [ItemReference(itemType: "Note", id: 2)])
+        #expect(try store.read { try $0.item(ofType: "Note", id: 0)?["text"] } == "note 0")
+        // Counting without a filter reads no record, so it still works.
+        #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Note")) } == 3)
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Persist
+import PersistGDBM
+import Testing
+
+@Suite("Opening replays a complete journal and discards a torn one")
+struct JournalTests {
+    static func store(_ path: String, readOnly: Bool = false) -> GDBMDataStore {
+        GDBMDataStore(path: path, options: .init(readOnly: readOnly, logger: .quiet))
+    }
+
+    /// A native file holding Note/"kept", closed, and the journal of a block that adds
+    /// Note/"added" and deletes Note/"kept".
+    static func interruptedCommit(_ path: String) throws -> [UInt8] {
+        let store = store(path)
+        try store.setup()
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "kept", attributes: ["v": 1])) }
+        try store.tearDown()
+        return GDBMStorageFormat.encodeJournal([
+            .store(key: try GDBMStorageFormat.encodeKey(itemType: "Note", id: "added"),
+                   value: try GDBMStorageFormat.encodeRecord(["v": 2])),
+            .delete(key: try GDBMStorageFormat.encodeKey(itemType: "Note", id: "kept")),
+        ])
+    }
+
+    static func ids(_ path: String) throws -> [ItemID] {
+        let store = store(path)
+        try store.setup()
+        defer { try? store.tearDown() }
+        return try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")).map(\.id) }
+    }
+
+    @Test("a complete journal is replayed on open and removed")
+    func replaysComplete() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let journal = try Self.interruptedCommit(path)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        #expect(try Self.ids(path) == ["added"])
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["data.db"])
+    }
+
+    @Test("through a symbolic link, the journal lives beside the real file and the link stays a link")
+    func symbolicLink() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let link = directory.path("link.db")
+        let journal = try Self.interruptedCommit(path)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        #expect(try Self.ids(link) == ["added"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["data.db", "link.db"])
+        let store = Self.store(link)
+        try store.setup()
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "via link")) }
+        expectError(.locked) { try Self.store(path).setup() }
+        try store.tearDown()
+        #expect(try Self.ids(path) == ["added", "via link"])
+    }
+
+    @Test("every torn prefix of a journal, and a journal with a flipped byte, is discarded")
+    func discardsTorn() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let journal = try Self.interruptedCommit(path)
+        let before = fileBytes(path)
+        var damaged = journal
+        damaged[journal.count / 2] ^= 0x40
+        for torn in stride(from: 1, to: journal.count, by: 7).map({ Array(journal.prefix($0)) }) + [damaged] {
+            try Data(torn).write(to: URL(fileURLWithPath: path + "-journal"))
+            #expect(try Self.ids(path) == ["kept"])
+            #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+            #expect(fileBytes(path) == before)
+        }
+    }
+
+    @Test("read-only opening with an unfinished commit gives readOnly and changes nothing")
+    func readOnlyPending() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let journal = try Self.interruptedCommit(path)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        let before = fileBytes(path)
+        let error = expectError(.readOnly) { try Self.store(path, readOnly: true).setup() }
+        #expect(error?.message.contains(path) == true && error?.message.contains("unfinished commit") == true)
+        #expect(fileBytes(path) == before)
+        #expect(fileBytes(path + "-journal") == journal)
+        #expect(try Self.ids(path) == ["added"])
+        let reader = Self.store(path, readOnly: true)
+        try reader.setup()
+        #expect(try reader.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")).map(\.id) } == ["added"])
+        try reader.tearDown()
+    }
+
+    @Test("read-only opening ignores a torn journal")
+    func readOnlyTorn() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let journal = try Self.interruptedCommit(path)
+        try Data(journal.dropLast(3)).write(to: URL(fileURLWithPath: path + "-journal"))
+        let reader = Self.store(path, readOnly: true)
+        try reader.setup()
+        #expect(try reader.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")).map(\.id) } == ["kept"])
+        try reader.tearDown()
+    }
+
+    @Test("a journal written by a newer format version gives unsupported and is kept")
+    func newerJournal() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        var journal = try Self.interruptedCommit(path)
+        journal[8] = 2
+        journal.removeLast(4)
+        let checksum = crc32(journal)
+        journal += [UInt8(checksum >> 24), UInt8(truncatingIfNeeded: checksum >> 16), UInt8(truncatingIfNeeded: checksum >> 8),
+                    UInt8(truncatingIfNeeded: checksum)]
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        let error = expectError(.unsupported) { try Self.store(path).setup() }
+        #expect(error?.message.contains("newer") == true)
+        #expect(fileBytes(path + "-journal") == journal)
+    }
+
+    @Test("no journal is left beside the file after commits and a clean close")
+    func noLeftovers() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let store = Self.store(path)
+        try store.setup()
+        for index in 0..<5 {
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: .int(Int64(index)))) }
+            #expect(fileBytes(path + "-journal") == [])
+        }
+        try store.tearDown()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["data.db"])
+    }
+
+    /// CRC-32 (IEEE), as the journal uses.
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+}

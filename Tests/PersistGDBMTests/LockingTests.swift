@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+import Persist
+import PersistGDBM
+import Testing
+
+@Suite("Files held by another process or store give locked, never a hang")
+struct LockingTests {
+    static func store(_ path: String, readOnly: Bool = false, lockWait: Duration = .zero) -> GDBMDataStore {
+        GDBMDataStore(path: path, options: .init(readOnly: readOnly, lockWait: lockWait, logger: .quiet))
+    }
+
+    /// A native file with one item, and a worker process holding it open.
+    static func holdFile(_ path: String, readOnly: Bool) throws -> WorkerProcess {
+        let store = store(path)
+        try store.setup()
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "n", attributes: ["v": 1])) }
+        try store.tearDown()
+        let holder = try WorkerProcess(["gdbm-hold", path, readOnly ? "read-only" : "read-write"])
+        guard holder.waitForLines(1), holder.lines.first == "ready" else {
+            holder.kill()
+            throw DataStoreError(.io, "the holder did not start: \(holder.errorOutput)")
+        }
+        return holder
+    }
+
+    @Test("a file another process writes: locked at once, and after the lock wait runs out")
+    func heldByWriter() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("held.db")
+        let holder = try Self.holdFile(path, readOnly: false)
+        let before = fileBytes(path)
+        for store in [Self.store(path), Self.store(path, readOnly: true), Self.store(path, lockWait: .milliseconds(200))] {
+            let error = expectError(.locked) { try store.setup() }
+            #expect(error?.path == path && error?.message.contains(path) == true)
+            #expect(error?.engineCode != nil)
+        }
+        #expect(fileBytes(path) == before)
+        holder.closeInputAndWait()
+        let store = Self.store(path)
+        try store.setup()
+        #expect(try store.read { try $0.item(ofType: "Note", id: "n")?["v"] } == 1)
+        try store.tearDown()
+    }
+
+    @Test("a file another process reads: writers get locked, readers share it")
+    func heldByReader() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("shared.db")
+        let holder = try Self.holdFile(path, readOnly: true)
+        defer { holder.closeInputAndWait() }
+        expectError(.locked) { try Self.store(path).setup() }
+        let reader = Self.store(path, readOnly: true)
+        try reader.setup()
+        #expect(try reader.read { try $0.item(ofType: "Note", id: "n")?["v"] } == 1)
+        try reader.tearDown()
+    }
+
+    @Test("with a lock wait, setup succeeds once the other process lets go")
+    func waitsForRelease() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("released.db")
+        let holder = try Self.holdFile(path, readOnly: false)
+        let store = Self.store(path, lockWait: .seconds(60))
+        let opened = DispatchSemaphore(value: 0)
+        let failure = Shared<(any Error)?>(nil)
+        DispatchQueue.global().async {
+            do { try store.setup() } catch { failure.withLock { $0 = error } }
+            opened.signal()
+        }
+        // Let setup start waiting before the holder lets go (the test passes either way).
+        usleep(200_000)
+        holder.closeInputAndWait()
+        opened.wait()
+        #expect(failure.withLock { $0 } == nil)
+        #expect(try store.read { try $0.item(ofType: "Note", id: "n")?["v"] } == 1)
+        try store.tearDown()
+    }
+
+    @Test("two stores in one process never both write a file")
+    func sameProcess() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("twice.db")
+        let writer = Self.store(path)
+        try writer.setup()
+        let error = expectError(.locked) { try Self.store(path).setup() }
+        #expect(error?.message.contains("this process") == true)
+        expectError(.locked) { try Self.store(path, readOnly: true).setup() }
+        let aliased = directory.url.appendingPathComponent(".").appendingPathComponent("twice.db").path
+        expectError(.locked) { try Self.store(aliased).setup() }
+        try writer.tearDown()
+
+        let first = Self.store(path, readOnly: true)
+        let second = Self.store(path, readOnly: true)
+        try first.setup()
+        try second.setup()
+        expectError(.locked) { try Self.store(path).setup() }
+        try first.tearDown()
+        try second.tearDown()
+        try writer.setup()
+        try writer.tearDown()
+    }
+
+    @Test("tearDown gives the file up even when an accessor escaped its block")
+    func escapedAccessor() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("escaped.db")
+        let store = Self.store(path)
+        try store.setup()
+        let escaped = try store.read { accessor in accessor }
+        try store.tearDown()
+        let next = Self.store(path)
+        try next.setup()
+        expectError(.misuse) { try escaped.items(forRequest: DataStoreRequest(itemType: "Note")) }
+        try next.tearDown()
+        withExtendedLifetime(escaped) {}
+    }
+
+    @Test("a read-only store refuses writes with readOnly and leaves the file alone")
+    func readOnlyWrites() throws {
+        let directory = try TestDirectory()
+        defer { directory.remove() }
+        let path = directory.path("readonly.db")
+        let writer = Self.store(path)
+        try writer.setup()
+        try writer.writeSync { try $0.insert(Item(itemType: "Note", id: "n")) }
+        try writer.tearDown()
+        let before = fileBytes(path)
+        let store = Self.store(path, readOnly: true)
+        try store.setup()
+        expectError(.readOnly) { try store.writeSync { try $0.insert(Item(itemType: "Note", id: "m")) } }
+        expectError(.readOnly) { try store.writeSync { try $0.deleteAllItems(ofType: "Note") } }
+        #expect(try store.writeSync { accessor in try accessor.countItems(forRequest: DataStoreRequest(itemType: "Note")) } == 1)
+        try store.tearDown()
+        #expect(fileBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+    }
+}
+
+/// A value shared between threads in tests, guarded by a `pthread` mutex.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+    // @unchecked Sendable: `storage` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var storage: Value
+
+    init(_ value: Value) {
+        storage = value
+    }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&storage)
+    }
+}
