@@ -20,6 +20,10 @@ enum ColumnKind: String, Sendable, CaseIterable {
         }
     }
 
+    /// Whether SQLite keeps values of this kind in their own storage class (INTEGER or REAL,
+    /// TEXT, BLOB), so that a column may hold several such kinds and still read each back exactly.
+    var isNative: Bool { self == .number || self == .string || self == .bytes }
+
     /// Whether the column stores reals with the `'NaN'` text marker (numbers and dates).
     var isRealLike: Bool { self == .number || self == .date }
 

@@ -118,6 +118,12 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         var newColumns: [(name: String, value: Value)] = []
         for (name, value) in item.attributes {
             if let index = table.columnIndex[name] {
+                if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
+                   given != kind, given.isNative, kind.isNative {
+                    table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
+                    schemaChanges.append("let column \(String(reflecting: name)) of table "
+                        + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+                }
                 values[index] = try binding(value, name, table.columns[index], item)
             } else {
                 newColumns.append((name, value))

@@ -103,6 +103,13 @@ final class TableSchema: Sendable {
         return TableSchema(name: name, key: key, columns: columns + newColumns, takenNames: taken, isStrict: isStrict)
     }
 
+    /// The same table with the column at `index` replaced.
+    func replacing(columnAt index: Int, with column: ColumnSchema) -> TableSchema {
+        var replaced = columns
+        replaced[index] = column
+        return TableSchema(name: name, key: key, columns: replaced, takenNames: takenNames, isStrict: isStrict)
+    }
+
     /// The parameters selecting the row of `id`; `nil` when no row of this table can have it.
     func keyBindings(for id: ItemID) -> [SQLBinding]? {
         let binding: SQLBinding
