@@ -85,6 +85,11 @@ let package = Package(
             dependencies: ["Persist", "PersistSQLite"],
             path: "Examples/Repository"
         ),
+        .target(
+            name: "PersistTestSupport",
+            dependencies: ["CSQLite", "CGDBM"],
+            path: "Tests/PersistTestSupport"
+        ),
         .testTarget(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"]
@@ -92,17 +97,17 @@ let package = Package(
         .testTarget(
             name: "PersistSQLiteTests",
             dependencies: [
-                "PersistSQLite", "PersistConformance", "CSQLite", "Persist",
+                "PersistSQLite", "PersistConformance", "CSQLite", "Persist", "PersistTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "PersistGDBMTests",
-            dependencies: ["PersistGDBM", "PersistConformance", "CGDBM", "persist-crash-worker"]
+            dependencies: ["PersistGDBM", "PersistConformance", "CGDBM", "persist-crash-worker", "PersistTestSupport"]
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository"],
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),
     ],

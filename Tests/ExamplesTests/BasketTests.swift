@@ -1,10 +1,11 @@
 import Testing
+import PersistTestSupport
 
 @Suite("Basket example")
 struct BasketTests {
     @Test("configures in a child store, merges on confirm, discards on cancel, reports conflicts")
     func runs() throws {
-        let output = try ExampleRunner.run("Basket")
+        let output = try ProductRunner.run("Basket")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.split(separator: "\n").map(String.init) == [
             "while configuring, the child sees: 2 × large Margherita (olives, basil) at 12.0",

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import PersistTestSupport
 
 @Suite("QuickStart example")
 struct QuickStartTests {
     @Test("runs the foundation walkthrough and prints each step")
     func runs() throws {
-        let output = try ExampleRunner.run("QuickStart")
+        let output = try ProductRunner.run("QuickStart")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 5)
@@ -22,9 +23,9 @@ struct QuickStartTests {
     func snippetTypeChecks() throws {
         let snippet = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Snippets/FoundationIssueSnippet.swift")
-        let modules = ExampleRunner.productsDirectory.appendingPathComponent("Modules")
+        let modules = ProductRunner.productsDirectory.appendingPathComponent("Modules")
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"] ?? "/opt/swift/usr/bin/swiftc"
-        let output = try ExampleRunner.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, snippet.path])
+        let output = try ProductRunner.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, snippet.path])
         #expect(output.status == 0, "swiftc: \(output.stderr)")
         // Swift picks the synchronous read for `try await store.read` in a top-level `let`; that
         // warning is the only diagnostic.

@@ -1,10 +1,11 @@
 import Testing
+import PersistTestSupport
 
 @Suite("Reminders example")
 struct RemindersTests {
     @Test("the DAO commits, rolls back and reports through completion handlers")
     func runs() throws {
-        let output = try ExampleRunner.run("Reminders")
+        let output = try ProductRunner.run("Reminders")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.split(separator: "\n").map(String.init) == [
             "insert 'Buy milk': done",

@@ -1,10 +1,11 @@
 import Testing
+import PersistTestSupport
 
 @Suite("Repository example")
 struct RepositoryTests {
     @Test("reads memory first, then disk, refills memory, and writes through")
     func runs() throws {
-        let output = try ExampleRunner.run("Repository")
+        let output = try ProductRunner.run("Repository")
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.split(separator: "\n").map(String.init) == [
             "getById: The Hobbit (from disk)",

@@ -1,7 +1,9 @@
 import CGDBM
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
+import PersistTestSupport
 import Testing
 
 @Suite("Bad files give a clear error, name the file, and stay unchanged")
@@ -51,7 +53,7 @@ struct BadFileTests {
 
     @Test("random bytes: corrupt, with GDBM's bad magic number")
     func randomBytes() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("random.db")
         var generator = SystemRandomNumberGenerator()
@@ -61,7 +63,7 @@ struct BadFileTests {
 
     @Test("a truncated GDBM file: corrupt", arguments: [100, 5000])
     func truncated(_ length: Int) throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("truncated.db")
         try Self.makeNativeFile(path, items: 400)
@@ -73,7 +75,7 @@ struct BadFileTests {
 
     @Test("a GDBM file truncated after its directory: corrupt when the missing part is read")
     func truncatedBuckets() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("truncated.db")
         try Self.makeNativeFile(path, items: 2000)
@@ -97,7 +99,7 @@ struct BadFileTests {
 
     @Test("a zero-length file: corrupt, and it is not turned into a database")
     func zeroLength() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("empty.db")
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
@@ -106,7 +108,7 @@ struct BadFileTests {
 
     @Test("an SQLite file: corrupt, and the message says it is SQLite")
     func sqliteFile() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("app.sqlite")
         var bytes = Array("SQLite format 3\u{0}".utf8)
@@ -117,7 +119,7 @@ struct BadFileTests {
 
     @Test("a directory: invalidArgument")
     func directoryPath() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("folder.db")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
@@ -126,7 +128,7 @@ struct BadFileTests {
 
     @Test("a missing file without createIfMissing, or read-only: notFound, and nothing is created")
     func missingFile() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("missing.db")
         for store in [Self.store(path, create: false), Self.store(path, readOnly: true)] {
@@ -141,7 +143,7 @@ struct BadFileTests {
 
     @Test("a foreign GDBM file opened in the native layout: corrupt, pointing to the raw layout")
     func foreignFileAsNative() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("foreign.db")
         try ForeignFile.create(path, pairs: [Array("key".utf8): Array("value".utf8)])
@@ -150,7 +152,7 @@ struct BadFileTests {
 
     @Test("a file written by a newer format version: unsupported")
     func newerFormat() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("future.db")
         try ForeignFile.create(path, pairs: [GDBMStorageFormat.metadataKey: GDBMStorageFormat.metadataMagic + [2]])
@@ -161,7 +163,7 @@ struct BadFileTests {
 
     @Test("a file that needs recovery: corrupt with GDBM_NEED_RECOVERY; recover(path:) repairs it")
     func needsRecovery() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("crashed.db")
         try Self.makeNativeFile(path)
@@ -185,7 +187,7 @@ struct BadFileTests {
 
     @Test("recover(path:) refuses missing files, non-GDBM files and files this process holds open")
     func recoverRefusals() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         expectError(.notFound) { try GDBMDataStore.recover(path: path) }
@@ -203,7 +205,7 @@ struct BadFileTests {
 
     @Test("damaged records give corrupt naming the item and the file; other items stay readable")
     func damagedRecord() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("damaged.db")
         try Self.makeNativeFile(path, items: 3)

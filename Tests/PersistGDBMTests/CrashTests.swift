@@ -3,6 +3,7 @@ import Logging
 import Persist
 import PersistGDBM
 import Testing
+import PersistTestSupport
 
 @Suite("GDBM write blocks survive SIGKILL at random moments")
 struct CrashTests {
@@ -38,13 +39,13 @@ struct CrashTests {
     @Test("a writer killed with SIGKILL leaves only whole blocks and keeps every returned one",
           arguments: [Durability.normal, .full])
     func killedWriter(_ durability: Durability) throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("crash.gdbm")
         var lastReturned: Int64 = 0
         var kills = 0
         for _ in 0..<Self.rounds {
-            let worker = try WorkerProcess(["gdbm-blocks", path, durability.rawValue, String(Self.perBlock)])
+            let worker = try ChildProcess(["gdbm-blocks", path, durability.rawValue, String(Self.perBlock)])
             guard worker.waitForLines(1) else {
                 worker.kill()
                 Issue.record("the worker never finished a block: \(worker.errorOutput)")

@@ -1,14 +1,16 @@
 import CGDBM
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
+import PersistTestSupport
 import Testing
 
 @Suite("Legacy code runs on the store's own GDBM handle")
 struct EscapeHatchTests {
     @Test("legacy stores and fetches through withRawHandle meet the store's own items")
     func legacyCallsSeeTheStore() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("legacy.db")
         let store = GDBMDataStore(path: path, options: .init(layout: .raw(), logger: .quiet))
@@ -35,7 +37,7 @@ struct EscapeHatchTests {
 
     @Test("native records written by legacy code through GDBMStorageFormat read as items")
     func nativeRecordsFromLegacyCode() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = GDBMDataStore(path: directory.path("native.db"), options: .init(logger: .quiet))
         try store.setup()
@@ -52,7 +54,7 @@ struct EscapeHatchTests {
 
     @Test("withRawHandle inside a block, a block inside withRawHandle, or before setup is misuse, not a deadlock")
     func misuse() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = GDBMDataStore(path: directory.path("native.db"), options: .init(logger: .quiet))
         expectError(.misuse) { try store.withRawHandle { _ in 1 } }

@@ -2,14 +2,16 @@ import CGDBM
 import Dispatch
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
+import PersistTestSupport
 import Testing
 
 @Suite("GDBM store under concurrent use")
 struct GDBMConcurrencyTests {
     @Test("concurrency: filtered reads, writes and legacy raw-handle calls from many threads keep every invariant")
     func concurrencyWithRawHandle() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let store = GDBMDataStore(path: directory.path("shared.gdbm"), options: .init(logger: .quiet))
         try store.setup()

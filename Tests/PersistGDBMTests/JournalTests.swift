@@ -1,6 +1,8 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
+import PersistTestSupport
 import Testing
 
 @Suite("Opening replays a complete journal and discards a torn one")
@@ -32,7 +34,7 @@ struct JournalTests {
 
     @Test("a complete journal is replayed on open and removed")
     func replaysComplete() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         let journal = try Self.interruptedCommit(path)
@@ -44,7 +46,7 @@ struct JournalTests {
 
     @Test("through a symbolic link, the journal lives beside the real file and the link stays a link")
     func symbolicLink() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         let link = directory.path("link.db")
@@ -64,7 +66,7 @@ struct JournalTests {
 
     @Test("every torn prefix of a journal, and a journal with a flipped byte, is discarded")
     func discardsTorn() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         let journal = try Self.interruptedCommit(path)
@@ -81,7 +83,7 @@ struct JournalTests {
 
     @Test("read-only opening with an unfinished commit gives readOnly and changes nothing")
     func readOnlyPending() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         let journal = try Self.interruptedCommit(path)
@@ -100,7 +102,7 @@ struct JournalTests {
 
     @Test("read-only opening ignores a torn journal")
     func readOnlyTorn() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         let journal = try Self.interruptedCommit(path)
@@ -113,7 +115,7 @@ struct JournalTests {
 
     @Test("a journal written by a newer format version gives unsupported and is kept")
     func newerJournal() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         var journal = try Self.interruptedCommit(path)
@@ -130,7 +132,7 @@ struct JournalTests {
 
     @Test("no journal is left beside the file after commits and a clean close")
     func noLeftovers() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("data.db")
         let store = Self.store(path)

@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
+import PersistTestSupport
 import Testing
 
 @Suite("Files held by another process or store give locked, never a hang")
@@ -11,12 +13,12 @@ struct LockingTests {
     }
 
     /// A native file with one item, and a worker process holding it open.
-    static func holdFile(_ path: String, readOnly: Bool) throws -> WorkerProcess {
+    static func holdFile(_ path: String, readOnly: Bool) throws -> ChildProcess {
         let store = store(path)
         try store.setup()
         try store.writeSync { try $0.insert(Item(itemType: "Note", id: "n", attributes: ["v": 1])) }
         try store.tearDown()
-        let holder = try WorkerProcess(["gdbm-hold", path, readOnly ? "read-only" : "read-write"])
+        let holder = try ChildProcess(["gdbm-hold", path, readOnly ? "read-only" : "read-write"])
         guard holder.waitForLines(1), holder.lines.first == "ready" else {
             holder.kill()
             throw DataStoreError(.io, "the holder did not start: \(holder.errorOutput)")
@@ -26,7 +28,7 @@ struct LockingTests {
 
     @Test("a file another process writes: locked at once, and after the lock wait runs out")
     func heldByWriter() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("held.db")
         let holder = try Self.holdFile(path, readOnly: false)
@@ -46,7 +48,7 @@ struct LockingTests {
 
     @Test("a file another process reads: writers get locked, readers share it")
     func heldByReader() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("shared.db")
         let holder = try Self.holdFile(path, readOnly: true)
@@ -60,7 +62,7 @@ struct LockingTests {
 
     @Test("with a lock wait, setup succeeds once the other process lets go")
     func waitsForRelease() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("released.db")
         let holder = try Self.holdFile(path, readOnly: false)
@@ -82,7 +84,7 @@ struct LockingTests {
 
     @Test("two stores in one process never both write a file")
     func sameProcess() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("twice.db")
         let writer = Self.store(path)
@@ -107,7 +109,7 @@ struct LockingTests {
 
     @Test("tearDown gives the file up even when an accessor escaped its block")
     func escapedAccessor() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("escaped.db")
         let store = Self.store(path)
@@ -123,7 +125,7 @@ struct LockingTests {
 
     @Test("a read-only store refuses writes with readOnly and leaves the file alone")
     func readOnlyWrites() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("readonly.db")
         let writer = Self.store(path)

@@ -1,6 +1,8 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
+import PersistTestSupport
 import Testing
 
 @Suite("The raw layout reads and writes foreign GDBM files pair for pair")
@@ -17,7 +19,7 @@ struct RawLayoutTests {
     ]
 
     /// A foreign file holding ``foreignPairs``, made with the C API.
-    static func legacyFile(in directory: TestDirectory) throws -> String {
+    static func legacyFile(in directory: TemporaryDirectory) throws -> String {
         let path = directory.path("legacy.db")
         try ForeignFile.create(path, pairs: foreignPairs)
         return path
@@ -30,7 +32,7 @@ struct RawLayoutTests {
 
     @Test("every foreign pair reads as an Entry item with the exact key and value bytes")
     func readsForeignPairs() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try Self.legacyFile(in: directory)
         let before = fileBytes(path)
@@ -71,7 +73,7 @@ struct RawLayoutTests {
 
     @Test("inserts, replacements and deletes through the raw layout give exactly the intended pairs")
     func writesExactPairs() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try Self.legacyFile(in: directory)
 
@@ -100,7 +102,7 @@ struct RawLayoutTests {
 
     @Test("deleteAllItems empties the file, and a new raw file holds only what was written")
     func deleteAllAndCreate() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try Self.legacyFile(in: directory)
         let store = Self.rawStore(path)
@@ -131,7 +133,7 @@ struct RawLayoutTests {
         Item(itemType: "Entry", id: .bytes([1]), attributes: ["value": .bytes([1]), "extra": .bytes([2])]),
     ])
     func rejectsWhatDoesNotFit(_ item: Item) throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = try Self.legacyFile(in: directory)
         let store = Self.rawStore(path)
@@ -150,7 +152,7 @@ struct RawLayoutTests {
 
     @Test("invalid raw type or attribute names are refused at setup")
     func invalidNames() throws {
-        let directory = try TestDirectory()
+        let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("legacy.db")
         expectError(.invalidArgument) { try Self.rawStore(path, layout: .raw(itemType: "", attribute: "value")).setup() }

@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistGDBM
 import Testing
 

@@ -4,6 +4,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// Bad files and bad conditions: each gives a `DataStoreError` with SQLite's code and message and
 /// the path, and leaves the file as it was.

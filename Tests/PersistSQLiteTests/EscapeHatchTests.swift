@@ -5,6 +5,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// Legacy call sites on the store's own connection, serialized with write blocks.
 @Suite("SQLiteDataStore.withRawConnection runs legacy code safely")

@@ -3,6 +3,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// Databases written by other programs, opened in place: nothing is converted, every value keeps
 /// its storage class, and writes through accessors change exactly what they say.

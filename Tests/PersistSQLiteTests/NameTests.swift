@@ -3,6 +3,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// Names SQLite treats specially: reserved prefixes, the store's own names, and names that differ
 /// only in ASCII case (SQLite compares identifiers without regard to it).

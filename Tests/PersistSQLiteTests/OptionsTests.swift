@@ -4,6 +4,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// Options and the in-memory variant.
 @Suite("SQLiteDataStore options")

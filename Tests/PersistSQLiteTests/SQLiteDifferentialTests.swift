@@ -3,6 +3,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// The same random requests on the SQLite store and on ``InMemoryDataStore`` must give identical
 /// answers, for created (typed) tables and for legacy tables mixing storage classes.

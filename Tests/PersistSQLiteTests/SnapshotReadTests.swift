@@ -4,6 +4,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// WAL snapshots: reads proceed while a long write block is open, and see the state from before it.
 @Suite("SQLiteDataStore reads do not wait for writes")

@@ -3,6 +3,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 /// The layout the "SQLite storage format" article documents, checked with plain SQL.
 @Suite("SQLiteDataStore stores items in the documented layout")

@@ -3,6 +3,7 @@ import Persist
 import PersistConformance
 import PersistSQLite
 import Testing
+import PersistTestSupport
 
 @Suite("Created columns widen to hold numbers, strings and bytes together")
 struct WideningTests {

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 
-/// A running `persist-crash-worker`, whose standard output is collected line by line.
-final class WorkerProcess: @unchecked Sendable {
+/// A running product of the package (a worker, a tool), whose standard output is collected line by
+/// line while it runs, so that a test can wait for progress and kill it at a chosen moment.
+public final class ChildProcess: @unchecked Sendable {
     // @unchecked Sendable: `output` and `finished` are only used while `condition` is locked.
     private let process = Process()
     private let input = Pipe()
@@ -13,13 +13,13 @@ final class WorkerProcess: @unchecked Sendable {
     private var finished = false
 
     /// The folder holding the built products: the test bundle's own folder.
-    static var productsDirectory: URL {
+    public static var productsDirectory: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
-    /// Starts the worker with `arguments`.
-    init(_ arguments: [String]) throws {
-        process.executableURL = Self.productsDirectory.appendingPathComponent("persist-crash-worker")
+    /// Starts the product `product` (an executable built beside the tests) with `arguments`.
+    public init(product: String = "persist-crash-worker", _ arguments: [String]) throws {
+        process.executableURL = Self.productsDirectory.appendingPathComponent(product)
         process.arguments = arguments
         process.standardInput = input
         process.standardOutput = outputPipe
@@ -39,7 +39,7 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// The complete lines printed so far (a line cut off by a kill is left out).
-    var lines: [String] {
+    public var lines: [String] {
         condition.lock()
         defer { condition.unlock() }
         guard let end = output.lastIndex(of: UInt8(ascii: "\n")) else { return [] }
@@ -47,7 +47,7 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Waits until at least `count` complete lines were printed; `false` on timeout or exit.
-    func waitForLines(_ count: Int, timeout: TimeInterval = 60) -> Bool {
+    public func waitForLines(_ count: Int, timeout: TimeInterval = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -58,13 +58,13 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// Kills the worker with SIGKILL and waits until it is gone and its output is read.
-    func kill() {
+    public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
         finish()
     }
 
     /// Closes the worker's standard input (a holding worker then exits) and waits for it.
-    func closeInputAndWait() {
+    public func closeInputAndWait() {
         try? input.fileHandleForWriting.close()
         finish()
     }
@@ -77,7 +77,7 @@ final class WorkerProcess: @unchecked Sendable {
     }
 
     /// What the worker wrote to standard error (after it exited).
-    var errorOutput: String {
+    public var errorOutput: String {
         String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     }
 

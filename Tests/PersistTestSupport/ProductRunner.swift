@@ -1,21 +1,20 @@
 import Foundation
-import Testing
 
 /// Runs built executables (examples and tools) the way a user would, and captures their output.
-enum ExampleRunner {
+public enum ProductRunner {
     /// The folder holding the built products: the test bundle's own folder.
-    static var productsDirectory: URL {
+    public static var productsDirectory: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     }
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
+    public struct Output: Sendable {
+        public var status: Int32
+        public var stdout: String
+        public var stderr: String
     }
 
     /// Runs `executable` (a path, or a product name looked up in the products folder).
-    static func run(_ executable: String, _ arguments: [String] = [], in directory: URL? = nil) throws -> Output {
+    public static func run(_ executable: String, _ arguments: [String] = [], in directory: URL? = nil) throws -> Output {
         let process = Process()
         process.executableURL = executable.contains("/")
             ? URL(fileURLWithPath: executable) : productsDirectory.appendingPathComponent(executable)
@@ -35,7 +34,7 @@ enum ExampleRunner {
     }
 
     /// A fresh temporary directory; remove it with `FileManager.default.removeItem(at:)`.
-    static func temporaryDirectory() throws -> URL {
+    public static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("persist-examples-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

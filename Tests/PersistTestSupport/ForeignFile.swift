@@ -1,15 +1,15 @@
 import CGDBM
 import Foundation
-import Testing
 
 /// Builds and reads GDBM files with the C API directly, the way another program would.
-enum ForeignFile {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum ForeignFile {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Calls `body` with a datum over a copy of `bytes` (never a NULL `dptr`, even when empty).
-    static func withDatum<R>(_ bytes: [UInt8], _ body: (datum) -> R) -> R {
+    public static func withDatum<R>(_ bytes: [UInt8], _ body: (datum) -> R) -> R {
         var copy = bytes + [0]   // never empty, so dptr is never NULL
         return copy.withUnsafeMutableBytes { buffer in
             body(datum(dptr: buffer.baseAddress?.assumingMemoryBound(to: CChar.self), dsize: Int32(bytes.count)))
@@ -17,7 +17,7 @@ enum ForeignFile {
     }
 
     /// Creates (or replaces) a GDBM file holding exactly `pairs`.
-    static func create(_ path: String, pairs: [[UInt8]: [UInt8]]) throws {
+    public static func create(_ path: String, pairs: [[UInt8]: [UInt8]]) throws {
         guard let file = gdbm_open(path, 0, GDBM_NEWDB, 0o644, nil) else {
             throw Failure(description: "gdbm_open \(path): \(String(cString: gdbm_strerror(persist_gdbm_errno())))")
         }
@@ -29,7 +29,7 @@ enum ForeignFile {
     }
 
     /// Stores one more pair into an existing file.
-    static func store(_ path: String, key: [UInt8], value: [UInt8]) throws {
+    public static func store(_ path: String, key: [UInt8], value: [UInt8]) throws {
         guard let file = gdbm_open(path, 0, GDBM_WRITER, 0o644, nil) else {
             throw Failure(description: "gdbm_open \(path): \(String(cString: gdbm_strerror(persist_gdbm_errno())))")
         }
@@ -39,7 +39,7 @@ enum ForeignFile {
     }
 
     /// Every pair of a GDBM file, read with `gdbm_firstkey`/`gdbm_nextkey`/`gdbm_fetch`.
-    static func pairs(_ path: String) throws -> [[UInt8]: [UInt8]] {
+    public static func pairs(_ path: String) throws -> [[UInt8]: [UInt8]] {
         guard let file = gdbm_open(path, 0, GDBM_READER, 0o644, nil) else {
             throw Failure(description: "gdbm_open \(path): \(String(cString: gdbm_strerror(persist_gdbm_errno())))")
         }
