@@ -9,11 +9,13 @@ let package = Package(
         .library(name: "PersistConformance", targets: ["PersistConformance"]),
         .library(name: "PersistSQLite", targets: ["PersistSQLite"]),
         .library(name: "PersistGDBM", targets: ["PersistGDBM"]),
+        .executable(name: "persist-migrate", targets: ["persist-migrate"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.1.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.4.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         .target(
@@ -66,6 +68,14 @@ let package = Package(
             dependencies: ["Persist", "PersistGDBM", "CLibFuzzer"]
         ),
         .executableTarget(
+            name: "persist-migrate",
+            dependencies: [
+                "Persist", "PersistSQLite", "PersistGDBM",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
             name: "QuickStart",
             dependencies: ["Persist"],
             path: "Examples/QuickStart"
@@ -104,6 +114,13 @@ let package = Package(
         .testTarget(
             name: "PersistGDBMTests",
             dependencies: ["PersistGDBM", "PersistConformance", "CGDBM", "persist-crash-worker", "PersistTestSupport"]
+        ),
+        .testTarget(
+            name: "PersistMigrateTests",
+            dependencies: [
+                "persist-migrate", "persist-crash-worker", "Persist", "PersistSQLite", "PersistGDBM",
+                "PersistTestSupport", "CSQLite", "CGDBM", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ExamplesTests",

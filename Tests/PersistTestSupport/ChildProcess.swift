@@ -63,6 +63,11 @@ public final class ChildProcess: @unchecked Sendable {
         finish()
     }
 
+    /// How the process ended, once it has: its exit status, or `nil` when a signal killed it.
+    public var exitStatus: Int32? {
+        process.terminationReason == .exit ? process.terminationStatus : nil
+    }
+
     /// Closes the worker's standard input (a holding worker then exits) and waits for it.
     public func closeInputAndWait() {
         try? input.fileHandleForWriting.close()

@@ -1,0 +1,31 @@
+import Logging
+import Persist
+import PersistSQLite
+
+/// SQLite databases, through `SQLiteDataStore`.
+struct SQLiteDriver: StoreDriver {
+    let logger: Logger
+
+    /// How long to wait for another process's lock before reporting `locked`.
+    static let busyTimeout = 2.0
+
+    func openReadOnly(path: String, layout: Layout, rawType: String) throws -> any DataStore {
+        let store = SQLiteDataStore(path: path, options: .init(
+            busyTimeout: Self.busyTimeout, readOnly: true, createIfMissing: false, readerPoolSize: 1, logger: logger))
+        try store.setup()
+        return store
+    }
+
+    func openWritable(path: String, layout: Layout, rawType: String, create: Bool) throws -> any DataStore {
+        let store = SQLiteDataStore(path: path, options: .init(
+            busyTimeout: Self.busyTimeout, createIfMissing: create, readerPoolSize: 1, logger: logger))
+        try store.setup()
+        return store
+    }
+
+    func companionFiles(of path: String) -> [String] {
+        [path + "-wal", path + "-shm", path + "-journal"]
+    }
+
+    var existingTargetStrategy: ExistingTargetStrategy { .singleTransaction }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Persist
+
+/// A new store built beside its final path and renamed into place only when it is complete, so
+/// that the final path holds either its old contents or the whole new store, whatever happens.
+struct StagingFile {
+    let finalPath: String
+    let path: String
+    private let companions: (String) -> [String]
+
+    private static let marker = ".persist-migrate-"
+
+    /// A staging path in the final path's directory: `.<name>.persist-migrate-<pid>-<random>`.
+    init(finalPath: String, companions: @escaping (String) -> [String]) {
+        self.finalPath = finalPath
+        self.companions = companions
+        let url = URL(fileURLWithPath: finalPath)
+        let name = ".\(url.lastPathComponent)\(Self.marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        path = url.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// Removes staging files that runs killed before they finished left beside `finalPath`.
+    static func removeLeftovers(of finalPath: String, companions: (String) -> [String]) {
+        let url = URL(fileURLWithPath: finalPath)
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)\(marker)"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]) else { continue }
+            // Only files of processes that no longer run; a running migration keeps its own.
+            if pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH { continue }
+            let stale = directory.appendingPathComponent(name).path
+            for file in [stale] + companions(stale) { try? FileManager.default.removeItem(atPath: file) }
+        }
+    }
+
+    /// Moves the staged store over the final path atomically, after making it durable.
+    func promote() throws {
+        for leftover in companions(path) where FileManager.default.fileExists(atPath: leftover) {
+            throw DataStoreError(.io, "the staged store \(path) still has \(leftover) after closing; nothing was moved",
+                                 path: finalPath)
+        }
+        try Self.sync(path)
+        guard rename(path, finalPath) == 0 else {
+            let code = errno
+            throw DataStoreError(.io, "cannot move the finished copy \(path) to \(finalPath): \(String(cString: strerror(code)))",
+                                 path: finalPath, engineCode: Int(code))
+        }
+        try Self.sync(URL(fileURLWithPath: finalPath).deletingLastPathComponent().path)
+    }
+
+    /// Deletes the staged store and its companion files.
+    func discard() {
+        for file in [path] + companions(path) { try? FileManager.default.removeItem(atPath: file) }
+    }
+
+    private static func sync(_ path: String) throws {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw DataStoreError(.io, "cannot open \(path) to sync it: \(String(cString: strerror(code)))", path: path,
+                                 engineCode: Int(code))
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            throw DataStoreError(.io, "cannot sync \(path): \(String(cString: strerror(code)))", path: path, engineCode: Int(code))
+        }
+    }
+}

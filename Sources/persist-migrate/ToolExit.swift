@@ -1,0 +1,61 @@
+import Persist
+
+/// The tool's exit statuses, after BSD's sysexits.h.
+enum ToolExit: Int32, Sendable {
+    /// Done, and verified unless verification was turned off.
+    case ok = 0
+    /// The command line is wrong (EX_USAGE).
+    case usage = 64
+    /// An item cannot be decoded, cannot be stored in the target, or verification found a difference (EX_DATAERR).
+    case dataError = 65
+    /// The source is missing or cannot be read as a store of its kind (EX_NOINPUT).
+    case sourceUnavailable = 66
+    /// Something went wrong that is not the input's fault (EX_SOFTWARE).
+    case software = 70
+    /// The target cannot be created, or already holds the items with `--if-exists fail` (EX_CANTCREAT).
+    case cannotCreate = 73
+    /// Reading or writing failed (EX_IOERR).
+    case ioError = 74
+    /// A store is locked by another process (EX_TEMPFAIL).
+    case locked = 75
+
+    /// Where a migration stood when an error happened.
+    enum Stage: Sendable {
+        case openingSource, openingTarget, copying, finishing
+    }
+
+    /// The status for an error raised at `stage`, given the paths of the source and of the target
+    /// (including its staged copy) to tell which side failed.
+    static func status(for error: any Error, at stage: Stage, sourcePaths: [String], targetPaths: [String]) -> ToolExit {
+        guard let error = error as? DataStoreError else { return .software }
+        let side: Side
+        if let path = error.path, sourcePaths.contains(path) {
+            side = .source
+        } else if let path = error.path, targetPaths.contains(path) {
+            side = .target
+        } else {
+            side = stage == .openingSource ? .source : .target
+        }
+        switch error.code {
+        case .locked:
+            return .locked
+        case .alreadyExists:
+            return .cannotCreate
+        case .typeMismatch, .invalidArgument:
+            return .dataError
+        case .io:
+            return stage == .openingSource ? .sourceUnavailable : (stage == .openingTarget ? .cannotCreate : .ioError)
+        case .corrupt:
+            if side == .source { return stage == .openingSource ? .sourceUnavailable : .dataError }
+            return stage == .openingTarget ? .cannotCreate : .dataError
+        case .notFound, .readOnly, .unsupported:
+            return side == .source ? .sourceUnavailable : .cannotCreate
+        case .conflict:
+            return .dataError
+        case .misuse:
+            return .software
+        }
+    }
+
+    private enum Side { case source, target }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+@Suite("persist-migrate options")
+struct OptionTests {
+    static func source(_ directory: TemporaryDirectory) throws -> [Item] {
+        let items = MigrateFixtures.items(count: 24)
+        try MigrateFixtures.gdbm(directory.path("old.db"), holding: items)
+        return items
+    }
+
+    static func summary(_ output: ProductRunner.Output) throws -> [String: Any] {
+        let json = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8))
+        return json as? [String: Any] ?? [:]
+    }
+
+    @Test("--types copies only the chosen types")
+    func types() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let items = try Self.source(directory)
+        let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--types", "Review"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("new.sqlite")) == Set(items.filter { $0.itemType == "Review" }))
+    }
+
+    @Test("--if-exists replace and skip treat the items already there as asked")
+    func ifExists() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let items = try Self.source(directory)
+        let changed = Item(itemType: "Review", id: "review-1", attributes: ["stars": 0.5, "extra": "kept?"])
+        let unrelated = Item(itemType: "Other", id: 1)
+        try MigrateFixtures.sqlite(directory.path("skip.sqlite"), holding: [changed, unrelated])
+        try MigrateFixtures.sqlite(directory.path("replace.sqlite"), holding: [changed, unrelated])
+        let skip = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:skip.sqlite", "--if-exists", "skip", "--json"], in: directory.url)
+        #expect(skip.status == 0, "\(skip.stderr)")
+        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("skip.sqlite"))
+            == Set(items.filter { $0.reference != changed.reference } + [changed, unrelated]))
+        let totals = try Self.summary(skip)["totals"] as? [String: Int]
+        #expect(totals?["skipped"] == 1 && totals?["written"] == items.count - 1)
+        let replace = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:replace.sqlite", "--if-exists", "replace"], in: directory.url)
+        #expect(replace.status == 0, "\(replace.stderr)")
+        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("replace.sqlite")) == Set(items + [unrelated]))
+    }
+
+    @Test("--dry-run reads everything, reports, and writes nothing")
+    func dryRun() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let items = try Self.source(directory)
+        try MigrateFixtures.gdbm(directory.path("existing.db"), holding: [items[0]])
+        let before = fileBytes(directory.path("existing.db"))
+        let new = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--dry-run", "--json"], in: directory.url)
+        #expect(new.status == 0, "\(new.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
+        let summary = try Self.summary(new)
+        #expect(summary["dry_run"] as? Bool == true)
+        #expect((summary["totals"] as? [String: Int])?["read"] == items.count)
+        let existing = try Tool.run(["--from", "gdbm:old.db", "--to", "gdbm:existing.db", "--dry-run"], in: directory.url)
+        #expect(existing.status == 0, "\(existing.stderr)")
+        #expect(existing.stdout.contains("would copy"))
+        #expect(fileBytes(directory.path("existing.db")) == before)
+    }
+
+    @Test("--json prints the documented summary; --no-verify says the copy was not verified")
+    func json() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let items = try Self.source(directory)
+        let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--json", "--no-verify"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let summary = try Self.summary(output)
+        #expect(Set(summary.keys) == ["source", "target", "dry_run", "verified", "types", "totals", "seconds", "exit_status"])
+        #expect(summary["verified"] as? Bool == false && summary["exit_status"] as? Int == 0)
+        let types = summary["types"] as? [[String: Any]] ?? []
+        #expect(types.map { $0["item_type"] as? String } == ["Restaurant", "Review"])
+        #expect(types.compactMap { $0["written"] as? Int }.reduce(0, +) == items.count)
+        let failed = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--json"], in: directory.url)
+        #expect(failed.status == 73)
+        let failure = try Self.summary(failed)
+        #expect(failure["exit_status"] as? Int == 73)
+        #expect((failure["error"] as? [String: String])?["code"] == "alreadyExists")
+    }
+
+    @Test("--progress always draws a bar, never stays silent, auto prints lines off a terminal")
+    func progress() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.source(directory)
+        let bar = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:a.sqlite", "--progress", "always"], in: directory.url)
+        #expect(bar.status == 0 && bar.stderr.contains("\r") && bar.stderr.contains("items/s"))
+        let silent = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:b.sqlite", "--progress", "never"], in: directory.url)
+        #expect(silent.status == 0 && silent.stderr.isEmpty)
+        let lines = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:c.sqlite"], in: directory.url)
+        #expect(lines.status == 0 && !lines.stderr.contains("\r") && lines.stderr.contains("copying: 30 of 30 items (100%)"))
+    }
+
+    @Test("--help shows examples and the exit statuses")
+    func help() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let output = try Tool.run(["--help"], in: directory.url)
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("persist-migrate --from gdbm:old.db --to sqlite:new.sqlite"))
+        #expect(output.stdout.contains("75  a store is locked by another process"))
+    }
+}
