@@ -1,13 +1,23 @@
 # Persist: build helpers. `make demo` runs the main job, `make test` runs every test.
 SWIFT ?= swift
 TSAN_BUILD := .build-tsan
+DEMO_ITEMS ?= 50000
 
-.PHONY: deps demo build test test-unit test-tsan docs clean
+.PHONY: deps demo quickstart build test test-unit test-tsan docs bench clean
 
 deps:
 	@./scripts/install-deps.sh
 
+# The main job on a built-in example: build a sample GDBM store, then migrate it to SQLite with
+# the progress bar and the summary.
 demo: deps
+	$(SWIFT) build --product persist-bench
+	$(SWIFT) build --product persist-migrate
+	rm -rf demo && mkdir -p demo
+	.build/debug/persist-bench generate --items $(DEMO_ITEMS) --to gdbm:demo/legacy.db
+	.build/debug/persist-migrate --from gdbm:demo/legacy.db --to sqlite:demo/restaurants.sqlite --progress always
+
+quickstart: deps
 	$(SWIFT) run QuickStart
 
 build: deps
@@ -27,5 +37,10 @@ test-tsan: deps
 docs: deps
 	$(SWIFT) package --disable-sandbox generate-documentation --target Persist --warnings-as-errors
 
+# Every benchmark scenario at full size, in release mode (takes several minutes).
+bench: deps
+	$(SWIFT) build -c release --product persist-bench
+	.build/release/persist-bench run
+
 clean:
-	rm -rf .build $(TSAN_BUILD)
+	rm -rf .build $(TSAN_BUILD) demo

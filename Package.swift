@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PersistSQLite", targets: ["PersistSQLite"]),
         .library(name: "PersistGDBM", targets: ["PersistGDBM"]),
         .executable(name: "persist-migrate", targets: ["persist-migrate"]),
+        .executable(name: "persist-bench", targets: ["persist-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -76,6 +77,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "persist-bench",
+            dependencies: [
+                "Persist", "PersistSQLite", "PersistGDBM", "CSQLite", "CGDBM",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
             name: "QuickStart",
             dependencies: ["Persist"],
             path: "Examples/QuickStart"
@@ -121,6 +130,10 @@ let package = Package(
                 "persist-migrate", "persist-crash-worker", "Persist", "PersistSQLite", "PersistGDBM",
                 "PersistTestSupport", "CSQLite", "CGDBM", .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "PersistBenchTests",
+            dependencies: ["persist-bench", "PersistTestSupport"]
         ),
         .testTarget(
             name: "ExamplesTests",

@@ -1,0 +1,34 @@
+import Foundation
+
+/// One benchmark: the library doing some work, and the raw C API doing the same work.
+protocol BenchmarkScenario: Sendable {
+    /// The name used with `--scenario`.
+    var name: String { get }
+    /// How many items the scenario uses unless `--items` says otherwise.
+    var defaultItems: Int { get }
+    /// Runs the scenario on `items` items, with its files in `directory`.
+    func run(items: Int, in directory: URL, repetitions: Int) throws -> BenchmarkResult
+}
+
+extension BenchmarkScenario {
+    /// A result line from the medians of an alternating measurement.
+    func result(items: Int, library: Double, baseline: Double, peak: Double, note: String? = nil) -> BenchmarkResult {
+        let itemsPerSecond = library > 0 ? Double(items) / library : 0
+        let baselinePerSecond = baseline > 0 ? Double(items) / baseline : 0
+        return BenchmarkResult(
+            scenario: name, items: items, seconds: Self.rounded(library), itemsPerS: itemsPerSecond.rounded(),
+            baselineItemsPerS: baselinePerSecond.rounded(),
+            ratio: Self.rounded(baselinePerSecond > 0 ? itemsPerSecond / baselinePerSecond : 0),
+            peakRssMb: Self.rounded(peak), note: note)
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}
+
+/// Every scenario, in the order they run.
+enum BenchmarkScenarios {
+    static let all: [any BenchmarkScenario] = [
+        MigrateScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
+        ChildMergeScenario(), MigrateMemoryScenario(),
+    ]
+}

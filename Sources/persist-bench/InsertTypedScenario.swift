@@ -1,0 +1,65 @@
+import Foundation
+import Persist
+import PersistSQLite
+
+/// 200,000 `DataStoreEntity` values inserted into SQLite in one `writeSync`, against prepared
+/// inserts of the same columns in one transaction.
+struct InsertTypedScenario: BenchmarkScenario {
+    let name = "insert-typed-sqlite"
+    let defaultItems = 200_000
+
+    /// The table the store creates for restaurants, made by hand for the baseline.
+    static let table = """
+        CREATE TABLE "Restaurant" ("persist_id" PRIMARY KEY, "name", "city", "rating", "open", "score", "updated", "note") \
+        WITHOUT ROWID
+        """
+
+    func run(items: Int, in directory: URL, repetitions: Int) throws -> BenchmarkResult {
+        let restaurants = (0..<items).map(BenchmarkRestaurant.init(number:))
+        let libraryPath = directory.appendingPathComponent("insert-library.sqlite").path
+        let baselinePath = directory.appendingPathComponent("insert-baseline.sqlite").path
+        var store: SQLiteDataStore?
+        var raw: RawSQLite?
+        let (library, baseline, peak) = try AlternatingMeasurement(repetitions: repetitions).run(
+            prepare: {
+                try store?.tearDown()
+                store = nil
+                raw = nil
+                try SQLiteDataStore.removeDatabase(atPath: libraryPath)
+                try SQLiteDataStore.removeDatabase(atPath: baselinePath)
+                let opened = SQLiteDataStore(path: libraryPath, options: .init(logger: .benchmark))
+                try opened.setup()
+                store = opened
+                let connection = try RawSQLite(path: baselinePath)
+                try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+                try connection.execute(Self.table)
+                raw = connection
+            },
+            library: {
+                try store?.writeSync { accessor in
+                    for restaurant in restaurants { try accessor.insert(restaurant) }
+                }
+            },
+            baseline: {
+                guard let raw else { return }
+                let insert = try raw.prepare(
+                    #"INSERT INTO "Restaurant" ("persist_id", "name", "city", "rating", "open", "score", "updated", "note") VALUES (?, ?, ?, ?, ?, ?, ?, ?)"#)
+                try raw.execute("BEGIN IMMEDIATE")
+                for restaurant in restaurants {
+                    insert.bind(1, Int64(restaurant.id))
+                    insert.bind(2, restaurant.name)
+                    insert.bind(3, restaurant.city)
+                    insert.bind(4, Int64(restaurant.rating))
+                    insert.bind(5, Int64(restaurant.open ? 1 : 0))
+                    insert.bind(6, restaurant.score)
+                    insert.bind(7, restaurant.updated.timeIntervalSinceReferenceDate)
+                    if let note = restaurant.note { insert.bind(8, note) } else { insert.bindNull(8) }
+                    _ = try insert.step()
+                    insert.reset()
+                }
+                try raw.execute("COMMIT")
+            })
+        try store?.tearDown()
+        return result(items: items, library: library, baseline: baseline, peak: peak)
+    }
+}

@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+
+/// One benchmark result line.
+struct BenchmarkResult: Codable, Sendable {
+    var scenario: String
+    var items: Int
+    var seconds: Double
+    var itemsPerS: Double
+    var baselineItemsPerS: Double
+    var ratio: Double
+    var peakRssMb: Double
+    var note: String?
+
+    func jsonLine() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
+
+/// Times a library run and a baseline run of the same work, alternately, and reports medians.
+struct AlternatingMeasurement {
+    var repetitions: Int
+
+    /// Runs `prepare` before every repetition (untimed), then alternately `library` and `baseline`
+    /// (timed), and returns the median seconds of each and the peak memory of the library runs.
+    func run(
+        prepare: () throws -> Void,
+        library: () throws -> Void,
+        baseline: () throws -> Void
+    ) throws -> (library: Double, baseline: Double, peakMegabytes: Double) {
+        var libraryTimes: [Double] = []
+        var baselineTimes: [Double] = []
+        var peak = 0.0
+        for repetition in 0..<repetitions {
+            // Alternate which side goes first, so neither always runs on a warmer machine.
+            let order: [Bool] = repetition.isMultiple(of: 2) ? [true, false] : [false, true]
+            for isLibrary in order {
+                try prepare()
+                if isLibrary {
+                    PeakMemory.reset()
+                    libraryTimes.append(try Self.time(library))
+                    peak = max(peak, PeakMemory.megabytes())
+                } else {
+                    baselineTimes.append(try Self.time(baseline))
+                }
+            }
+        }
+        return (Self.median(libraryTimes), Self.median(baselineTimes), peak)
+    }
+
+    static func time(_ body: () throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import PersistTestSupport
+import Testing
+
+@Suite("persist-bench keeps working")
+struct BenchSmokeTests {
+    @Test("every scenario runs on 1,000 items and prints one JSON line with every field")
+    func smoke() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let output = try ProductRunner.run("persist-bench", ["run", "--items", "1000", "--repetitions", "1",
+                                                             "--work-dir", directory.url.path])
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        let scenarios = ["migrate-gdbm-sqlite", "insert-typed-sqlite", "lookup-id-sqlite", "query-sqlite",
+                         "write-blocks-gdbm", "child-merge", "migrate-rss"]
+        #expect(lines.count == scenarios.count)
+        for (line, scenario) in zip(lines, scenarios) {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
+            #expect(object["scenario"] as? String == scenario)
+            for field in ["items", "seconds", "items_per_s", "baseline_items_per_s", "ratio", "peak_rss_mb"] {
+                #expect((object[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "\(scenario).\(field)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
+    @Test("generate writes the standard dataset; unknown scenarios are refused")
+    func generateAndUsage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let generated = try ProductRunner.run("persist-bench", ["generate", "--items", "250", "--to", "sqlite:data.sqlite"],
+                                              in: directory.url)
+        #expect(generated.status == 0 && generated.stdout.contains("wrote 250 Restaurant items"))
+        let raw = try RawDatabase(directory.path("data.sqlite"))
+        #expect(try raw.rows(#"SELECT count(*), count(DISTINCT "city") FROM "Restaurant""#) == [[.integer(250), .integer(100)]])
+        raw.close()
+        let unknown = try ProductRunner.run("persist-bench", ["run", "--scenario", "nope"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("unknown scenario"))
+    }
+}
