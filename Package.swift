@@ -100,6 +100,11 @@ let package = Package(
             path: "Examples/Reminders"
         ),
         .executableTarget(
+            name: "LegacyAdoption",
+            dependencies: ["Persist", "PersistSQLite", "CSQLite"],
+            path: "Examples/LegacyAdoption"
+        ),
+        .executableTarget(
             name: "Repository",
             dependencies: ["Persist", "PersistSQLite"],
             path: "Examples/Repository"
@@ -137,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "PersistTestSupport"],
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),
     ],

@@ -35,9 +35,13 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         let dirty = context.dirtyItems
         context.dirtyItems.removeAll(keepingCapacity: true)
         for mutable in dirty {
-            if let item = mutable.takePendingChange() {
+            if let (item, isNew) = mutable.takePendingChange() {
                 try NameRules.validate(item)
-                try writer.save(item)
+                if isNew {
+                    try writer.insert(item)
+                } else {
+                    try writer.save(item)
+                }
             }
         }
     }
@@ -73,23 +77,30 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         return try reader.item(ofType: item.itemType, id: item.id).map(mutable(for:))
     }
 
-    /// Creates and inserts a new item with a UUID string identifier, ready to be filled in.
+    /// Creates a new item with a UUID string identifier, ready to be filled in. It is inserted, with
+    /// the values set on it, at the next accessor call or when the block commits.
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name.
     public func createItem(ofType itemType: String) throws -> MutableItem {
         try createItem(ofType: itemType, id: .generate())
     }
 
-    /// Creates and inserts a new item with the given identifier.
+    /// Creates a new item with the given identifier, inserted with its values at the next accessor
+    /// call or when the block commits.
     ///
     /// - Throws: ``DataStoreError/Code/alreadyExists`` when an item with this identifier is stored.
     public func createItem(ofType itemType: String, id: ItemID) throws -> MutableItem {
         try prepare()
         try NameRules.validateItemType(itemType)
-        let item = Item(itemType: itemType, id: id)
-        try writer.insert(item)
-        let mutable = MutableItem(item: item, context: context)
-        registry[item.reference] = mutable
+        if try writer.item(ofType: itemType, id: id) != nil {
+            let reference = ItemReference(itemType: itemType, id: id)
+            throw DataStoreError(.alreadyExists, "\(reference) already exists; give the new item another identifier",
+                                 items: [reference])
+        }
+        // Written with its first values at the next accessor call or at commit, not empty now.
+        let mutable = MutableItem(item: Item(itemType: itemType, id: id), context: context)
+        mutable.markUnwritten()
+        registry[mutable.reference] = mutable
         return mutable
     }
 

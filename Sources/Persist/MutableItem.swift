@@ -28,6 +28,8 @@ public final class MutableItem {
     private let context: BlockContext
     private(set) var storage: Item
     private var isDirty = false
+    /// Whether the item was created in this block and is not written to the transaction yet.
+    private var isUnwritten = false
     /// Whether the item was deleted in its block.
     public private(set) var isDeleted = false
 
@@ -92,11 +94,22 @@ public final class MutableItem {
         }
     }
 
-    /// Hands back the pending state and clears the dirty mark; `nil` when there is nothing to write.
-    func takePendingChange() -> Item? {
+    /// Hands back the pending state and clears the dirty mark; `nil` when there is nothing to
+    /// write. `isNew` is true the first time for an item created in this block, which must be
+    /// inserted rather than saved.
+    func takePendingChange() -> (item: Item, isNew: Bool)? {
         guard isDirty else { return nil }
         isDirty = false
-        return isDeleted ? nil : storage
+        guard !isDeleted else { return nil }
+        defer { isUnwritten = false }
+        return (storage, isUnwritten)
+    }
+
+    /// Marks an item created in this block: it is inserted, with the values set meanwhile, at the
+    /// next accessor call or at commit, so that tables requiring values (`NOT NULL` columns) accept it.
+    func markUnwritten() {
+        isUnwritten = true
+        markDirty()
     }
 
     func replace(with item: Item) {

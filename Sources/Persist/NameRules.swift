@@ -31,11 +31,27 @@ public enum NameRules {
         }
     }
 
-    /// Checks an item's type name and every attribute name.
+    /// Checks an item's type name, every attribute name, and that no value nests arrays and
+    /// objects deeper than ``BinaryValueCoding/maximumDepth`` levels (which some stores could
+    /// write but not read back).
     public static func validate(_ item: Item) throws {
         try validateItemType(item.itemType)
-        for name in item.attributes.keys {
+        for (name, value) in item.attributes {
             try validateAttribute(name, of: item.itemType)
+            if case .array = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
+                throw tooDeep(name, item)
+            }
+            if case .object = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
+                throw tooDeep(name, item)
+            }
         }
+    }
+
+    private static func tooDeep(_ name: String, _ item: Item) -> DataStoreError {
+        DataStoreError(
+            .invalidArgument,
+            "the attribute \(String(reflecting: name)) of \(item.reference) nests arrays and objects more than "
+                + "\(BinaryValueCoding.maximumDepth) levels deep; flatten it",
+            items: [item.reference])
     }
 }

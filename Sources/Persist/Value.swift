@@ -75,6 +75,20 @@ extension Value {
         return false
     }
 
+    /// How many levels of arrays and objects the value nests: 0 for a scalar, 1 for a flat array.
+    ///
+    /// ```swift
+    /// let nested: Value = [[1], ["a": []]]
+    /// assert(nested.nestingDepth == 3)
+    /// ```
+    public var nestingDepth: Int {
+        switch self {
+        case .array(let elements): 1 + (elements.map(\.nestingDepth).max() ?? 0)
+        case .object(let entries): 1 + (entries.values.map(\.nestingDepth).max() ?? 0)
+        default: 0
+        }
+    }
+
     /// The boolean payload, or `nil` for any other kind.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }

@@ -302,4 +302,21 @@ struct LegacyAdoptionTests {
             #expect(try store.read { try $0.item(ofType: "codes", id: "a") }?["v"] == 1)
         }
     }
+
+    @Test("a created item is inserted with its values, so NOT NULL columns of a legacy table accept it")
+    func createdItemsFillNotNullColumns() throws {
+        try withFileStore(creatingWith: "CREATE TABLE todo (id INTEGER PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0)") { store, path in
+            try store.writeSync { accessor in
+                let todo = try accessor.createItem(ofType: "todo", id: 1)
+                todo["title"] = "Buy milk"
+                #expect(try accessor.item(ofType: "todo", id: 1)?["title"] == "Buy milk")
+            }
+            expectError(.invalidArgument) {
+                try store.writeSync { accessor in _ = try accessor.createItem(ofType: "todo", id: 2) }
+            }
+            let raw = try RawDatabase(path)
+            defer { raw.close() }
+            #expect(try raw.rows("SELECT id, title, done FROM todo") == [[.integer(1), .text("Buy milk"), .integer(0)]])
+        }
+    }
 }

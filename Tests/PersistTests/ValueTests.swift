@@ -91,3 +91,30 @@ struct DataStoreErrorTests {
         #expect(error.localizedDescription == error.description)
     }
 }
+
+@Suite("Nesting limits")
+struct NestingTests {
+    static func nested(_ depth: Int) -> Value {
+        var value: Value = "leaf"
+        for level in 0..<depth { value = level.isMultiple(of: 2) ? [value] : ["k": value] }
+        return value
+    }
+
+    @Test("nestingDepth counts arrays and objects")
+    func depth() {
+        #expect(Value.int(1).nestingDepth == 0)
+        #expect(Value.array([]).nestingDepth == 1)
+        #expect(Self.nested(7).nestingDepth == 7)
+    }
+
+    @Test("every store refuses values nested deeper than the encoding can read back")
+    func refused() throws {
+        let store = InMemoryDataStore()
+        try store.setup()
+        let deepest = Item(itemType: "T", id: 1, attributes: ["v": Self.nested(BinaryValueCoding.maximumDepth)])
+        try store.writeSync { accessor in try accessor.insert(deepest) }
+        let tooDeep = Item(itemType: "T", id: 2, attributes: ["v": Self.nested(BinaryValueCoding.maximumDepth + 1)])
+        #expect(throws: DataStoreError.self) { try store.writeSync { accessor in try accessor.insert(tooDeep) } }
+        #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "T")) } == 1)
+    }
+}
