@@ -105,6 +105,11 @@ let package = Package(
             path: "Examples/LegacyAdoption"
         ),
         .executableTarget(
+            name: "StoreSwap",
+            dependencies: ["Persist", "PersistSQLite", "PersistGDBM", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/StoreSwap"
+        ),
+        .executableTarget(
             name: "Repository",
             dependencies: ["Persist", "PersistSQLite"],
             path: "Examples/Repository"
@@ -142,7 +147,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "PersistTestSupport"],
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),
     ],
