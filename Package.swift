@@ -110,6 +110,16 @@ let package = Package(
             path: "Examples/StoreSwap"
         ),
         .executableTarget(
+            name: "GDBMAdoption",
+            dependencies: ["Persist", "PersistGDBM", "CGDBM"],
+            path: "Examples/GDBMAdoption"
+        ),
+        .target(
+            name: "JSONFileStore",
+            dependencies: ["Persist"],
+            path: "Examples/JSONFileStore"
+        ),
+        .executableTarget(
             name: "Repository",
             dependencies: ["Persist", "PersistSQLite"],
             path: "Examples/Repository"
@@ -147,7 +157,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "PersistTestSupport"],
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore",
+                           "PersistConformance", "Persist", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),
     ],

@@ -1,0 +1,77 @@
+import Foundation
+import Persist
+
+/// The engine of `JSONFileStore`: every item in memory, the whole file rewritten at each commit.
+///
+/// A wrapper implements three things: a reader (``StoreReader``), a writer (``StoreWriter``) and
+/// the engine that hands them out (``DataStoreEngine``). Requests are answered with
+/// `DataStoreRequest.apply(to:)`, so this store gives exactly the shared semantics.
+final class JSONFileEngine: DataStoreEngine {
+    let location: String
+    /// Every item by reference; replaced as a whole when a write commits.
+    private let committed = JSONFileState()
+
+    init(path: String) {
+        location = path
+    }
+
+    func open() throws {
+        guard FileManager.default.fileExists(atPath: location) else {
+            committed.replace(with: [:])
+            return
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: location))
+        } catch {
+            throw DataStoreError(.io, "cannot read \(location): \(error.localizedDescription)", path: location)
+        }
+        do {
+            let items = try JSONFileFormat.decode(data)
+            committed.replace(with: Dictionary(uniqueKeysWithValues: items.map { ($0.reference, $0) }))
+        } catch {
+            throw DataStoreError(.corrupt, "\(location) is not a JSON item file: \(error)", path: location)
+        }
+    }
+
+    func close() throws {}
+
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        try body(JSONFileTransaction(items: committed.snapshot))
+    }
+
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        let transaction = JSONFileTransaction(items: committed.snapshot)
+        let (value, commit) = try body(transaction)
+        guard commit else { return value }
+        // Write a new file beside the old one and rename it over: the file is always whole.
+        let data = try JSONFileFormat.encode(transaction.items.values.sorted { ($0.itemType, $0.id) < ($1.itemType, $1.id) })
+        let temporary = location + ".new"
+        do {
+            try data.write(to: URL(fileURLWithPath: temporary))
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw DataStoreError(.io, "cannot write \(temporary): \(error.localizedDescription)", path: location)
+        }
+        guard rename(temporary, location) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw DataStoreError(.io, "cannot move \(temporary) over \(location): \(reason)", path: location)
+        }
+        committed.replace(with: transaction.items)
+        return value
+    }
+}
+
+/// The committed items, guarded by a lock: reads take snapshots while a write commits.
+final class JSONFileState: @unchecked Sendable {
+    // @unchecked Sendable: `items` is only read or written while `lock` is held.
+    private let lock = NSLock()
+    private var items: [ItemReference: Item] = [:]
+
+    var snapshot: [ItemReference: Item] { lock.withLock { items } }
+
+    func replace(with items: [ItemReference: Item]) {
+        lock.withLock { self.items = items }
+    }
+}
