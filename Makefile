@@ -24,7 +24,7 @@ build: deps
 	$(SWIFT) build --build-tests
 
 # Every test, then the concurrency tests again under ThreadSanitizer.
-test: test-unit test-tsan
+test: test-unit test-tsan docs
 
 test-unit: deps
 	$(SWIFT) build --build-tests
@@ -33,9 +33,13 @@ test-unit: deps
 test-tsan: deps
 	$(SWIFT) test --scratch-path $(TSAN_BUILD) --sanitize=thread --filter concurrency
 
-# The Persist.docc catalog, built with swift-docc-plugin; any warning fails the build.
+# The documentation of every library (the Persist.docc catalog and the wrappers' symbols), built
+# with swift-docc-plugin; any warning fails the build.
+DOC_TARGETS := Persist PersistSQLite PersistGDBM PersistConformance
 docs: deps
-	$(SWIFT) package --disable-sandbox generate-documentation --target Persist --warnings-as-errors
+	for target in $(DOC_TARGETS); do \
+		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
+	done
 
 # Every benchmark scenario at full size, in release mode (takes several minutes).
 bench: deps

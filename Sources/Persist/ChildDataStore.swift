@@ -30,6 +30,7 @@ import Logging
 /// Do not write to a child inside a write block of its parent: a merge running at the same time
 /// would wait for both.
 public final class ChildDataStore: EngineBackedDataStore {
+    /// The runtime that gives the store the whole ``DataStore`` contract.
     public let runtime: TransactionRuntime
     /// The store this child reads from and merges into.
     public let parent: any DataStore

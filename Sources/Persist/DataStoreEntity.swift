@@ -30,6 +30,7 @@ public protocol DataStoreEntity: Codable, Sendable, Identifiable where ID: Codab
 }
 
 extension DataStoreEntity {
+    /// The coding key of the identifier: `"id"`.
     public static var idKey: String { "id" }
 
     /// The identifier an entity with identifier `id` is stored under.

@@ -18,21 +18,27 @@ public protocol EngineBackedDataStore: DataStore {
 }
 
 extension EngineBackedDataStore {
+    /// Where the data lives: the engine's location.
     public var location: String { runtime.engine.location }
 
+    /// Opens the store (see ``DataStore/setup()``).
     public func setup() throws { try runtime.setup() }
 
+    /// Waits for queued writes, then closes the store (see ``DataStore/tearDown()``).
     public func tearDown() throws { try runtime.tearDown() }
 
+    /// Runs a read block on one consistent committed state.
     public func read<T>(_ block: (DataStoreReadAccessor) throws -> T) throws -> T {
         try runtime.read(block)
     }
 
+    /// Runs an atomic write block and returns once it is durable.
     @discardableResult
     public func writeSync<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
         try runtime.writeSync(block)
     }
 
+    /// Queues a write block; `completion` receives its result.
     public func writeAsync<T: Sendable>(
         _ block: @escaping @Sendable (DataStoreReadWriteAccessor) throws -> T,
         completion: (@Sendable (Result<T, any Error>) -> Void)?
@@ -40,22 +46,27 @@ extension EngineBackedDataStore {
         runtime.writeAsync(block, completion: completion)
     }
 
+    /// Waits for every queued write and its completion (see ``DataStore/flush()``).
     public func flush() throws { try runtime.flush() }
 
+    /// Runs a read block off the calling task's thread.
     public func read<T: Sendable>(_ block: @escaping @Sendable (DataStoreReadAccessor) throws -> T) async throws -> T {
         try await runtime.read(block)
     }
 
+    /// Queues a write block and suspends until it has committed or rolled back.
     @discardableResult
     public func write<T: Sendable>(_ block: @escaping @Sendable (DataStoreReadWriteAccessor) throws -> T) async throws -> T {
         try await runtime.write(block)
     }
 
+    /// Makes a ``ChildDataStore`` of this store (see ``DataStore/makeChildDataStore()``).
     public func makeChildDataStore() throws -> any DataStore {
         try runtime.checkOpen()
         return ChildDataStore(parent: self, logger: runtime.logger)
     }
 
+    /// Merges a child of this store in one atomic write (see ``DataStore/merge(_:policy:)``).
     public func merge(_ child: any DataStore, policy: MergePolicy) throws {
         try ChildMerge.merge(child, into: self, policy: policy)
     }

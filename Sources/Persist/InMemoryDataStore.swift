@@ -14,6 +14,7 @@ import Logging
 /// }
 /// ```
 public final class InMemoryDataStore: EngineBackedDataStore {
+    /// The runtime that gives the store the whole ``DataStore`` contract.
     public let runtime: TransactionRuntime
 
     /// Makes an empty in-memory store.

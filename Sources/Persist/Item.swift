@@ -59,6 +59,7 @@ public struct Item: Sendable, Hashable {
 }
 
 extension Item: CustomStringConvertible {
+    /// A readable rendering, for messages and logs.
     public var description: String {
         let body = attributes.keys.sorted().map { "\($0): \(attributes[$0]?.description ?? "null")" }
         return "\(reference) {\(body.joined(separator: ", "))}"

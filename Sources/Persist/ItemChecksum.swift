@@ -37,12 +37,15 @@ public struct ItemChecksum: Sendable, Hashable, CustomStringConvertible {
         return digits
     }
 
+    /// A readable rendering, for messages and logs.
     public var description: String { "\(count) item(s), \(hex)" }
 
+    /// Whether two checksums cover the same items.
     public static func == (lhs: ItemChecksum, rhs: ItemChecksum) -> Bool {
         lhs.count == rhs.count && lhs.high == rhs.high && lhs.low == rhs.low
     }
 
+    /// Hashes the same data that `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         hasher.combine(high)

@@ -49,11 +49,14 @@ public enum ItemID: Sendable {
 }
 
 extension ItemID: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    /// A string value from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer value from an integer literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
 }
 
 extension ItemID: Hashable {
+    /// Identifiers are equal when of the same kind and equal payload (strings by UTF-8 bytes).
     public static func == (lhs: ItemID, rhs: ItemID) -> Bool {
         switch (lhs, rhs) {
         case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
@@ -63,6 +66,7 @@ extension ItemID: Hashable {
         }
     }
 
+    /// Hashes the same data that `==` compares.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .string(let string):
@@ -80,6 +84,7 @@ extension ItemID: Hashable {
 }
 
 extension ItemID: Comparable {
+    /// Integers first (numerically), then strings (by UTF-8 bytes), then bytes (lexicographically).
     public static func < (lhs: ItemID, rhs: ItemID) -> Bool {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return a < b

@@ -18,5 +18,6 @@ public struct ItemReference: Sendable, Hashable, CustomStringConvertible {
         self.id = id
     }
 
+    /// A readable rendering, for messages and logs.
     public var description: String { "\(itemType)/\(id)" }
 }

@@ -123,5 +123,6 @@ public final class MutableItem {
 }
 
 extension MutableItem: CustomStringConvertible {
+    /// A readable rendering, for messages and logs.
     public var description: String { storage.description }
 }

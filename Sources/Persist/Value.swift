@@ -160,11 +160,17 @@ extension Value {
 extension Value: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral,
     ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
+    /// An integer value from an integer literal.
     public init(integerLiteral value: Int64) { self = .int(value) }
+    /// A double value from a floating-point literal.
     public init(floatLiteral value: Double) { self = .double(value) }
+    /// A boolean value from `true` or `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A string value from a string literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An array value from an array literal.
     public init(arrayLiteral elements: Value...) { self = .array(elements) }
+    /// An object value from a dictionary literal.
     public init(dictionaryLiteral elements: (String, Value)...) {
         var object: [String: Value] = [:]
         for (key, value) in elements { object[key] = value }
@@ -173,6 +179,7 @@ extension Value: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Express
 }
 
 extension Value: Hashable {
+    /// Identity of the stored data: same kind, doubles bit for bit (NaN equals NaN), strings by UTF-8 bytes.
     public static func == (lhs: Value, rhs: Value) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
@@ -189,6 +196,7 @@ extension Value: Hashable {
         }
     }
 
+    /// Hashes the same data that `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         switch self {

@@ -36,7 +36,9 @@ public struct ConformanceTest: Sendable, CustomStringConvertible, CustomTestStri
         self.body = body
     }
 
+    /// A readable rendering, for messages and logs.
     public var description: String { "[\(group.rawValue)] \(name)" }
+    /// The name Swift Testing shows for the test.
     public var testDescription: String { description }
 
     /// Runs the test against `factory` in a fresh temporary directory, removed afterwards.

@@ -2,7 +2,7 @@ import Persist
 import Foundation
 import Testing
 
-/// Expects `body` to throw a ``DataStoreError`` with `code`; returns it for further checks.
+/// Expects `body` to throw a `DataStoreError` with `code`; returns it for further checks.
 ///
 /// Wrapper test suites use it for their own store-specific tests:
 ///

@@ -2,7 +2,7 @@ import Foundation
 import Persist
 
 /// A deliberately plain, independent implementation of the request semantics of
-/// <doc:PredicateSemantics>, used as the oracle of the differential test.
+/// the "Predicate semantics" article, used as the oracle of the differential test.
 ///
 /// It shares no code with `Persist`'s own evaluator: numbers, strings and sort keys are compared
 /// by different means, so that a mistake in one is caught by the other.

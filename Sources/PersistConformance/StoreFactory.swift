@@ -5,7 +5,7 @@ import Persist
 ///
 /// A factory is given a fresh, empty temporary directory and returns a store that is **not yet
 /// set up**. For a persistent store, calling the factory again with the same directory must open
-/// the same data (the suite uses it to check that data survives ``DataStore/tearDown()``).
+/// the same data (the suite uses it to check that data survives `DataStore.tearDown()`).
 ///
 /// ```swift
 /// let factory = StoreFactory(name: "my store", capabilities: [.persistent]) { directory in
@@ -15,7 +15,9 @@ import Persist
 public struct StoreFactory: Sendable, CustomStringConvertible {
     /// What the store can do beyond the common contract; tests of other features are not run.
     public struct Capabilities: OptionSet, Sendable, Hashable {
+        /// The capability bits.
         public let rawValue: Int
+        /// Capabilities from their bits.
         public init(rawValue: Int) { self.rawValue = rawValue }
 
         /// A new store object made for the same directory sees the data of an earlier, torn-down one.
@@ -51,6 +53,7 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
         try make(directory)
     }
 
+    /// A readable rendering, for messages and logs.
     public var description: String { name }
 
     /// Child stores of the stores `parent` makes: the whole suite then runs through a child, whose

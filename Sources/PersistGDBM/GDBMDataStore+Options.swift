@@ -44,23 +44,23 @@ extension GDBMDataStore {
             }
         }
 
-        /// How durable a returned `writeSync` is: ``Durability/normal`` survives a crash of the
-        /// process; ``Durability/full`` also survives a power loss (the journal and the file are synced).
+        /// How durable a returned `writeSync` is: `Durability.normal` survives a crash of the
+        /// process; `Durability.full` also survives a power loss (the journal and the file are synced).
         public var durability: Durability
-        /// Open with GDBM's shared reader lock; every write throws ``DataStoreError/Code/readOnly``.
+        /// Open with GDBM's shared reader lock; every write throws `DataStoreError.Code.readOnly`.
         public var readOnly: Bool
         /// Create the file when it does not exist (ignored when ``readOnly``).
         public var createIfMissing: Bool
         /// How items map to the file's key/value pairs.
         public var layout: Layout
         /// How long `setup()` waits for another process (or store) holding the file before it
-        /// throws ``DataStoreError/Code/locked``; zero fails at once.
+        /// throws `DataStoreError.Code.locked`; zero fails at once.
         public var lockWait: Duration
         /// Where lifecycle events, journal replays and recoveries are logged.
         public var logger: Logger
 
         /// Options with the given values; the defaults open or create a native-layout file for
-        /// reading and writing with ``Durability/normal`` and no lock wait.
+        /// reading and writing with `Durability.normal` and no lock wait.
         public init(
             durability: Durability = .normal,
             readOnly: Bool = false,

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import Persist
 
-/// A ``DataStore`` on a GNU dbm file, with the whole contract: atomic, journaled write blocks,
+/// A `DataStore` on a GNU dbm file, with the whole contract: atomic, journaled write blocks,
 /// snapshot reads, typed entities, and files written by other programs.
 ///
 /// GDBM is a plain key/value file with no transactions and one-writer-or-many-readers locking;
@@ -52,7 +52,7 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// same file (which GDBM's lock would not let them open a second time).
     ///
     /// Rules: do not close the handle and do not keep it after `body` returns; do not use the
-    /// store from inside `body` (that throws ``DataStoreError/Code/misuse``). Writes made here
+    /// store from inside `body` (that throws `DataStoreError.Code.misuse`). Writes made here
     /// bypass the journal, so they are neither atomic nor protected against crashes; in the
     /// native layout they must follow the "GDBM storage format" article of Persist's
     /// documentation (``GDBMStorageFormat`` encodes keys and records), or the store reports the
@@ -69,7 +69,7 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// }
     /// ```
     ///
-    /// - Throws: ``DataStoreError/Code/misuse`` inside a read or write block of this store or
+    /// - Throws: `DataStoreError.Code.misuse` inside a read or write block of this store or
     ///   when the store is not set up; whatever `body` throws.
     public func withRawHandle<T>(_ body: (GDBM_FILE) throws -> T) throws -> T {
         try runtime.performExclusive {
@@ -99,8 +99,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
     ///     something recoverable was lost.
     ///   - logger: where the recovery is logged.
     /// - Returns: GDBM's counts of recovered and lost records.
-    /// - Throws: ``DataStoreError/Code/notFound`` for a missing file, ``DataStoreError/Code/locked``
-    ///   when the file is open elsewhere, ``DataStoreError/Code/corrupt`` when it is not a GDBM file.
+    /// - Throws: `DataStoreError.Code.notFound` for a missing file, `DataStoreError.Code.locked`
+    ///   when the file is open elsewhere, `DataStoreError.Code.corrupt` when it is not a GDBM file.
     @discardableResult
     public static func recover(path: String, keepBackup: Bool = true,
                                logger: Logger = Logger(label: "persist.gdbm")) throws -> GDBMRecoveryReport {
@@ -136,8 +136,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// try GDBMDataStore.deleteFiles(atPath: store.path)
     /// ```
     ///
-    /// - Throws: ``DataStoreError/Code/locked`` when a store in this process has the file open;
-    ///   ``DataStoreError/Code/io`` when a file cannot be removed. A missing file is not an error.
+    /// - Throws: `DataStoreError.Code.locked` when a store in this process has the file open;
+    ///   `DataStoreError.Code.io` when a file cannot be removed. A missing file is not an error.
     public static func deleteFiles(atPath path: String) throws {
         guard let claim = OpenFileRegistry.claim(path, writer: true) else {
             throw DataStoreError(.locked, "the GDBM file at \(path) is open in this process; tear its store down first",

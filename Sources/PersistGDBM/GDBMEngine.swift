@@ -1,7 +1,7 @@
 import Foundation
 import Persist
 
-/// The ``DataStoreEngine`` of ``GDBMDataStore``: opens and closes a ``GDBMSession`` and forwards
+/// The `DataStoreEngine` of ``GDBMDataStore``: opens and closes a ``GDBMSession`` and forwards
 /// blocks to it.
 final class GDBMEngine: DataStoreEngine {
     let location: String

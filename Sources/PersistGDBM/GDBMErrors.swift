@@ -2,7 +2,7 @@ internal import CGDBM
 import Foundation
 import Persist
 
-/// Turns GDBM's error codes into ``DataStoreError``s that carry the code, GDBM's own text, the
+/// Turns GDBM's error codes into `DataStoreError`s that carry the code, GDBM's own text, the
 /// operating system's text where there is one, and the file's path.
 enum GDBMErrors {
     /// GDBM's text for an error code.

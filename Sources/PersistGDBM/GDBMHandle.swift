@@ -40,7 +40,7 @@ final class GDBMHandle: @unchecked Sendable {
     /// header that GDBM refuses to open. Readers need it for memory: a mapping (and GDBM's
     /// automatic cache) grows with the file, so a scan of a large file would hold it all.
     ///
-    /// - Throws: the mapped GDBM error, ``DataStoreError/Code/locked`` when another handle holds the file.
+    /// - Throws: the mapped GDBM error, `DataStoreError.Code.locked` when another handle holds the file.
     static func open(path: String, access: Access) throws -> GDBMHandle {
         let mode: Int32
         switch access {
@@ -226,7 +226,7 @@ final class GDBMHandle: @unchecked Sendable {
         try locked(body)
     }
 
-    /// Closes the file. Later calls throw ``DataStoreError/Code/misuse``.
+    /// Closes the file. Later calls throw `DataStoreError.Code.misuse`.
     func close() throws {
         try locked { file in
             self.file = nil

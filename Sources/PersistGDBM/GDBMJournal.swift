@@ -84,7 +84,7 @@ final class GDBMJournal {
         }
     }
 
-    /// Replaces the journal's contents with `entries` and, for ``Durability/full``, syncs it.
+    /// Replaces the journal's contents with `entries` and, for `Durability.full`, syncs it.
     func write(_ entries: [GDBMJournalEntry]) throws {
         try openForWriting()
         if ftruncate(descriptor, 0) != 0 { throw ioError("empty") }

@@ -39,7 +39,7 @@ enum GDBMLayoutCodec: Sendable {
 
     /// The key and record of an item to write.
     ///
-    /// - Throws: ``DataStoreError/Code/typeMismatch`` when the raw layout cannot hold the item.
+    /// - Throws: `DataStoreError.Code.typeMismatch` when the raw layout cannot hold the item.
     func encode(_ item: Item, path: String) throws -> (key: [UInt8], record: [UInt8]) {
         switch self {
         case .native:

@@ -1,7 +1,7 @@
 import Foundation
 import Persist
 
-/// The reads of one block against one GDBM file: the engine's ``StoreReader``.
+/// The reads of one block against one GDBM file: the engine's `StoreReader`.
 ///
 /// A read block's reader sees the file as committed (the session's snapshot lock keeps commits
 /// out while the block runs); ``GDBMWriter`` overrides the two primitives, ``scan(prefix:withRecords:_:)``

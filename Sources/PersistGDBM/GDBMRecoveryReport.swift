@@ -1,4 +1,4 @@
-/// What ``GDBMDataStore/recover(path:keepBackup:)`` did: GDBM's own counts from `gdbm_recover`.
+/// What ``GDBMDataStore/recover(path:keepBackup:logger:)`` did: GDBM's own counts from `gdbm_recover`.
 ///
 /// ```swift
 /// let report = try GDBMDataStore.recover(path: "legacy.db")

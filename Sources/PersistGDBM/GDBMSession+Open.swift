@@ -47,7 +47,7 @@ extension GDBMSession {
                            needsFormatRecord: needsFormatRecord)
     }
 
-    /// Retries `attempt` while it throws ``DataStoreError/Code/locked``, until `deadline`.
+    /// Retries `attempt` while it throws `DataStoreError.Code.locked`, until `deadline`.
     static func waitWhileLocked<T>(until deadline: ContinuousClock.Instant, lockWait: Duration,
                                    _ attempt: () throws -> T) throws -> T {
         var pause = Duration.milliseconds(2)

@@ -6,8 +6,8 @@ import Persist
 /// protocol that makes write blocks atomic.
 ///
 /// A commit buffers nothing in GDBM until it is safe: the block's changes are written to the
-/// checksummed journal (and synced for ``Durability/full``), then applied with `gdbm_store` and
-/// `gdbm_delete` while no read block runs, then (for ``Durability/full``) `gdbm_sync`ed, and the
+/// checksummed journal (and synced for `Durability.full`), then applied with `gdbm_store` and
+/// `gdbm_delete` while no read block runs, then (for `Durability.full`) `gdbm_sync`ed, and the
 /// journal is emptied. Opening the file again replays a complete journal and discards a torn one
 /// (see `GDBMSession+Open.swift`).
 final class GDBMSession: @unchecked Sendable {
@@ -55,7 +55,7 @@ final class GDBMSession: @unchecked Sendable {
         if let failure = state.withLock({ $0.failure }) { throw failure }
     }
 
-    /// Throws ``DataStoreError/Code/readOnly`` for a read-only store.
+    /// Throws `DataStoreError.Code.readOnly` for a read-only store.
     func checkWritable() throws {
         if options.readOnly {
             throw DataStoreError(.readOnly, "the store at \(path) was opened read-only; open it without readOnly to change it",

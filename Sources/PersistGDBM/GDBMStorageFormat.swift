@@ -4,8 +4,8 @@ import Persist
 /// The bytes of `GDBMDataStore`'s native layout and journal, as documented in
 /// the "GDBM storage format" article of Persist's documentation, for tools that read or check such files without opening a store.
 ///
-/// Every decoder here checks every byte: malformed input throws ``DataStoreError/Code/corrupt``
-/// (or ``DataStoreError/Code/unsupported`` for data written by a newer format), never traps.
+/// Every decoder here checks every byte: malformed input throws `DataStoreError.Code.corrupt`
+/// (or `DataStoreError.Code.unsupported` for data written by a newer format), never traps.
 ///
 /// ```swift
 /// let key = try GDBMStorageFormat.encodeKey(itemType: "Restaurant", id: "r1")
@@ -35,7 +35,7 @@ public enum GDBMStorageFormat {
 
     /// The format version a format record's value names.
     ///
-    /// - Throws: ``DataStoreError/Code/corrupt`` when the value is not a format record.
+    /// - Throws: `DataStoreError.Code.corrupt` when the value is not a format record.
     public static func decodeMetadataValue(_ value: [UInt8]) throws -> UInt64 {
         try value.withUnsafeBytes { bytes in
             guard bytes.starts(with: metadataMagic) else {
@@ -51,7 +51,7 @@ public enum GDBMStorageFormat {
 
     /// The native key of an item.
     ///
-    /// - Throws: ``DataStoreError/Code/invalidArgument`` for an empty type name or one containing NUL.
+    /// - Throws: `DataStoreError.Code.invalidArgument` for an empty type name or one containing NUL.
     public static func encodeKey(itemType: String, id: ItemID) throws -> [UInt8] {
         try NameRules.validateItemType(itemType)
         return NativeKeyCodec.key(itemType: itemType, id: id)
@@ -64,7 +64,7 @@ public enum GDBMStorageFormat {
 
     /// The native record of an item's attributes (null values are left out).
     ///
-    /// - Throws: ``DataStoreError/Code/invalidArgument`` for an empty attribute name or one containing NUL.
+    /// - Throws: `DataStoreError.Code.invalidArgument` for an empty attribute name or one containing NUL.
     public static func encodeRecord(_ attributes: [String: Value]) throws -> [UInt8] {
         var record: [UInt8] = []
         try NativeRecordCodec.encode(attributes, into: &record)
@@ -87,8 +87,8 @@ public enum GDBMStorageFormat {
 
     /// The entries of a complete journal file.
     ///
-    /// - Throws: ``DataStoreError/Code/corrupt`` for a torn or damaged journal (which a store
-    ///   discards), ``DataStoreError/Code/unsupported`` for one written by a newer format.
+    /// - Throws: `DataStoreError.Code.corrupt` for a torn or damaged journal (which a store
+    ///   discards), `DataStoreError.Code.unsupported` for one written by a newer format.
     public static func decodeJournal(_ bytes: [UInt8]) throws -> [GDBMJournalEntry] {
         switch bytes.withUnsafeBytes({ JournalCodec.inspect($0) }) {
         case .complete(let entries):

@@ -6,8 +6,8 @@ import Persist
 /// article of Persist's documentation).
 ///
 /// The per-attribute byte count lets a query skip attributes it does not need without decoding
-/// them. Every read is bounds-checked; malformed bytes throw ``DataStoreError/Code/corrupt`` and a
-/// record written by a newer format throws ``DataStoreError/Code/unsupported``, never a trap.
+/// them. Every read is bounds-checked; malformed bytes throw `DataStoreError.Code.corrupt` and a
+/// record written by a newer format throws `DataStoreError.Code.unsupported`, never a trap.
 enum NativeRecordCodec {
     /// The version byte that starts every record this code writes.
     static let version: UInt8 = 1

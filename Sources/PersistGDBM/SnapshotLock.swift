@@ -25,7 +25,7 @@ final class SnapshotLock: @unchecked Sendable {
 
     /// Runs `body` holding the shared side.
     ///
-    /// - Throws: ``DataStoreError/Code/misuse`` when the calling thread holds the exclusive side
+    /// - Throws: `DataStoreError.Code.misuse` when the calling thread holds the exclusive side
     ///   (a read started from inside `withRawHandle`), which would otherwise deadlock.
     func withShared<R>(_ body: () throws -> R) throws -> R {
         let thread = Self.currentThread
@@ -60,7 +60,7 @@ final class SnapshotLock: @unchecked Sendable {
 
     /// Runs `body` holding the exclusive side: no read block runs meanwhile.
     ///
-    /// - Throws: ``DataStoreError/Code/misuse`` when the calling thread is inside a read block.
+    /// - Throws: `DataStoreError.Code.misuse` when the calling thread is inside a read block.
     func withExclusive<R>(_ body: () throws -> R) throws -> R {
         let thread = Self.currentThread
         condition.lock()

@@ -26,6 +26,7 @@ import Persist
 /// block sees one committed snapshot and never waits for a write block, and write blocks are
 /// `BEGIN IMMEDIATE` transactions serialized by the store.
 public final class SQLiteDataStore: EngineBackedDataStore {
+    /// The runtime that gives the store the whole `DataStore` contract.
     public let runtime: TransactionRuntime
     /// The database file.
     public let path: String

@@ -22,6 +22,7 @@ public struct SkippedTable: Sendable, Hashable, CustomStringConvertible {
         /// The table has neither a usable single-column primary key nor a rowid; the text says why.
         case noUsableKey(String)
 
+        /// A readable rendering, for messages and logs.
         public var description: String {
             switch self {
             case .view: "a view"
@@ -38,5 +39,6 @@ public struct SkippedTable: Sendable, Hashable, CustomStringConvertible {
     /// Why it is skipped.
     public let reason: Reason
 
+    /// A readable rendering, for messages and logs.
     public var description: String { "\(name) (\(reason))" }
 }
