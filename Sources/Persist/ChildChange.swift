@@ -1,12 +1,31 @@
 internal import HashTreeCollections
 
-/// One item a child store changed: its state in the child, and the parent's version when the
-/// child first changed it (the base that merge compares with, to find conflicts).
+/// One item a child store changed: its state in the child, and a digest of the parent's version
+/// when the child first changed it (the base that merge compares with, to find conflicts).
 struct ChildChange: Sendable {
     /// The item as the child has it; `nil` when the child deleted it.
     var item: Item?
-    /// The parent's version when the child first changed the item; `nil` when the parent had none.
-    let base: Item?
+    /// The parent's version when the child first changed the item, as a digest (a child holds its
+    /// changes, not copies of the parent's items); `nil` when the parent had none.
+    let base: ItemDigest?
+}
+
+/// A 128-bit digest of an item's canonical encoding: equal items have equal digests, and different
+/// items, for all practical purposes, different ones.
+struct ItemDigest: Sendable, Hashable {
+    let high: UInt64
+    let low: UInt64
+
+    init(_ item: Item) {
+        var hasher = StableHasher()
+        hasher.combine(bytes: CanonicalItemEncoding.encode(item))
+        (high, low) = hasher.finalize()
+    }
+
+    /// The digest of an optional item: `nil` for none.
+    static func of(_ item: Item?) -> ItemDigest? {
+        item.map(ItemDigest.init)
+    }
 }
 
 /// A child's changes by item type, then identifier: persistent hash trees, so that a read block's

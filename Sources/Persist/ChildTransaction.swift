@@ -125,7 +125,7 @@ final class ChildTransaction: StoreWriter {
             change.item = item
             changes[itemType]?[id] = change
         } else {
-            let base = try parent.item(ofType: itemType, id: id)
+            let base = ItemDigest.of(try parent.item(ofType: itemType, id: id))
             changes[itemType, default: [:]][id] = ChildChange(item: item, base: base)
         }
     }

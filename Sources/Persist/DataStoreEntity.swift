@@ -62,8 +62,9 @@ extension DataStoreEntity {
         guard case .object(var attributes) = encoded else {
             throw DataStoreError(.typeMismatch, "\(Self.self) encodes as a \(encoded.kind) value; an entity must encode as an object")
         }
-        attributes[Self.idKey] = nil
-        return Item(itemType: Self.itemType, id: try Self.itemID(for: id), attributes: attributes)
+        // The identifier was encoded with the rest; encode it apart only if the model left it out.
+        let encodedID = attributes.removeValue(forKey: Self.idKey).flatMap(ItemID.init)
+        return Item(itemType: Self.itemType, id: try encodedID ?? Self.itemID(for: id), attributes: attributes)
     }
 
     /// Decodes an entity from an item.

@@ -28,8 +28,36 @@ enum EncodingNode {
     case array(ArrayBox)
     case deferred(ValueEncodingState)
 
+    /// An object being filled: finished values go straight into `values` (no second pass over
+    /// them); only containers still being filled wait in `pending`.
     final class ObjectBox {
-        var entries: [String: EncodingNode] = [:]
+        private(set) var values: [String: Value]
+        private var pending: [String: EncodingNode] = [:]
+
+        init() {
+            values = Dictionary(minimumCapacity: 8)
+        }
+
+        func set(_ value: Value, for key: String) {
+            values[key] = value
+            if !pending.isEmpty { pending[key] = nil }
+        }
+
+        func set(_ node: EncodingNode, for key: String) {
+            if case .value(let value) = node {
+                set(value, for: key)
+            } else {
+                pending[key] = node
+                values[key] = nil
+            }
+        }
+
+        func resolve() -> [String: Value] {
+            guard !pending.isEmpty else { return values }
+            var resolved = values
+            for (key, node) in pending { resolved[key] = node.resolve() }
+            return resolved
+        }
     }
 
     final class ArrayBox {
@@ -39,22 +67,20 @@ enum EncodingNode {
     func resolve() -> Value {
         switch self {
         case .value(let value): value
-        case .object(let box): .object(box.entries.mapValues { $0.resolve() })
+        case .object(let box): .object(box.resolve())
         case .array(let box): .array(box.elements.map { $0.resolve() })
         case .deferred(let encoder): encoder.node?.resolve() ?? .object([:])
         }
     }
 
     static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> EncodingNode {
-        switch value {
-        case let date as Date: return .value(.date(date))
-        case let data as Data: return .value(.bytes([UInt8](data)))
-        case let url as URL: return .value(.string(url.absoluteString))
-        default:
-            let encoder = ValueEncodingState(codingPath: codingPath)
-            try value.encode(to: encoder)
-            return encoder.node ?? .object(ObjectBox())
-        }
+        // Comparing metadata first keeps the dynamic casts off the common path.
+        if T.self == Date.self, let date = value as? Date { return .value(.date(date)) }
+        if T.self == Data.self, let data = value as? Data { return .value(.bytes([UInt8](data))) }
+        if T.self == URL.self, let url = value as? URL { return .value(.string(url.absoluteString)) }
+        let encoder = ValueEncodingState(codingPath: codingPath)
+        try value.encode(to: encoder)
+        return encoder.node ?? .object(ObjectBox())
     }
 
     static func integer<I: BinaryInteger>(_ value: I, codingPath: [any CodingKey]) throws -> EncodingNode {
@@ -107,7 +133,7 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     let box: EncodingNode.ObjectBox
     let codingPath: [any CodingKey]
 
-    private func set(_ value: Value, _ key: Key) { box.entries[key.stringValue] = .value(value) }
+    private func set(_ value: Value, _ key: Key) { box.set(value, for: key.stringValue) }
 
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
@@ -123,26 +149,26 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.int(Int64(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.int(Int64(value)), key) }
     mutating func encode(_ value: UInt, forKey key: Key) throws {
-        box.entries[key.stringValue] = try EncodingNode.integer(value, codingPath: codingPath + [key])
+        box.set(try EncodingNode.integer(value, codingPath: codingPath + [key]), for: key.stringValue)
     }
     mutating func encode(_ value: UInt64, forKey key: Key) throws {
-        box.entries[key.stringValue] = try EncodingNode.integer(value, codingPath: codingPath + [key])
+        box.set(try EncodingNode.integer(value, codingPath: codingPath + [key]), for: key.stringValue)
     }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        box.entries[key.stringValue] = try EncodingNode.box(value, codingPath: codingPath + [key])
+        box.set(try EncodingNode.box(value, codingPath: codingPath + [key]), for: key.stringValue)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = EncodingNode.ObjectBox()
-        box.entries[key.stringValue] = .object(nested)
+        box.set(.object(nested), for: key.stringValue)
         return KeyedEncodingContainer(ValueKeyedEncodingContainer<NestedKey>(box: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let nested = EncodingNode.ArrayBox()
-        box.entries[key.stringValue] = .array(nested)
+        box.set(.array(nested), for: key.stringValue)
         return ValueUnkeyedEncodingContainer(box: nested, codingPath: codingPath + [key])
     }
 
@@ -156,7 +182,7 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
     private func superEncoder(named name: String) -> any Encoder {
         let encoder = ValueEncodingState(codingPath: codingPath + [ValueCodingKey(stringValue: name)])
-        box.entries[name] = .deferred(encoder)
+        box.set(.deferred(encoder), for: name)
         return encoder
     }
 }

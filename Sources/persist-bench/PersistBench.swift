@@ -101,7 +101,7 @@ struct PersistBench: ParsableCommand {
             try to.setup()
             PeakMemory.reset()
             let seconds = try AlternatingMeasurement.time {
-                _ = try Migration(source: from, target: to, options: MigrationOptions(verify: false)).run()
+                _ = try Migration(source: from, target: to, options: MigrationOptions(verify: false, atomic: true)).run()
             }
             let megabytes = PeakMemory.megabytes()
             try to.tearDown()

@@ -54,8 +54,11 @@ struct PersistMigrate: ParsableCommand {
     @Option(name: .customLong("if-exists"), help: "Items the target already holds: fail (write nothing), replace, or skip.")
     var ifExists: IfExists = .fail
 
-    @Option(name: .customLong("batch-size"), help: "Items per target write block.")
-    var batchSize = 5_000
+    @Option(name: .customLong("batch-size"), help: ArgumentHelp(
+        "Items per target write block (default 5000). Without it, a new SQLite database takes the whole copy "
+            + "in one transaction, the fastest way, in constant memory; an existing one always does.",
+        valueName: "n"))
+    var batchSize: Int?
 
     @Flag(name: .customLong("no-verify"), help: "Skip the verification pass.")
     var noVerify = false
@@ -96,7 +99,7 @@ struct PersistMigrate: ParsableCommand {
         if toLayout == .raw && to.kind != .gdbm {
             throw ValidationError("--to-layout raw applies to GDBM targets only; \(to) is \(to.kind.rawValue)")
         }
-        if batchSize < 1 {
+        if let batchSize, batchSize < 1 {
             throw ValidationError("--batch-size must be at least 1, not \(batchSize)")
         }
         if rawType.isEmpty {
@@ -113,8 +116,10 @@ struct PersistMigrate: ParsableCommand {
     }
 
     func run() throws {
-        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists.policy, batchSize: batchSize,
-                                       verify: !noVerify, dryRun: dryRun)
+        // Without --batch-size, an SQLite target takes one transaction: SQLite writes each page once,
+        // instead of once per batch, and holds nothing in memory for it.
+        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists.policy, batchSize: batchSize ?? 5_000,
+                                       verify: !noVerify, dryRun: dryRun, atomic: batchSize == nil && to.kind == .sqlite)
         let display = ProgressDisplay(mode: progress, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1) { text in
             FileHandle.standardError.write(Data(text.utf8))
         }
