@@ -59,8 +59,11 @@ extension DataStoreEntity {
         } catch {
             throw DataStoreError(.typeMismatch, "\(Self.self) cannot be stored: \(EntityErrors.describe(error))")
         }
-        guard case .object(var attributes) = encoded else {
-            throw DataStoreError(.typeMismatch, "\(Self.self) encodes as a \(encoded.kind) value; an entity must encode as an object")
+        let kind = encoded.kind
+        // Consuming the value leaves the dictionary uniquely referenced, so removing the
+        // identifier below does not copy it.
+        guard case .object(var attributes) = consume encoded else {
+            throw DataStoreError(.typeMismatch, "\(Self.self) encodes as a \(kind) value; an entity must encode as an object")
         }
         // The identifier was encoded with the rest; encode it apart only if the model left it out.
         let encodedID = attributes.removeValue(forKey: Self.idKey).flatMap(ItemID.init)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rules every store applies to item type and attribute names, so that a name accepted by one
 /// store is accepted by all: a name is not empty and contains no NUL character.
 ///
@@ -13,7 +15,7 @@ public enum NameRules {
         if name.isEmpty {
             throw DataStoreError.invalidArgument("the item type name is empty; give every item type a name")
         }
-        if name.utf8.contains(0) {
+        if containsNUL(name) {
             throw DataStoreError.invalidArgument("the item type name \(String(reflecting: name)) contains a NUL character")
         }
     }
@@ -25,7 +27,7 @@ public enum NameRules {
         if name.isEmpty {
             throw DataStoreError.invalidArgument("an attribute of \(itemType) has an empty name")
         }
-        if name.utf8.contains(0) {
+        if containsNUL(name) {
             throw DataStoreError.invalidArgument(
                 "the attribute name \(String(reflecting: name)) of \(itemType) contains a NUL character")
         }
@@ -44,6 +46,15 @@ public enum NameRules {
             if case .object = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
                 throw tooDeep(name, item)
             }
+        }
+    }
+
+    /// Whether `name` contains U+0000, looked for with `memchr` in the string's own bytes.
+    private static func containsNUL(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
         }
     }
 

@@ -52,9 +52,11 @@ enum EncodingNode {
             }
         }
 
+        /// The finished object. The box gives its dictionary away (it is done with), so that the
+        /// caller holds the only reference and can change it without a copy.
         func resolve() -> [String: Value] {
-            guard !pending.isEmpty else { return values }
             var resolved = values
+            values = [:]
             for (key, node) in pending { resolved[key] = node.resolve() }
             return resolved
         }

@@ -13,6 +13,8 @@ final class SQLiteConnection {
     /// The database file, for messages.
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
+    /// The statement checked out last: looked at before the cache, without hashing its SQL.
+    private var mostRecent: SQLiteStatement?
     private var clock: UInt64 = 0
 
     /// How many prepared statements a connection keeps.
@@ -52,6 +54,7 @@ final class SQLiteConnection {
     func close() {
         for statement in cache.values { statement.finalize() }
         cache.removeAll()
+        mostRecent = nil
         if let handle {
             // close_v2 never fails: statements a legacy closure left unfinalized keep the
             // handle alive until they are finalized.
@@ -148,7 +151,15 @@ final class SQLiteConnection {
 
     private func checkout(_ sql: String) throws -> SQLiteStatement {
         clock &+= 1
+        // The same statement again (an insert per item): strings from one schema share storage,
+        // so this comparison is a pointer check, not a hash of the SQL.
+        if let recent = mostRecent, !recent.inUse, recent.sql == sql {
+            recent.inUse = true
+            recent.lastUse = clock
+            return recent
+        }
         if let cached = cache[sql] {
+            mostRecent = cached
             if !cached.inUse {
                 cached.inUse = true
                 cached.lastUse = clock
@@ -163,6 +174,7 @@ final class SQLiteConnection {
         statement.lastUse = clock
         if cache.count >= Self.cacheCapacity { evictLeastRecentlyUsed() }
         cache[sql] = statement
+        mostRecent = statement
         return statement
     }
 
@@ -172,6 +184,7 @@ final class SQLiteConnection {
             if oldest == nil || statement.lastUse < oldest?.use ?? .max { oldest = (sql, statement.lastUse) }
         }
         if let oldest, let statement = cache.removeValue(forKey: oldest.sql) {
+            if mostRecent === statement { mostRecent = nil }
             statement.finalize()
         }
     }
