@@ -27,7 +27,7 @@ struct ExitCodeTests {
     static func withSource(_ body: (TemporaryDirectory) throws -> Void) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try MigrateFixtures.gdbm(directory.path("old.db"), holding: MigrateFixtures.items(count: 20))
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 20))
         try body(directory)
     }
 
@@ -84,10 +84,10 @@ struct ExitCodeTests {
     @Test("73 for a target that already holds the items, or that cannot be created")
     func cannotCreate() throws {
         try Self.withSource { directory in
-            try MigrateFixtures.sqlite(directory.path("full.sqlite"), holding: MigrateFixtures.items(count: 8))
+            try StoreFiles.sqlite(directory.path("full.sqlite"), holding: StoreFiles.items(count: 8))
             try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "sqlite:full.sqlite"],
                                    naming: "full.sqlite", in: directory, unchanged: ["old.db", "full.sqlite"])
-            try MigrateFixtures.gdbm(directory.path("full.db"), holding: MigrateFixtures.items(count: 8))
+            try StoreFiles.gdbm(directory.path("full.db"), holding: StoreFiles.items(count: 8))
             try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "gdbm:full.db"],
                                    naming: "full.db", in: directory, unchanged: ["old.db", "full.db"])
             try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "sqlite:no/such/dir/new.sqlite"],
@@ -102,7 +102,7 @@ struct ExitCodeTests {
     func ioError() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try MigrateFixtures.gdbm(directory.path("old.db"), holding: MigrateFixtures.items(count: 600))
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 600))
         let before = fileBytes(directory.path("old.db"))
         // A file size limit makes writes beyond 64 KiB fail with EFBIG (the signal is ignored).
         let tool = ProductRunner.productsDirectory.appendingPathComponent("persist-migrate").path
