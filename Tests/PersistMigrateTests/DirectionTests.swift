@@ -21,6 +21,18 @@ struct DirectionTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("an empty store to a new SQLite database: nothing to copy, and nothing left beside it")
+    func emptyToSQLite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try StoreFiles.gdbm(directory.path("empty.db"), holding: [])
+        let output = try Tool.run(["--from", "gdbm:empty.db", "--to", "sqlite:new.sqlite", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(listing == ["empty.db", "new.sqlite"])
+        #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")).isEmpty)
+    }
+
     @Test("an SQLite database to a new native GDBM store, verified")
     func sqliteToGDBM() throws {
         let directory = try TemporaryDirectory()
