@@ -171,6 +171,33 @@ enum ItemTests {
             }
             #expect(try allItems(store, "Note").isEmpty)
         },
+        ConformanceTest("errors about a block's arguments name the store", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "Note", id: "n")])
+            var negative = DataStoreRequest(itemType: "Note")
+            negative.limit = -1
+            let tooDeep = EdgeValues.deeplyNested(depth: BinaryValueCoding.maximumDepth + 1)
+            let errors = [
+                expectError(.invalidArgument) { try store.read { try $0.items(forRequest: negative) } },
+                expectError(.invalidArgument) { try store.read { try $0.item(ofType: "", id: "n") } },
+                expectError(.invalidArgument) { try store.writeSync { try $0.deleteItem(ofType: "", id: "n") } },
+                expectError(.invalidArgument) {
+                    try store.writeSync { try $0.insert(Item(itemType: "Note", id: "deep", attributes: ["v": tooDeep])) }
+                },
+                expectError(.invalidArgument) {
+                    try store.writeSync { accessor in
+                        let item = try accessor.createItem(ofType: "Note")
+                        try item.set(1, forKey: "bad\u{0}name")
+                    }
+                },
+                expectError(.alreadyExists) { try store.writeSync { try $0.createItem(ofType: "Note", id: "n") } },
+            ]
+            for error in errors {
+                #expect(error?.path == store.location && error?.message.contains(store.location) == true,
+                        "\(String(describing: error)) does not name \(store.location)")
+            }
+            #expect(try allItems(store, "Note").map(\.id) == ["n"])
+        },
         ConformanceTest("a 16 MiB value round-trips", group: .items) { context in
             let store = try context.makeStore()
             var bytes = [UInt8](repeating: 0, count: 16 << 20)
