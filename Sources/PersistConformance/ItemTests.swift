@@ -210,9 +210,15 @@ enum ItemTests {
     ]
 }
 
-/// Values every store must keep bit for bit.
-enum EdgeValues {
-    static let all: [Value] = [
+/// Values every store must keep bit for bit: NaNs, infinities, -0.0, Int64.min and max, strings
+/// with NUL and astral-plane characters, empty strings and bytes, extreme dates, nested values.
+///
+/// ```swift
+/// for value in EdgeValues.all { try seed(store, [Item(itemType: "Edge", id: 1, attributes: ["v": value])]) }
+/// ```
+public enum EdgeValues {
+    /// Every edge case, each of one ``Value`` kind.
+    public static let all: [Value] = [
         .bool(false), .bool(true),
         .int(0), .int(-1), .int(.min), .int(.max), .int(1 << 53 + 1),
         .double(0), .double(-0.0), .double(.nan), .double(-.nan), .double(.signalingNaN), .double(.infinity),
@@ -230,7 +236,8 @@ enum EdgeValues {
         deeplyNested(depth: 64),
     ]
 
-    static func deeplyNested(depth: Int) -> Value {
+    /// A string inside `depth` levels of arrays and objects, alternating.
+    public static func deeplyNested(depth: Int) -> Value {
         var value: Value = "bottom"
         for level in 0..<depth {
             value = level.isMultiple(of: 2) ? .array([value]) : .object(["level\(level)": value])
@@ -239,13 +246,19 @@ enum EdgeValues {
     }
 }
 
-/// Names chosen to break careless quoting.
-enum HostileNames {
-    static let typeNames = [
+/// Names chosen to break careless quoting: SQL injections, quotes, keywords, spaces, non-ASCII.
+///
+/// ```swift
+/// let item = Item(itemType: HostileNames.typeNames[0], id: 1, attributes: [HostileNames.attributeNames[0]: 1])
+/// ```
+public enum HostileNames {
+    /// Item type names.
+    public static let typeNames = [
         "Robert'); DROP TABLE x;--", "\"", "'", "select", "Table With Spaces", "名前", "a.b", "[x]", "`tick`",
         String(repeating: "long", count: 50),
     ]
-    static let attributeNames = [
+    /// Attribute names.
+    public static let attributeNames = [
         "Robert'); DROP TABLE x;--", "\"quoted\"", "order", "with space", "ünïcödé", "a.b", "[x]", "`tick`",
         String(repeating: "L", count: 200),
     ]
