@@ -150,8 +150,8 @@ struct ErrorTests {
         let path = directory.path("readonly.sqlite")
         try Self.makeDatabase(path, rows: 3)
         let original = try #require(Self.bytes(path))
-        try makeReadOnly(path)
-        defer { makeWritable(path) }
+        try ReadOnlyFile.makeReadOnly(path)
+        defer { ReadOnlyFile.makeWritable(path) }
         let error = Self.expectSetupFailure(path, .readOnly, engineCode: SQLITE_READONLY)
         #expect(error?.message.contains("readOnly: true") == true)
         #expect(Self.bytes(path) == original)
@@ -165,30 +165,6 @@ struct ErrorTests {
         #expect(writeError?.message.contains(path) == true)
         try reader.tearDown()
         #expect(Self.bytes(path) == original)
-    }
-
-    /// Makes `path` unwritable, for this process too: `chmod`, and for root (whom permissions do
-    /// not stop) the immutable attribute.
-    func makeReadOnly(_ path: String) throws {
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
-        guard access(path, W_OK) == 0 else { return }
-        let chattr = Process()
-        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        chattr.arguments = ["+i", path]
-        try chattr.run()
-        chattr.waitUntilExit()
-        #expect(chattr.terminationStatus == 0, "chattr +i failed; the file stays writable for root")
-    }
-
-    func makeWritable(_ path: String) {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") {
-            let chattr = Process()
-            chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-            chattr.arguments = ["-i", path]
-            try? chattr.run()
-            chattr.waitUntilExit()
-        }
-        try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
     }
 
     @Test("another connection holding the write lock past the busy timeout gives locked")
