@@ -56,7 +56,7 @@ struct ErrorTests {
         Self.expectSetupFailure(directory.path("no/such/dir/x.sqlite"), .notFound, engineCode: SQLITE_CANTOPEN)
     }
 
-    @Test("a directory is invalidArgument and stays empty")
+    @Test("a directory is invalidArgument, read-write or read-only, and stays empty")
     func directoryPath() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -64,6 +64,10 @@ struct ErrorTests {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let error = Self.expectSetupFailure(path, .invalidArgument, engineCode: SQLITE_CANTOPEN)
         #expect(error?.message.contains("directory") == true)
+        // Read-only, SQLite opens the directory and fails at the first read.
+        let readOnly = Self.expectSetupFailure(path, .invalidArgument, engineCode: SQLITE_IOERR,
+                                               options: quietOptions { $0.readOnly = true })
+        #expect(readOnly?.message.contains("directory") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
     }
 
