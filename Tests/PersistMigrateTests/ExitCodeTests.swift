@@ -47,11 +47,12 @@ struct ExitCodeTests {
         }
     }
 
-    @Test("65 for a record that cannot be decoded")
-    func undecodable() throws {
+    @Test("65 for a record that cannot be decoded, or that a newer format version wrote",
+          arguments: [[GDBMStorageFormat.recordVersion, 0xff, 0xff, 0xff], [GDBMStorageFormat.recordVersion + 1, 0]])
+    func undecodable(_ record: [UInt8]) throws {
         try Self.withSource { directory in
             let key = try GDBMStorageFormat.encodeKey(itemType: "Restaurant", id: .int(7))
-            try ForeignFile.store(directory.path("old.db"), key: key, value: [GDBMStorageFormat.recordVersion, 0xff, 0xff, 0xff])
+            try ForeignFile.store(directory.path("old.db"), key: key, value: record)
             try Self.expectFailure(65, ["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite"],
                                    naming: "old.db", in: directory, unchanged: ["old.db"], absent: ["new.sqlite"])
         }
@@ -71,8 +72,13 @@ struct ExitCodeTests {
             try Self.expectFailure(66, ["--from", "gdbm:missing.db", "--to", "sqlite:new.sqlite"],
                                    naming: "missing.db", in: directory, unchanged: [], absent: ["new.sqlite", "missing.db"])
             try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: true)
-            try Self.expectFailure(66, ["--from", "sqlite:folder", "--to", "gdbm:new.db"],
-                                   naming: "folder", in: directory, unchanged: [], absent: ["new.db"])
+            for kind in ["sqlite", "gdbm"] {
+                try Self.expectFailure(66, ["--from", "\(kind):folder", "--to", "gdbm:new.db"],
+                                       naming: "folder", in: directory, unchanged: [], absent: ["new.db"])
+                // A directory as the target: it cannot be created.
+                try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "\(kind):folder"],
+                                       naming: "folder", in: directory, unchanged: ["old.db"])
+            }
             try Self.expectFailure(66, ["--from", "sqlite:old.db", "--to", "gdbm:new.db"],
                                    naming: "old.db", in: directory, unchanged: ["old.db"], absent: ["new.db"])
             #expect(FileManager.default.createFile(atPath: directory.path("noise.bin"), contents: Data((0..<4096).map { UInt8(($0 * 31) % 256) })))
