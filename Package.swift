@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "PersistMigrateTests",
             dependencies: [
-                "persist-migrate", "persist-crash-worker", "Persist", "PersistSQLite", "PersistGDBM",
+                "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM",
                 "PersistTestSupport", "CSQLite", "CGDBM", .product(name: "Logging", package: "swift-log"),
             ]
         ),

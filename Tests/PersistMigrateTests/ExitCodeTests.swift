@@ -5,6 +5,8 @@ import PersistGDBM
 import PersistTestSupport
 import Testing
 
+/// The bad-input cases (missing, damaged, locked and read-only stores, malformed --from and --to,
+/// undecodable records) are in ReliabilityTests' bad-input suite.
 @Suite("persist-migrate exits with the documented status and leaves every file as it was")
 struct ExitCodeTests {
     /// Runs the tool; expects `status`, a message naming `naming`, and every listed file unchanged.
@@ -31,10 +33,7 @@ struct ExitCodeTests {
         try body(directory)
     }
 
-    @Test("64 for an unknown kind, a malformed store, a bad option or a missing one", arguments: [
-        (["--from", "oracle:old.db", "--to", "sqlite:new.sqlite"], "unknown kind"),
-        (["--from", "old.db", "--to", "sqlite:new.sqlite"], "names no kind"),
-        (["--from", "gdbm:", "--to", "sqlite:new.sqlite"], "has no path"),
+    @Test("64 for a bad option or a missing one, or the same file twice", arguments: [
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--batch-size", "0"], "--batch-size"),
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--if-exists", "merge"], "if-exists"),
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--to-layout", "raw"], "GDBM targets only"),
@@ -47,43 +46,11 @@ struct ExitCodeTests {
         }
     }
 
-    @Test("65 for a record that cannot be decoded, or that a newer format version wrote",
-          arguments: [[GDBMStorageFormat.recordVersion, 0xff, 0xff, 0xff], [GDBMStorageFormat.recordVersion + 1, 0]])
-    func undecodable(_ record: [UInt8]) throws {
-        try Self.withSource { directory in
-            let key = try GDBMStorageFormat.encodeKey(itemType: "Restaurant", id: .int(7))
-            try ForeignFile.store(directory.path("old.db"), key: key, value: record)
-            try Self.expectFailure(65, ["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite"],
-                                   naming: "old.db", in: directory, unchanged: ["old.db"], absent: ["new.sqlite"])
-        }
-    }
-
     @Test("65 for items the target cannot hold")
     func unstorable() throws {
         try Self.withSource { directory in
             try Self.expectFailure(65, ["--from", "gdbm:old.db", "--to", "gdbm:raw.dbm", "--to-layout", "raw"],
                                    naming: "raw.dbm", in: directory, unchanged: ["old.db"], absent: ["raw.dbm"])
-        }
-    }
-
-    @Test("66 for a missing source, a directory, or a file that is not a store of its kind")
-    func sourceUnavailable() throws {
-        try Self.withSource { directory in
-            try Self.expectFailure(66, ["--from", "gdbm:missing.db", "--to", "sqlite:new.sqlite"],
-                                   naming: "missing.db", in: directory, unchanged: [], absent: ["new.sqlite", "missing.db"])
-            try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: true)
-            for kind in ["sqlite", "gdbm"] {
-                try Self.expectFailure(66, ["--from", "\(kind):folder", "--to", "gdbm:new.db"],
-                                       naming: "folder", in: directory, unchanged: [], absent: ["new.db"])
-                // A directory as the target: it cannot be created.
-                try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "\(kind):folder"],
-                                       naming: "folder", in: directory, unchanged: ["old.db"])
-            }
-            try Self.expectFailure(66, ["--from", "sqlite:old.db", "--to", "gdbm:new.db"],
-                                   naming: "old.db", in: directory, unchanged: ["old.db"], absent: ["new.db"])
-            #expect(FileManager.default.createFile(atPath: directory.path("noise.bin"), contents: Data((0..<4096).map { UInt8(($0 * 31) % 256) })))
-            try Self.expectFailure(66, ["--from", "gdbm:noise.bin", "--to", "sqlite:new.sqlite"],
-                                   naming: "noise.bin", in: directory, unchanged: ["noise.bin"], absent: ["new.sqlite"])
         }
     }
 
@@ -119,16 +86,4 @@ struct ExitCodeTests {
         #expect(output.stderr.contains("new.sqlite"))
         #expect(fileBytes(directory.path("old.db")) == before)
         #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
-    }
-
-    @Test("75 for a store another process holds")
-    func locked() throws {
-        try Self.withSource { directory in
-            let holder = try ChildProcess(["gdbm-hold", directory.path("old.db"), "read-write"])
-            defer { holder.closeInputAndWait() }
-            #expect(holder.waitForLines(1))
-            try Self.expectFailure(75, ["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite"],
-                                   naming: "old.db", in: directory, unchanged: [], absent: ["new.sqlite"])
-        }
-    }
-}
+    }}

@@ -7,7 +7,8 @@ import Testing
 import PersistTestSupport
 
 /// Bad files and bad conditions: each gives a `DataStoreError` with SQLite's code and message and
-/// the path, and leaves the file as it was.
+/// the path, and leaves the file as it was. More bad files (missing, random, truncated, of another
+/// kind or a newer format) are in ReliabilityTests' bad-input suite.
 @Suite("SQLiteDataStore reports bad files and conditions clearly and changes nothing")
 struct ErrorTests {
     /// The bytes of `path`, or `nil` when there is no file.
@@ -42,18 +43,6 @@ struct ErrorTests {
         }
         try raw.exec("COMMIT;")
         raw.close()
-    }
-
-    @Test("a missing file without createIfMissing is notFound, and no file appears")
-    func missingFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("missing.sqlite")
-        let error = Self.expectSetupFailure(path, .notFound, engineCode: SQLITE_CANTOPEN,
-                                            options: quietOptions { $0.createIfMissing = false })
-        #expect(error?.message.contains("createIfMissing") == true)
-        #expect(!FileManager.default.fileExists(atPath: path))
-        Self.expectSetupFailure(directory.path("no/such/dir/x.sqlite"), .notFound, engineCode: SQLITE_CANTOPEN)
     }
 
     @Test("a directory is invalidArgument, read-write or read-only, and stays empty")
@@ -107,11 +96,6 @@ struct ErrorTests {
         try damaged.write(to: URL(fileURLWithPath: path))
         expectSetupFailure(path, .corrupt, engineCode: SQLITE_CORRUPT)
         #expect(bytes(path) == damaged)
-    }
-
-    @Test("a truncated database is corrupt and unchanged")
-    func truncatedDatabase() throws {
-        try Self.expectDamagedDatabaseRefused { whole in whole.prefix(whole.count / 2) }
     }
 
     @Test("a database whose schema page is damaged is corrupt at setup and unchanged")
