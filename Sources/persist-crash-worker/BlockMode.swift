@@ -10,9 +10,7 @@ enum BlockMode {
         }
         let perBlock = Worker.count(arguments, at: 3, default: 5, usage: usage)
         let store = try Worker.openStore(kind: arguments[0], path: arguments[1], durability: durability, usage: usage)
-        var sequence = try store.read { accessor in
-            try accessor.item(ofType: "Current", id: 0)?["seq"]?.intValue
-        } ?? 0
+        var sequence = try Worker.lastRound(of: store, itemType: "Current", attribute: "seq")
         while true {
             sequence += 1
             let block = sequence

@@ -8,9 +8,7 @@ enum MergeMode {
         guard arguments.count >= 2, arguments.count <= 3 else { Worker.usage(usage) }
         let perRound = Worker.count(arguments, at: 2, default: 50, usage: usage)
         let store = try Worker.openStore(kind: arguments[0], path: arguments[1], durability: .normal, usage: usage)
-        var round = try store.read { accessor in
-            try accessor.item(ofType: "Latest", id: 0)?["round"]?.intValue
-        } ?? 0
+        var round = try Worker.lastRound(of: store, itemType: "Latest", attribute: "round")
         while true {
             round += 1
             let current = round

@@ -37,6 +37,11 @@ enum Worker {
         return store
     }
 
+    /// The round the store reached before: the integer `attribute` of the item `itemType`/0, or 0.
+    static func lastRound(of store: any DataStore, itemType: String, attribute: String) throws -> Int64 {
+        try store.read { accessor in try accessor.item(ofType: itemType, id: 0)?[attribute]?.intValue } ?? 0
+    }
+
     /// The number in `arguments[index]`, or `fallback` when it is absent; `usage` when it is not a
     /// positive number.
     static func count(_ arguments: [String], at index: Int, default fallback: Int64, usage text: String) -> Int64 {
