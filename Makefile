@@ -3,7 +3,7 @@ SWIFT ?= swift
 TSAN_BUILD := .build-tsan
 DEMO_ITEMS ?= 50000
 
-.PHONY: deps demo quickstart build test test-unit test-tsan docs bench clean
+.PHONY: deps demo quickstart build test test-unit test-tsan torture docs bench clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -32,6 +32,10 @@ test-unit: deps
 
 test-tsan: deps
 	$(SWIFT) test --scratch-path $(TSAN_BUILD) --sanitize=thread --filter concurrency
+
+# The crash suite at full strength (200 kills per case), then a table of kills and violations.
+torture: deps
+	PERSIST_CRASH_KILLS=$${PERSIST_CRASH_KILLS:-200} SWIFT=$(SWIFT) ./scripts/torture.sh
 
 # The documentation of every library (the Persist.docc catalog and the wrappers' symbols), built
 # with swift-docc-plugin; any warning fails the build.

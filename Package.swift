@@ -58,7 +58,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "persist-crash-worker",
-            dependencies: ["Persist", "PersistGDBM"]
+            dependencies: [
+                "Persist", "PersistGDBM", "PersistSQLite", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .systemLibrary(
             name: "CLibFuzzer",
@@ -126,7 +128,10 @@ let package = Package(
         ),
         .target(
             name: "PersistTestSupport",
-            dependencies: ["CSQLite", "CGDBM"],
+            dependencies: [
+                "CSQLite", "CGDBM", "Persist", "PersistConformance", "PersistSQLite", "PersistGDBM",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/PersistTestSupport"
         ),
         .testTarget(
@@ -147,8 +152,15 @@ let package = Package(
         .testTarget(
             name: "PersistMigrateTests",
             dependencies: [
-                "persist-migrate", "persist-crash-worker", "Persist", "PersistSQLite", "PersistGDBM",
+                "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM",
                 "PersistTestSupport", "CSQLite", "CGDBM", .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "persist-crash-worker", "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM",
+                "PersistConformance", "PersistTestSupport", "CSQLite", "CGDBM",
             ]
         ),
         .testTarget(

@@ -29,6 +29,19 @@ final class BlockContext {
         if let pendingError { throw pendingError }
     }
 
+    /// Runs a check of a caller's arguments, or an engine call the caller's arguments may fail: a
+    /// ``DataStoreError`` it throws without a path gets this block's store as its path and in its
+    /// message, so that every error names the store concerned.
+    func locating<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as DataStoreError where error.path == nil {
+            error.path = location
+            error.message += " (store \(location))"
+            throw error
+        }
+    }
+
     func checkActive(_ what: String) throws {
         guard isActive else {
             throw DataStoreError.misuse(

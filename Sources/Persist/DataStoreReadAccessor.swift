@@ -30,14 +30,14 @@ public class DataStoreReadAccessor {
     ///   negative offset or limit); the store's errors.
     public func items(forRequest request: DataStoreRequest) throws -> [Item] {
         try prepare()
-        try request.validate()
+        try context.locating { try request.validate() }
         return try reader.items(matching: request)
     }
 
     /// The first item the request selects (after its offset), or `nil`.
     public func firstItem(forRequest request: DataStoreRequest) throws -> Item? {
         try prepare()
-        try request.validate()
+        try context.locating { try request.validate() }
         var first = request
         first.limit = min(request.limit ?? 1, 1)
         var found: Item?
@@ -51,7 +51,7 @@ public class DataStoreReadAccessor {
     /// How many items ``items(forRequest:)`` would return: the filter, offset and limit all apply.
     public func countItems(forRequest request: DataStoreRequest) throws -> Int {
         try prepare()
-        try request.validate()
+        try context.locating { try request.validate() }
         return try reader.countItems(matching: request)
     }
 
@@ -67,7 +67,7 @@ public class DataStoreReadAccessor {
     /// ```
     public func forEachItem(forRequest request: DataStoreRequest, _ body: (Item) throws -> Void) throws {
         try prepare()
-        try request.validate()
+        try context.locating { try request.validate() }
         try reader.forEachItem(matching: request) { item in
             try body(item)
             return true
@@ -77,7 +77,7 @@ public class DataStoreReadAccessor {
     /// The item of `itemType` with identifier `id`, or `nil`.
     public func item(ofType itemType: String, id: ItemID) throws -> Item? {
         try prepare()
-        try NameRules.validateItemType(itemType)
+        try context.locating { try NameRules.validateItemType(itemType) }
         return try reader.item(ofType: itemType, id: id)
     }
 

@@ -36,11 +36,13 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         context.dirtyItems.removeAll(keepingCapacity: true)
         for mutable in dirty {
             if let (item, isNew) = mutable.takePendingChange() {
-                try NameRules.validate(item)
-                if isNew {
-                    try writer.insert(item)
-                } else {
-                    try writer.save(item)
+                try context.locating {
+                    try NameRules.validate(item)
+                    if isNew {
+                        try writer.insert(item)
+                    } else {
+                        try writer.save(item)
+                    }
                 }
             }
         }
@@ -91,11 +93,13 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     /// - Throws: ``DataStoreError/Code/alreadyExists`` when an item with this identifier is stored.
     public func createItem(ofType itemType: String, id: ItemID) throws -> MutableItem {
         try prepare()
-        try NameRules.validateItemType(itemType)
-        if try writer.item(ofType: itemType, id: id) != nil {
-            let reference = ItemReference(itemType: itemType, id: id)
-            throw DataStoreError(.alreadyExists, "\(reference) already exists; give the new item another identifier",
-                                 items: [reference])
+        try context.locating {
+            try NameRules.validateItemType(itemType)
+            if try writer.item(ofType: itemType, id: id) != nil {
+                let reference = ItemReference(itemType: itemType, id: id)
+                throw DataStoreError(.alreadyExists, "\(reference) already exists; give the new item another identifier",
+                                     items: [reference])
+            }
         }
         // Written with its first values at the next accessor call or at commit, not empty now.
         let mutable = MutableItem(item: Item(itemType: itemType, id: id), context: context)
@@ -110,16 +114,20 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     ///   identifier is stored; ``DataStoreError/Code/invalidArgument`` for invalid names.
     public func insert(_ item: Item) throws {
         try prepare()
-        try NameRules.validate(item)
-        try writer.insert(item)
+        try context.locating {
+            try NameRules.validate(item)
+            try writer.insert(item)
+        }
         if !registry.isEmpty { registry[item.reference]?.replace(with: item) }
     }
 
     /// Inserts `item`, or replaces all attributes of the stored item with the same type and identifier.
     public func save(_ item: Item) throws {
         try prepare()
-        try NameRules.validate(item)
-        try writer.save(item)
+        try context.locating {
+            try NameRules.validate(item)
+            try writer.save(item)
+        }
         if !registry.isEmpty { registry[item.reference]?.replace(with: item) }
     }
 
@@ -145,7 +153,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     @discardableResult
     public func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
         try prepare()
-        try NameRules.validateItemType(itemType)
+        try context.locating { try NameRules.validateItemType(itemType) }
         forget(ItemReference(itemType: itemType, id: id))
         return try writer.deleteItem(ofType: itemType, id: id)
     }
@@ -156,7 +164,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     @discardableResult
     public func deleteAllItems(ofType itemType: String) throws -> Int {
         try prepare()
-        try NameRules.validateItemType(itemType)
+        try context.locating { try NameRules.validateItemType(itemType) }
         for reference in registry.keys where reference.itemType == itemType {
             forget(reference)
         }

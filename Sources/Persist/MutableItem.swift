@@ -79,10 +79,12 @@ public final class MutableItem {
     ///   ``DataStoreError/Code/invalidArgument`` for an empty name or one containing NUL.
     public func set(_ value: Value?, forKey name: String) throws {
         try context.checkActive("the mutable item \(storage.reference)")
-        if isDeleted {
-            throw DataStoreError.misuse("the mutable item \(storage.reference) was deleted in this block; it cannot change")
+        try context.locating {
+            if isDeleted {
+                throw DataStoreError.misuse("the mutable item \(storage.reference) was deleted in this block; it cannot change")
+            }
+            try NameRules.validateAttribute(name, of: storage.itemType)
         }
-        try NameRules.validateAttribute(name, of: storage.itemType)
         storage[name] = value
         markDirty()
     }

@@ -171,6 +171,33 @@ enum ItemTests {
             }
             #expect(try allItems(store, "Note").isEmpty)
         },
+        ConformanceTest("errors about a block's arguments name the store", group: .items) { context in
+            let store = try context.makeStore()
+            try seed(store, [Item(itemType: "Note", id: "n")])
+            var negative = DataStoreRequest(itemType: "Note")
+            negative.limit = -1
+            let tooDeep = EdgeValues.deeplyNested(depth: BinaryValueCoding.maximumDepth + 1)
+            let errors = [
+                expectError(.invalidArgument) { try store.read { try $0.items(forRequest: negative) } },
+                expectError(.invalidArgument) { try store.read { try $0.item(ofType: "", id: "n") } },
+                expectError(.invalidArgument) { try store.writeSync { try $0.deleteItem(ofType: "", id: "n") } },
+                expectError(.invalidArgument) {
+                    try store.writeSync { try $0.insert(Item(itemType: "Note", id: "deep", attributes: ["v": tooDeep])) }
+                },
+                expectError(.invalidArgument) {
+                    try store.writeSync { accessor in
+                        let item = try accessor.createItem(ofType: "Note")
+                        try item.set(1, forKey: "bad\u{0}name")
+                    }
+                },
+                expectError(.alreadyExists) { try store.writeSync { try $0.createItem(ofType: "Note", id: "n") } },
+            ]
+            for error in errors {
+                #expect(error?.path == store.location && error?.message.contains(store.location) == true,
+                        "\(String(describing: error)) does not name \(store.location)")
+            }
+            #expect(try allItems(store, "Note").map(\.id) == ["n"])
+        },
         ConformanceTest("a 16 MiB value round-trips", group: .items) { context in
             let store = try context.makeStore()
             var bytes = [UInt8](repeating: 0, count: 16 << 20)
@@ -183,9 +210,15 @@ enum ItemTests {
     ]
 }
 
-/// Values every store must keep bit for bit.
-enum EdgeValues {
-    static let all: [Value] = [
+/// Values every store must keep bit for bit: NaNs, infinities, -0.0, Int64.min and max, strings
+/// with NUL and astral-plane characters, empty strings and bytes, extreme dates, nested values.
+///
+/// ```swift
+/// for value in EdgeValues.all { try seed(store, [Item(itemType: "Edge", id: 1, attributes: ["v": value])]) }
+/// ```
+public enum EdgeValues {
+    /// Every edge case, each of one ``Value`` kind.
+    public static let all: [Value] = [
         .bool(false), .bool(true),
         .int(0), .int(-1), .int(.min), .int(.max), .int(1 << 53 + 1),
         .double(0), .double(-0.0), .double(.nan), .double(-.nan), .double(.signalingNaN), .double(.infinity),
@@ -203,7 +236,8 @@ enum EdgeValues {
         deeplyNested(depth: 64),
     ]
 
-    static func deeplyNested(depth: Int) -> Value {
+    /// A string inside `depth` levels of arrays and objects, alternating.
+    public static func deeplyNested(depth: Int) -> Value {
         var value: Value = "bottom"
         for level in 0..<depth {
             value = level.isMultiple(of: 2) ? .array([value]) : .object(["level\(level)": value])
@@ -212,13 +246,19 @@ enum EdgeValues {
     }
 }
 
-/// Names chosen to break careless quoting.
-enum HostileNames {
-    static let typeNames = [
+/// Names chosen to break careless quoting: SQL injections, quotes, keywords, spaces, non-ASCII.
+///
+/// ```swift
+/// let item = Item(itemType: HostileNames.typeNames[0], id: 1, attributes: [HostileNames.attributeNames[0]: 1])
+/// ```
+public enum HostileNames {
+    /// Item type names.
+    public static let typeNames = [
         "Robert'); DROP TABLE x;--", "\"", "'", "select", "Table With Spaces", "名前", "a.b", "[x]", "`tick`",
         String(repeating: "long", count: 50),
     ]
-    static let attributeNames = [
+    /// Attribute names.
+    public static let attributeNames = [
         "Robert'); DROP TABLE x;--", "\"quoted\"", "order", "with space", "ünïcödé", "a.b", "[x]", "`tick`",
         String(repeating: "L", count: 200),
     ]

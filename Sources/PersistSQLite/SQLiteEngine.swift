@@ -103,6 +103,17 @@ final class SQLiteEngine: DataStoreEngine, @unchecked Sendable {
         }
         let synchronous = isScratch ? "OFF" : (options.durability == .full ? "FULL" : "NORMAL")
         try connection.executeOnce("PRAGMA synchronous = \(synchronous)", operation: "Setting the durability")
+        // Open the WAL on the writer now (a read transaction does): the writer closes last, and only
+        // a connection that has the WAL open checkpoints it and removes the -wal and -shm files. A
+        // store that never writes would otherwise leave them behind, created by a read-only reader.
+        try connection.execute("BEGIN", operation: "Opening the write-ahead log")
+        do {
+            _ = try connection.integer("PRAGMA schema_version", operation: "Opening the write-ahead log")
+            try connection.execute("COMMIT", operation: "Opening the write-ahead log")
+        } catch {
+            if connection.isInTransaction { try? connection.execute("ROLLBACK", operation: "Opening the write-ahead log") }
+            throw error
+        }
     }
 
     private func report(_ schema: DatabaseSchema) {

@@ -30,6 +30,9 @@ enum SQLiteErrors {
         case SQLITE_FULL:
             return (.io, "The disk (or the database's size limit) is full; the write was rolled back. "
                 + "Free some space and try again.")
+        case SQLITE_IOERR where isDirectory(path):
+            // Opened read-only, a directory opens, and the first read fails.
+            return directoryError
         case SQLITE_IOERR, SQLITE_NOMEM:
             return (.io, "The operating system reported an input/output failure; the write was rolled back. "
                 + "Check the disk and the file, then try again.")
@@ -65,12 +68,17 @@ enum SQLiteErrors {
         }
     }
 
-    private static func cantOpen(path: String) -> (DataStoreError.Code, String) {
+    private static let directoryError = (DataStoreError.Code.invalidArgument,
+                                         "The path is a directory; give the path of a database file inside it.")
+
+    private static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue {
-                return (.invalidArgument, "The path is a directory; give the path of a database file inside it.")
-            }
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    private static func cantOpen(path: String) -> (DataStoreError.Code, String) {
+        if FileManager.default.fileExists(atPath: path) {
+            if isDirectory(path) { return directoryError }
             return (.io, "The file exists but cannot be opened; check its permissions and those of its directory.")
         }
         let directory = (path as NSString).deletingLastPathComponent

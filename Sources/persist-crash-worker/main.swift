@@ -1,26 +1,30 @@
 // persist-crash-worker: a child process for crash and locking tests. It does one kind of work
 // until it is killed (or until its standard input closes), reporting progress on standard output
 // one line at a time, so that a test can kill it with SIGKILL at a random moment and check what
-// survived. New modes (other stores, child-store merges, migrations) are added to `modes`.
+// survived.
 //
-//   persist-crash-worker gdbm-blocks <path> <normal|full> [items-per-block]
+//   persist-crash-worker blocks <sqlite|gdbm> <path> <normal|full> [items-per-block]
 //       Runs write blocks forever. Block n saves Current/0..k-1 with seq = n, inserts
 //       Log/"n-0".."n-(k-1)" with seq = n, and deletes the Log items of block n - 8; it prints
 //       n after writeSync returns.
+//   persist-crash-worker merge <sqlite|gdbm> <path> [items-per-round]
+//       Runs child-store merges forever. Round n makes a child, inserts Batch/"n-0".."n-(k-1)"
+//       with round = n, sets Latest/0 to round = n, deletes the Batch items of round n - 8, merges
+//       the child into the store, and prints n after merge returns.
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 
 import Foundation
 
 let modes: [String: ([String]) throws -> Void] = [
-    "gdbm-blocks": GDBMModes.writeBlocks,
-    "gdbm-hold": GDBMModes.hold,
+    "blocks": BlockMode.run,
+    "merge": MergeMode.run,
+    "gdbm-hold": HoldMode.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let mode = modes[name] else {
-    FileHandle.standardError.write(Data("usage: persist-crash-worker <\(modes.keys.sorted().joined(separator: "|"))> …\n".utf8))
-    exit(64)
+    Worker.usage("<\(modes.keys.sorted().joined(separator: "|"))> …")
 }
 do {
     try mode(Array(arguments.dropFirst()))

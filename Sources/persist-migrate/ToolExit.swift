@@ -41,13 +41,23 @@ enum ToolExit: Int32, Sendable {
             return .locked
         case .alreadyExists:
             return .cannotCreate
-        case .typeMismatch, .invalidArgument:
+        case .typeMismatch:
             return .dataError
+        case .invalidArgument:
+            // Opening, it is a path no store can use (a directory); later, an item the target refuses.
+            switch stage {
+            case .openingSource: return .sourceUnavailable
+            case .openingTarget: return .cannotCreate
+            case .copying, .finishing: return .dataError
+            }
         case .io:
             return stage == .openingSource ? .sourceUnavailable : (stage == .openingTarget ? .cannotCreate : .ioError)
         case .corrupt:
             if side == .source { return stage == .openingSource ? .sourceUnavailable : .dataError }
             return stage == .openingTarget ? .cannotCreate : .dataError
+        case .unsupported where stage == .copying || stage == .finishing:
+            // A record of a newer format: an item that cannot be decoded.
+            return .dataError
         case .notFound, .readOnly, .unsupported:
             return side == .source ? .sourceUnavailable : .cannotCreate
         case .conflict:

@@ -6,6 +6,8 @@ import PersistGDBM
 import PersistTestSupport
 import Testing
 
+/// The plainer bad files (missing, empty, random, truncated, of another kind, of a newer format) are
+/// in ReliabilityTests' bad-input suite.
 @Suite("Bad files give a clear error, name the file, and stay unchanged")
 struct BadFileTests {
     static func store(_ path: String, readOnly: Bool = false, create: Bool = true,
@@ -51,28 +53,6 @@ struct BadFileTests {
         try store.tearDown()
     }
 
-    @Test("random bytes: corrupt, with GDBM's bad magic number")
-    func randomBytes() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("random.db")
-        var generator = SystemRandomNumberGenerator()
-        try Data((0..<5000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
-        try Self.expectRefused(path, .corrupt, engineCode: Int32(GDBM_BAD_MAGIC_NUMBER))
-    }
-
-    @Test("a truncated GDBM file: corrupt", arguments: [100, 5000])
-    func truncated(_ length: Int) throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("truncated.db")
-        try Self.makeNativeFile(path, items: 400)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.truncate(atOffset: UInt64(length))
-        try handle.close()
-        try Self.expectRefused(path, .corrupt)
-    }
-
     @Test("a GDBM file truncated after its directory: corrupt when the missing part is read")
     func truncatedBuckets() throws {
         let directory = try TemporaryDirectory()
@@ -95,70 +75,6 @@ struct BadFileTests {
             #expect(error?.message.contains(path) == true)
         }
         #expect(fileBytes(path) == before)
-    }
-
-    @Test("a zero-length file: corrupt, and it is not turned into a database")
-    func zeroLength() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("empty.db")
-        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        try Self.expectRefused(path, .corrupt, mentioning: "empty")
-    }
-
-    @Test("an SQLite file: corrupt, and the message says it is SQLite")
-    func sqliteFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("app.sqlite")
-        var bytes = Array("SQLite format 3\u{0}".utf8)
-        bytes += [0x10, 0x00, 0x01, 0x01, 0x00, 0x40, 0x20, 0x20] + [UInt8](repeating: 0, count: 4096 - 24)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        try Self.expectRefused(path, .corrupt, mentioning: "SQLite")
-    }
-
-    @Test("a directory: invalidArgument")
-    func directoryPath() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("folder.db")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        try Self.expectRefused(path, .invalidArgument, mentioning: "directory")
-    }
-
-    @Test("a missing file without createIfMissing, or read-only: notFound, and nothing is created")
-    func missingFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("missing.db")
-        for store in [Self.store(path, create: false), Self.store(path, readOnly: true)] {
-            let error = expectError(.notFound) { try store.setup() }
-            #expect(error?.message.contains(path) == true)
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
-        let inMissingFolder = directory.path("no/such/folder.db")
-        let error = expectError(.notFound) { try Self.store(inMissingFolder).setup() }
-        #expect(error?.path == inMissingFolder)
-    }
-
-    @Test("a foreign GDBM file opened in the native layout: corrupt, pointing to the raw layout")
-    func foreignFileAsNative() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("foreign.db")
-        try ForeignFile.create(path, pairs: [Array("key".utf8): Array("value".utf8)])
-        try Self.expectRefused(path, .corrupt, mentioning: ".raw")
-    }
-
-    @Test("a file written by a newer format version: unsupported")
-    func newerFormat() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("future.db")
-        try ForeignFile.create(path, pairs: [GDBMStorageFormat.metadataKey: GDBMStorageFormat.metadataMagic + [2]])
-        try Self.expectRefused(path, .unsupported, mentioning: "version 2")
-        try ForeignFile.create(path, pairs: [GDBMStorageFormat.metadataKey: Array("not a format record".utf8)])
-        try Self.expectRefused(path, .corrupt, mentioning: "format record")
     }
 
     @Test("a file that needs recovery: corrupt with GDBM_NEED_RECOVERY; recover(path:) repairs it")

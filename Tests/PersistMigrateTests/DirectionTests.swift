@@ -9,28 +9,40 @@ struct DirectionTests {
     func gdbmToSQLite() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let items = MigrateFixtures.items()
-        try MigrateFixtures.gdbm(directory.path("old.db"), holding: items)
+        let items = StoreFiles.items()
+        try StoreFiles.gdbm(directory.path("old.db"), holding: items)
         let source = fileBytes(directory.path("old.db"))
         let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--progress", "never"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("(verified)"))
-        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("new.sqlite")) == Set(items))
+        #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")) == Set(items))
         #expect(fileBytes(directory.path("old.db")) == source)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty)
+    }
+
+    @Test("an empty store to a new SQLite database: nothing to copy, and nothing left beside it")
+    func emptyToSQLite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try StoreFiles.gdbm(directory.path("empty.db"), holding: [])
+        let output = try Tool.run(["--from", "gdbm:empty.db", "--to", "sqlite:new.sqlite", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(listing == ["empty.db", "new.sqlite"])
+        #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")).isEmpty)
     }
 
     @Test("an SQLite database to a new native GDBM store, verified")
     func sqliteToGDBM() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let items = MigrateFixtures.items()
-        try MigrateFixtures.sqlite(directory.path("app.sqlite"), holding: items)
+        let items = StoreFiles.items()
+        try StoreFiles.sqlite(directory.path("app.sqlite"), holding: items)
         let source = fileBytes(directory.path("app.sqlite"))
         let output = try Tool.run(["--from", "sqlite:app.sqlite", "--to", "gdbm:app.db", "--batch-size", "7"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(try MigrateFixtures.contents(kind: "gdbm", directory.path("app.db")) == Set(items))
+        #expect(try StoreFiles.contents(.gdbm, directory.path("app.db")) == Set(items))
         #expect(fileBytes(directory.path("app.sqlite")) == source)
     }
 
@@ -40,11 +52,11 @@ struct DirectionTests {
         defer { directory.remove() }
         try MigrateFixtures.foreignSQLite(directory.path("legacy.sqlite"))
         let source = fileBytes(directory.path("legacy.sqlite"))
-        let expected = try MigrateFixtures.contents(kind: "sqlite", directory.path("legacy.sqlite"))
+        let expected = try StoreFiles.contents(.sqlite, directory.path("legacy.sqlite"))
         #expect(fileBytes(directory.path("legacy.sqlite")) == source)
         let output = try Tool.run(["--from", "sqlite:legacy.sqlite", "--to", "gdbm:copy.db"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(try MigrateFixtures.contents(kind: "gdbm", directory.path("copy.db")) == expected)
+        #expect(try StoreFiles.contents(.gdbm, directory.path("copy.db")) == expected)
         #expect(expected.count == 12)
         #expect(fileBytes(directory.path("legacy.sqlite")) == source)
     }
@@ -60,7 +72,7 @@ struct DirectionTests {
             ["--from", "gdbm:legacy.dbm", "--from-layout", "raw", "--raw-type", "Entry", "--to", "sqlite:legacy.sqlite"],
             in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        let copied = try MigrateFixtures.contents(kind: "sqlite", directory.path("legacy.sqlite"))
+        let copied = try StoreFiles.contents(.sqlite, directory.path("legacy.sqlite"))
         #expect(copied == Set(pairs.map { Item(itemType: "Entry", id: .bytes($0.key), attributes: ["value": .bytes($0.value)]) }))
         #expect(fileBytes(directory.path("legacy.dbm")) == source)
     }

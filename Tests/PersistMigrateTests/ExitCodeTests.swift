@@ -5,6 +5,8 @@ import PersistGDBM
 import PersistTestSupport
 import Testing
 
+/// The bad-input cases (missing, damaged, locked and read-only stores, malformed --from and --to,
+/// undecodable records) are in ReliabilityTests' bad-input suite.
 @Suite("persist-migrate exits with the documented status and leaves every file as it was")
 struct ExitCodeTests {
     /// Runs the tool; expects `status`, a message naming `naming`, and every listed file unchanged.
@@ -27,14 +29,11 @@ struct ExitCodeTests {
     static func withSource(_ body: (TemporaryDirectory) throws -> Void) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try MigrateFixtures.gdbm(directory.path("old.db"), holding: MigrateFixtures.items(count: 20))
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 20))
         try body(directory)
     }
 
-    @Test("64 for an unknown kind, a malformed store, a bad option or a missing one", arguments: [
-        (["--from", "oracle:old.db", "--to", "sqlite:new.sqlite"], "unknown kind"),
-        (["--from", "old.db", "--to", "sqlite:new.sqlite"], "names no kind"),
-        (["--from", "gdbm:", "--to", "sqlite:new.sqlite"], "has no path"),
+    @Test("64 for a bad option or a missing one, or the same file twice", arguments: [
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--batch-size", "0"], "--batch-size"),
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--if-exists", "merge"], "if-exists"),
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--to-layout", "raw"], "GDBM targets only"),
@@ -47,16 +46,6 @@ struct ExitCodeTests {
         }
     }
 
-    @Test("65 for a record that cannot be decoded")
-    func undecodable() throws {
-        try Self.withSource { directory in
-            let key = try GDBMStorageFormat.encodeKey(itemType: "Restaurant", id: .int(7))
-            try ForeignFile.store(directory.path("old.db"), key: key, value: [GDBMStorageFormat.recordVersion, 0xff, 0xff, 0xff])
-            try Self.expectFailure(65, ["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite"],
-                                   naming: "old.db", in: directory, unchanged: ["old.db"], absent: ["new.sqlite"])
-        }
-    }
-
     @Test("65 for items the target cannot hold")
     func unstorable() throws {
         try Self.withSource { directory in
@@ -65,29 +54,13 @@ struct ExitCodeTests {
         }
     }
 
-    @Test("66 for a missing source, a directory, or a file that is not a store of its kind")
-    func sourceUnavailable() throws {
-        try Self.withSource { directory in
-            try Self.expectFailure(66, ["--from", "gdbm:missing.db", "--to", "sqlite:new.sqlite"],
-                                   naming: "missing.db", in: directory, unchanged: [], absent: ["new.sqlite", "missing.db"])
-            try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: true)
-            try Self.expectFailure(66, ["--from", "sqlite:folder", "--to", "gdbm:new.db"],
-                                   naming: "folder", in: directory, unchanged: [], absent: ["new.db"])
-            try Self.expectFailure(66, ["--from", "sqlite:old.db", "--to", "gdbm:new.db"],
-                                   naming: "old.db", in: directory, unchanged: ["old.db"], absent: ["new.db"])
-            #expect(FileManager.default.createFile(atPath: directory.path("noise.bin"), contents: Data((0..<4096).map { UInt8(($0 * 31) % 256) })))
-            try Self.expectFailure(66, ["--from", "gdbm:noise.bin", "--to", "sqlite:new.sqlite"],
-                                   naming: "noise.bin", in: directory, unchanged: ["noise.bin"], absent: ["new.sqlite"])
-        }
-    }
-
     @Test("73 for a target that already holds the items, or that cannot be created")
     func cannotCreate() throws {
         try Self.withSource { directory in
-            try MigrateFixtures.sqlite(directory.path("full.sqlite"), holding: MigrateFixtures.items(count: 8))
+            try StoreFiles.sqlite(directory.path("full.sqlite"), holding: StoreFiles.items(count: 8))
             try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "sqlite:full.sqlite"],
                                    naming: "full.sqlite", in: directory, unchanged: ["old.db", "full.sqlite"])
-            try MigrateFixtures.gdbm(directory.path("full.db"), holding: MigrateFixtures.items(count: 8))
+            try StoreFiles.gdbm(directory.path("full.db"), holding: StoreFiles.items(count: 8))
             try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "gdbm:full.db"],
                                    naming: "full.db", in: directory, unchanged: ["old.db", "full.db"])
             try Self.expectFailure(73, ["--from", "gdbm:old.db", "--to", "sqlite:no/such/dir/new.sqlite"],
@@ -102,7 +75,7 @@ struct ExitCodeTests {
     func ioError() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try MigrateFixtures.gdbm(directory.path("old.db"), holding: MigrateFixtures.items(count: 600))
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 600))
         let before = fileBytes(directory.path("old.db"))
         // A file size limit makes writes beyond 64 KiB fail with EFBIG (the signal is ignored).
         let tool = ProductRunner.productsDirectory.appendingPathComponent("persist-migrate").path
@@ -113,16 +86,4 @@ struct ExitCodeTests {
         #expect(output.stderr.contains("new.sqlite"))
         #expect(fileBytes(directory.path("old.db")) == before)
         #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
-    }
-
-    @Test("75 for a store another process holds")
-    func locked() throws {
-        try Self.withSource { directory in
-            let holder = try ChildProcess(["gdbm-hold", directory.path("old.db"), "read-write"])
-            defer { holder.closeInputAndWait() }
-            #expect(holder.waitForLines(1))
-            try Self.expectFailure(75, ["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite"],
-                                   naming: "old.db", in: directory, unchanged: [], absent: ["new.sqlite"])
-        }
-    }
-}
+    }}

@@ -1,74 +1,9 @@
 import CSQLite
 import Foundation
-import Logging
-import Persist
-import PersistGDBM
-import PersistSQLite
 import PersistTestSupport
 
-/// Builds source and target files for the tool's tests, and reads them back.
+/// Foreign databases for the tool's tests, written and read with plain SQL.
 enum MigrateFixtures {
-    static var quiet: Logger {
-        var logger = Logger(label: "persist.migrate.tests")
-        logger.logLevel = .critical
-        return logger
-    }
-
-    /// A varied set of items of two types, every value kind included.
-    static func items(count: Int = 40) -> [Item] {
-        let restaurants: [Item] = (0..<count).map { index in
-            let attributes: [String: Value] = [
-                "name": .string("Restaurant \(index) é\u{0}x"),
-                "rating": .int(Int64(index % 5)),
-                "open": .bool(index % 2 == 0),
-                "score": .double(index == 3 ? -0.0 : Double(index) / 3),
-                "updated": .date(Date(timeIntervalSinceReferenceDate: Double(index))),
-                "logo": .bytes([UInt8(index % 256), 0, 255]),
-                "tags": .array([.string("a"), .int(Int64(index))]),
-                "address": .object(["city": .string("Leeds")]),
-            ]
-            return Item(itemType: "Restaurant", id: .int(Int64(index)), attributes: attributes)
-        }
-        let reviews: [Item] = (0..<count / 4).map { index in
-            let stars: Value = .double(Double(index % 5) + 0.5)
-            return Item(itemType: "Review", id: .string("review-\(index)"), attributes: ["stars": stars])
-        }
-        return restaurants + reviews
-    }
-
-    static func gdbm(_ path: String, holding items: [Item]) throws {
-        let store = GDBMDataStore(path: path, options: .init(logger: quiet))
-        try store.setup()
-        try seedStore(store, items)
-        try store.tearDown()
-    }
-
-    static func sqlite(_ path: String, holding items: [Item]) throws {
-        let store = SQLiteDataStore(path: path, options: .init(logger: quiet))
-        try store.setup()
-        try seedStore(store, items)
-        try store.tearDown()
-    }
-
-    private static func seedStore(_ store: any DataStore, _ items: [Item]) throws {
-        try store.writeSync { accessor in
-            for item in items { try accessor.insert(item) }
-        }
-    }
-
-    /// Every item of a store, opened read-only.
-    static func contents(kind: String, _ path: String, raw: Bool = false) throws -> Set<Item> {
-        let store: any DataStore = kind == "gdbm"
-            ? GDBMDataStore(path: path, options: .init(readOnly: true, createIfMissing: false,
-                                                       layout: raw ? .raw(itemType: "Entry") : .native, logger: quiet))
-            : SQLiteDataStore(path: path, options: .init(readOnly: true, createIfMissing: false, logger: quiet))
-        try store.setup()
-        defer { try? store.tearDown() }
-        return try store.read { accessor in
-            Set(try accessor.itemTypes().flatMap { try accessor.items(forRequest: DataStoreRequest(itemType: $0)) })
-        }
-    }
-
     /// A database written by another program: several tables, integer, text and rowid keys,
     /// columns mixing storage classes, blobs, nulls and awkward names.
     static let foreignSQL = #"""

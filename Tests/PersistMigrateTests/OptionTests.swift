@@ -6,8 +6,8 @@ import Testing
 @Suite("persist-migrate options")
 struct OptionTests {
     static func source(_ directory: TemporaryDirectory) throws -> [Item] {
-        let items = MigrateFixtures.items(count: 24)
-        try MigrateFixtures.gdbm(directory.path("old.db"), holding: items)
+        let items = StoreFiles.items(count: 24)
+        try StoreFiles.gdbm(directory.path("old.db"), holding: items)
         return items
     }
 
@@ -23,7 +23,7 @@ struct OptionTests {
         let items = try Self.source(directory)
         let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--types", "Review"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("new.sqlite")) == Set(items.filter { $0.itemType == "Review" }))
+        #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")) == Set(items.filter { $0.itemType == "Review" }))
     }
 
     @Test("--if-exists replace and skip treat the items already there as asked")
@@ -33,17 +33,17 @@ struct OptionTests {
         let items = try Self.source(directory)
         let changed = Item(itemType: "Review", id: "review-1", attributes: ["stars": 0.5, "extra": "kept?"])
         let unrelated = Item(itemType: "Other", id: 1)
-        try MigrateFixtures.sqlite(directory.path("skip.sqlite"), holding: [changed, unrelated])
-        try MigrateFixtures.sqlite(directory.path("replace.sqlite"), holding: [changed, unrelated])
+        try StoreFiles.sqlite(directory.path("skip.sqlite"), holding: [changed, unrelated])
+        try StoreFiles.sqlite(directory.path("replace.sqlite"), holding: [changed, unrelated])
         let skip = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:skip.sqlite", "--if-exists", "skip", "--json"], in: directory.url)
         #expect(skip.status == 0, "\(skip.stderr)")
-        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("skip.sqlite"))
+        #expect(try StoreFiles.contents(.sqlite, directory.path("skip.sqlite"))
             == Set(items.filter { $0.reference != changed.reference } + [changed, unrelated]))
         let totals = try Self.summary(skip)["totals"] as? [String: Int]
         #expect(totals?["skipped"] == 1 && totals?["written"] == items.count - 1)
         let replace = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:replace.sqlite", "--if-exists", "replace"], in: directory.url)
         #expect(replace.status == 0, "\(replace.stderr)")
-        #expect(try MigrateFixtures.contents(kind: "sqlite", directory.path("replace.sqlite")) == Set(items + [unrelated]))
+        #expect(try StoreFiles.contents(.sqlite, directory.path("replace.sqlite")) == Set(items + [unrelated]))
     }
 
     @Test("--dry-run reads everything, reports, and writes nothing")
@@ -51,7 +51,7 @@ struct OptionTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let items = try Self.source(directory)
-        try MigrateFixtures.gdbm(directory.path("existing.db"), holding: [items[0]])
+        try StoreFiles.gdbm(directory.path("existing.db"), holding: [items[0]])
         let before = fileBytes(directory.path("existing.db"))
         let new = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--dry-run", "--json"], in: directory.url)
         #expect(new.status == 0, "\(new.stderr)")

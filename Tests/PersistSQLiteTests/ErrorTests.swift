@@ -7,7 +7,8 @@ import Testing
 import PersistTestSupport
 
 /// Bad files and bad conditions: each gives a `DataStoreError` with SQLite's code and message and
-/// the path, and leaves the file as it was.
+/// the path, and leaves the file as it was. More bad files (missing, random, truncated, of another
+/// kind or a newer format) are in ReliabilityTests' bad-input suite.
 @Suite("SQLiteDataStore reports bad files and conditions clearly and changes nothing")
 struct ErrorTests {
     /// The bytes of `path`, or `nil` when there is no file.
@@ -44,19 +45,7 @@ struct ErrorTests {
         raw.close()
     }
 
-    @Test("a missing file without createIfMissing is notFound, and no file appears")
-    func missingFile() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("missing.sqlite")
-        let error = Self.expectSetupFailure(path, .notFound, engineCode: SQLITE_CANTOPEN,
-                                            options: quietOptions { $0.createIfMissing = false })
-        #expect(error?.message.contains("createIfMissing") == true)
-        #expect(!FileManager.default.fileExists(atPath: path))
-        Self.expectSetupFailure(directory.path("no/such/dir/x.sqlite"), .notFound, engineCode: SQLITE_CANTOPEN)
-    }
-
-    @Test("a directory is invalidArgument and stays empty")
+    @Test("a directory is invalidArgument, read-write or read-only, and stays empty")
     func directoryPath() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -64,6 +53,10 @@ struct ErrorTests {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let error = Self.expectSetupFailure(path, .invalidArgument, engineCode: SQLITE_CANTOPEN)
         #expect(error?.message.contains("directory") == true)
+        // Read-only, SQLite opens the directory and fails at the first read.
+        let readOnly = Self.expectSetupFailure(path, .invalidArgument, engineCode: SQLITE_IOERR,
+                                               options: quietOptions { $0.readOnly = true })
+        #expect(readOnly?.message.contains("directory") == true)
         #expect(try FileManager.default.contentsOfDirectory(atPath: path).isEmpty)
     }
 
@@ -103,11 +96,6 @@ struct ErrorTests {
         try damaged.write(to: URL(fileURLWithPath: path))
         expectSetupFailure(path, .corrupt, engineCode: SQLITE_CORRUPT)
         #expect(bytes(path) == damaged)
-    }
-
-    @Test("a truncated database is corrupt and unchanged")
-    func truncatedDatabase() throws {
-        try Self.expectDamagedDatabaseRefused { whole in whole.prefix(whole.count / 2) }
     }
 
     @Test("a database whose schema page is damaged is corrupt at setup and unchanged")
@@ -150,8 +138,8 @@ struct ErrorTests {
         let path = directory.path("readonly.sqlite")
         try Self.makeDatabase(path, rows: 3)
         let original = try #require(Self.bytes(path))
-        try makeReadOnly(path)
-        defer { makeWritable(path) }
+        try ReadOnlyFile.makeReadOnly(path)
+        defer { ReadOnlyFile.makeWritable(path) }
         let error = Self.expectSetupFailure(path, .readOnly, engineCode: SQLITE_READONLY)
         #expect(error?.message.contains("readOnly: true") == true)
         #expect(Self.bytes(path) == original)
@@ -165,30 +153,6 @@ struct ErrorTests {
         #expect(writeError?.message.contains(path) == true)
         try reader.tearDown()
         #expect(Self.bytes(path) == original)
-    }
-
-    /// Makes `path` unwritable, for this process too: `chmod`, and for root (whom permissions do
-    /// not stop) the immutable attribute.
-    func makeReadOnly(_ path: String) throws {
-        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
-        guard access(path, W_OK) == 0 else { return }
-        let chattr = Process()
-        chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        chattr.arguments = ["+i", path]
-        try chattr.run()
-        chattr.waitUntilExit()
-        #expect(chattr.terminationStatus == 0, "chattr +i failed; the file stays writable for root")
-    }
-
-    func makeWritable(_ path: String) {
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/chattr") {
-            let chattr = Process()
-            chattr.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-            chattr.arguments = ["-i", path]
-            try? chattr.run()
-            chattr.waitUntilExit()
-        }
-        try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
     }
 
     @Test("another connection holding the write lock past the busy timeout gives locked")

@@ -67,6 +67,21 @@ struct StorageFormatTests {
         }
     }
 
+    @Test("a store that reads but never writes leaves no -wal or -shm file when it closes")
+    func closingWithoutWrites() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("quiet.sqlite")
+        for _ in 0..<2 {   // a new file, then an existing one
+            let store = SQLiteDataStore(path: path, options: quietOptions())
+            try store.setup()
+            // The read runs on a read-only reader connection, which opens the WAL.
+            #expect(try allItems(store, "Edge").isEmpty)
+            try store.tearDown()
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["quiet.sqlite"])
+        }
+    }
+
     @Test("a value of the wrong storage class in a created column is corrupt, naming the item")
     func wrongStorageClassIsCorrupt() throws {
         try withFileStore { store, _ throws in

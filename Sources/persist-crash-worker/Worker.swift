@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import Persist
+import PersistGDBM
+import PersistSQLite
+
+/// What every mode of the worker shares: reporting, usage errors, and opening a store by kind.
+enum Worker {
+    /// How many rounds' items stay in the store (older ones are deleted).
+    static let window: Int64 = 8
+
+    /// Writes one line to standard output at once (no buffering survives a SIGKILL).
+    static func report(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func usage(_ text: String) -> Never {
+        FileHandle.standardError.write(Data("usage: persist-crash-worker \(text)\n".utf8))
+        exit(64)
+    }
+
+    /// Opens the store of `kind` (`sqlite` or `gdbm`) at `path` with `durability`; `usage` is
+    /// printed for an unknown kind.
+    static func openStore(kind: String, path: String, durability: Durability, usage text: String) throws -> any DataStore {
+        var logger = Logger(label: "persist-crash-worker")
+        logger.logLevel = .warning
+        let store: any DataStore
+        switch kind {
+        case "sqlite":
+            store = SQLiteDataStore(path: path, options: .init(durability: durability, busyTimeout: 10, logger: logger))
+        case "gdbm":
+            store = GDBMDataStore(path: path, options: .init(durability: durability, lockWait: .seconds(10), logger: logger))
+        default:
+            usage(text)
+        }
+        try store.setup()
+        return store
+    }
+
+    /// The round the store reached before: the integer `attribute` of the item `itemType`/0, or 0.
+    static func lastRound(of store: any DataStore, itemType: String, attribute: String) throws -> Int64 {
+        try store.read { accessor in try accessor.item(ofType: itemType, id: 0)?[attribute]?.intValue } ?? 0
+    }
+
+    /// The number in `arguments[index]`, or `fallback` when it is absent; `usage` when it is not a
+    /// positive number.
+    static func count(_ arguments: [String], at index: Int, default fallback: Int64, usage text: String) -> Int64 {
+        guard arguments.count > index else { return fallback }
+        guard let value = Int64(arguments[index]), value > 0 else { usage(text) }
+        return value
+    }
+}
