@@ -122,6 +122,11 @@ let package = Package(
             path: "Examples/JSONFileStore"
         ),
         .executableTarget(
+            name: "Tour",
+            dependencies: ["Persist", "PersistSQLite"],
+            path: "Examples/Tour"
+        ),
+        .executableTarget(
             name: "Repository",
             dependencies: ["Persist", "PersistSQLite"],
             path: "Examples/Repository"
@@ -169,7 +174,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore",
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour",
                            "PersistConformance", "Persist", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),

@@ -62,6 +62,18 @@ struct GuideCodeTests {
         }
     }
 
+    @Test("the README's tour is the Tour example")
+    func readme() throws {
+        let markdown = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let tour = try String(contentsOf: Self.root.appendingPathComponent("Examples/Tour/main.swift"), encoding: .utf8)
+        let blocks = Self.swiftBlocks(markdown)
+        #expect(blocks.count == 1)
+        for block in blocks {
+            let wanted = Self.significant(block)
+            #expect(Array(Self.significant(tour).prefix(wanted.count)) == wanted)
+        }
+    }
+
     @Test("the guides cover every adoption path")
     func allGuides() {
         #expect(Self.guides == ["FromGDBM.md", "FromJustPersist.md", "FromSQLite.md", "GDBMToSQLite.md", "README.md",

@@ -1,0 +1,22 @@
+// Tour: the README's tour of the API, run by a test in a directory of its own.
+import Persist
+import PersistSQLite
+
+let store: any DataStore = SQLiteDataStore(path: "restaurants.sqlite")   // or GDBMDataStore, InMemoryDataStore
+try store.setup()
+try store.writeSync { accessor in
+    let restaurant = try accessor.createItem(ofType: "Restaurant")
+    restaurant["name"] = "Pizza Place"                 // saved when the block returns; a throw rolls back
+    restaurant["rating"] = 4
+}
+var request = DataStoreRequest(itemType: "Restaurant")
+request.filter = .attribute("rating") >= 3 && .attribute("name").beginsWith("Pizza")
+request.setSort(byKey: "rating", ascending: false)
+let best: [Item] = try store.read { accessor in try accessor.items(forRequest: request) }
+
+let basket = try store.makeChildDataStore()             // scratch edits...
+try basket.setup()
+try basket.writeSync { accessor in try accessor.deleteAllItems(ofType: "Restaurant") }
+try store.merge(basket, policy: .fail)                  // ...merged in one atomic write, or dropped
+try store.tearDown()
+print("best: \(best.compactMap { $0["name"]?.stringValue }.joined(separator: ", "))")
