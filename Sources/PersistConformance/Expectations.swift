@@ -78,31 +78,5 @@ public func seed(_ store: any DataStore, _ items: [Item]) throws {
     }
 }
 
-/// A value shared between threads in tests, guarded by a `pthread` mutex (which, unlike
-/// `Synchronization.Mutex` on Linux, ThreadSanitizer understands).
-///
-/// ```swift
-/// let count = Shared(0)
-/// DispatchQueue.concurrentPerform(iterations: 4) { _ in count.withLock { $0 += 1 } }
-/// #expect(count.value == 4)
-/// ```
-public final class Shared<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var storage: Value
-
-    /// A shared value starting at `value`.
-    public init(_ value: Value) {
-        storage = value
-    }
-
-    /// Runs `body` with the value, exclusively.
-    public func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&storage)
-    }
-
-    /// The current value.
-    public var value: Value { withLock { $0 } }
-}
+/// A value shared between threads in tests: `Locked` from Persist, under the name the suite uses.
+public typealias Shared = Locked

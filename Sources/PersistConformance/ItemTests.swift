@@ -217,7 +217,7 @@ enum ItemTests {
 /// for value in EdgeValues.all { try seed(store, [Item(itemType: "Edge", id: 1, attributes: ["v": value])]) }
 /// ```
 public enum EdgeValues {
-    /// Every edge case, each of one ``Value`` kind.
+    /// Every edge case, each of one `Value` kind.
     public static let all: [Value] = [
         .bool(false), .bool(true),
         .int(0), .int(-1), .int(.min), .int(.max), .int(1 << 53 + 1),

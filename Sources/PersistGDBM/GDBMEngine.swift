@@ -6,7 +6,7 @@ import Persist
 final class GDBMEngine: DataStoreEngine {
     let location: String
     let options: GDBMDataStore.Options
-    private let current = Protected<GDBMSession?>(nil)
+    private let current = Locked<GDBMSession?>(nil)
 
     init(path: String, options: GDBMDataStore.Options) {
         location = path

@@ -29,7 +29,7 @@ final class GDBMSession: @unchecked Sendable {
         var needsFormatRecord = false
     }
 
-    private let state = Protected(State())
+    private let state = Locked(State())
 
     var logger: Logger { options.logger }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Persist
 
 /// The database files this process has open through `GDBMDataStore`, so that two stores in one
 /// process never both get write access to one file.
@@ -12,13 +13,13 @@ enum OpenFileRegistry {
         var readers = 0
     }
 
-    private static let holders = Protected<[String: Holders]>([:])
+    private static let holders = Locked<[String: Holders]>([:])
 
     /// A file held by one store; ``release()`` (or deallocation) gives it up, once.
     final class Claim: Sendable {
         let key: String
         let isWriter: Bool
-        private let released = Protected(false)
+        private let released = Locked(false)
 
         fileprivate init(key: String, isWriter: Bool) {
             self.key = key

@@ -144,19 +144,3 @@ struct LockingTests {
     }
 }
 
-/// A value shared between threads in tests, guarded by a `pthread` mutex.
-final class Shared<Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var storage: Value
-
-    init(_ value: Value) {
-        storage = value
-    }
-
-    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&storage)
-    }
-}
