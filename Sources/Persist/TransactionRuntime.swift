@@ -73,7 +73,9 @@ public final class TransactionRuntime: Sendable {
     }
 
     /// Refuses an operation that waits for the write queue from a place that would deadlock.
-    private func checkMayWait(_ operation: String) throws {
+    /// Completion handlers may start writes (which wait for the write queue only), but not wait for
+    /// the completion queue they run on.
+    private func checkMayWait(_ operation: String, waitsForCompletions: Bool = true) throws {
         if isOnWriteQueue {
             throw DataStoreError(
                 .misuse,
@@ -88,7 +90,7 @@ public final class TransactionRuntime: Sendable {
                     + "end the read block first, or queue the write with writeAsync",
                 path: engine.location)
         }
-        if isOnCompletionQueue && operation != "writeSync" {
+        if waitsForCompletions && isOnCompletionQueue {
             throw DataStoreError(
                 .misuse, "\(operation) was called from a writeAsync completion handler of the same store",
                 path: engine.location)
@@ -192,7 +194,7 @@ public final class TransactionRuntime: Sendable {
 
     /// Runs a write block synchronously (see ``DataStore/writeSync(_:)``).
     public func writeSync<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
-        try checkMayWait("writeSync")
+        try checkMayWait("writeSync", waitsForCompletions: false)
         try checkOpen()
         return try writeQueue.sync { try performWrite(block) }
     }
@@ -241,7 +243,7 @@ public final class TransactionRuntime: Sendable {
     /// Wrappers use it for their escape hatches, so that legacy code using the engine's own handle
     /// never runs at the same time as a write transaction.
     public func performExclusive<T>(_ body: () throws -> T) throws -> T {
-        try checkMayWait("performExclusive")
+        try checkMayWait("performExclusive", waitsForCompletions: false)
         try checkOpen()
         return try writeQueue.sync {
             try state.withLock { state in
