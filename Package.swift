@@ -64,9 +64,17 @@ let package = Package(
             name: "CLibFuzzer",
             path: "Sources/CLibFuzzer"
         ),
+        .target(
+            name: "PersistFuzzSupport",
+            dependencies: ["CLibFuzzer"]
+        ),
         .executableTarget(
             name: "persist-gdbm-fuzz",
-            dependencies: ["Persist", "PersistGDBM", "CLibFuzzer"]
+            dependencies: ["Persist", "PersistGDBM", "PersistFuzzSupport"]
+        ),
+        .executableTarget(
+            name: "persist-predicate-fuzz",
+            dependencies: ["PersistConformance", "PersistFuzzSupport"]
         ),
         .executableTarget(
             name: "persist-migrate",
