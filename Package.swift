@@ -129,7 +129,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PersistTests",
-            dependencies: ["Persist", "PersistConformance"]
+            dependencies: ["Persist", "PersistConformance"],
+            resources: [.copy("FuzzInputs")]
         ),
         .testTarget(
             name: "PersistSQLiteTests",

@@ -51,6 +51,19 @@ enum RequestTests {
             #expect(try ids(store) { $0.offset = 50; $0.limit = 3 } == [])
             #expect(try ids(store) { $0.offset = 3; $0.limit = 10 } == ["r4", "r5"])
         },
+        ConformanceTest("offsets and limits up to Int.max page without overflowing", group: .requests) { context in
+            let store = try context.makeStore()
+            try seed(store, restaurants)
+            #expect(try ids(store) { $0.offset = 1; $0.limit = .max } == ["r2", "r3", "r4", "r5"])
+            #expect(try ids(store) { $0.offset = 4; $0.limit = .max - 1 } == ["r5"])
+            #expect(try ids(store) { $0.offset = .max } == [])
+            #expect(try ids(store) { $0.offset = .max; $0.limit = .max } == [])
+            try store.read { accessor throws in
+                let request = DataStoreRequest(itemType: "Restaurant", offset: 2, limit: .max)
+                #expect(try accessor.countItems(forRequest: request) == 3)
+                #expect(try accessor.firstItem(forRequest: request)?.id == "r3")
+            }
+        },
         ConformanceTest("countItems and firstItem respect filter, sort, offset and limit", group: .requests) { context in
             let store = try context.makeStore()
             try seed(store, restaurants)
