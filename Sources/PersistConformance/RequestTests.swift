@@ -144,6 +144,22 @@ enum RequestTests {
                 == ["r1", "r2", "r3"])
             #expect(try ids(store) { $0.setSort(byKey: "name", ascending: true) } == ["r5", "r4", "r2", "r3", "r1"])
         },
+        ConformanceTest("objects whose keys differ only in Unicode normalization are different values", group: .requests) { context in
+            let store = try context.makeStore()
+            let composed: Value = ["\u{e9}": 1]
+            let decomposed: Value = ["e\u{301}": 1]
+            try seed(store, [
+                Item(itemType: "Restaurant", id: "r1", attributes: ["menu": composed]),
+                Item(itemType: "Restaurant", id: "r2", attributes: ["menu": decomposed]),
+            ])
+            #expect(try ids(store) { $0.filter = .attribute("menu") == composed } == ["r1"])
+            #expect(try ids(store) { $0.filter = .attribute("menu") == decomposed } == ["r2"])
+            #expect(try ids(store) { $0.filter = .attribute("menu") != composed } == ["r2"])
+            #expect(try ids(store) { $0.filter = .attribute("menu").isIn([decomposed]) } == ["r2"])
+            let keys = try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: "Restaurant")) }
+                .map { $0["menu"]?.objectValue?.keys.map { Array($0.utf8) } ?? [] }
+            #expect(keys == [[[0xC3, 0xA9]], [[0x65, 0xCC, 0x81]]])
+        },
         ConformanceTest("&&, || and ! combine as two-valued logic", group: .requests) { context in
             let store = try context.makeStore()
             try seed(store, restaurants)
