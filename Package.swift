@@ -66,9 +66,17 @@ let package = Package(
             name: "CLibFuzzer",
             path: "Sources/CLibFuzzer"
         ),
+        .target(
+            name: "PersistFuzzSupport",
+            dependencies: ["CLibFuzzer"]
+        ),
         .executableTarget(
             name: "persist-gdbm-fuzz",
-            dependencies: ["Persist", "PersistGDBM", "CLibFuzzer"]
+            dependencies: ["Persist", "PersistGDBM", "PersistFuzzSupport"]
+        ),
+        .executableTarget(
+            name: "persist-predicate-fuzz",
+            dependencies: ["PersistConformance", "PersistFuzzSupport"]
         ),
         .executableTarget(
             name: "persist-migrate",
@@ -141,7 +149,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PersistTests",
-            dependencies: ["Persist", "PersistConformance"]
+            dependencies: ["Persist", "PersistConformance"],
+            resources: [.copy("FuzzInputs")]
         ),
         .testTarget(
             name: "PersistSQLiteTests",

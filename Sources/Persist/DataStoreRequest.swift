@@ -107,7 +107,8 @@ public struct DataStoreRequest: Sendable, Hashable {
     public func window(_ items: [Item]) -> [Item] {
         let start = min(max(offset, 0), items.count)
         var end = items.count
-        if let limit { end = min(end, start + max(limit, 0)) }
+        // Clamp the limit to what is left before adding, so that a limit near Int.max cannot overflow.
+        if let limit { end = start + min(max(limit, 0), items.count - start) }
         return Array(items[start..<end])
     }
 

@@ -19,8 +19,9 @@ import Foundation
 ///
 /// Equality is *identity of the stored data*, strict enough to prove a round trip lossless:
 /// kinds must match (`.int(1) != .double(1)`), doubles compare bit for bit (`-0.0` differs from
-/// `0.0`) except that every NaN equals every other NaN, and strings compare by their UTF-8 bytes
-/// (so precomposed and decomposed forms of the same character differ). Predicates use the looser
+/// `0.0`) except that every NaN equals every other NaN, and strings and object keys compare by
+/// their UTF-8 bytes (so precomposed and decomposed forms of the same character differ, although
+/// Swift's `String` equality would call them equal). Predicates use the looser
 /// comparison semantics described in <doc:PredicateSemantics>.
 public enum Value: Sendable {
     /// No value. Top-level attributes never hold `.null`: setting one to `.null` removes it.
@@ -191,7 +192,7 @@ extension Value: Hashable {
         case (.date(let a), .date(let b)):
             return Value.identical(a.timeIntervalSinceReferenceDate, b.timeIntervalSinceReferenceDate)
         case (.array(let a), .array(let b)): return a == b
-        case (.object(let a), .object(let b)): return a == b
+        case (.object(let a), .object(let b)): return Value.identical(a, b)
         default: return false
         }
     }
@@ -218,6 +219,20 @@ extension Value: Hashable {
     static func identical(_ a: Double, _ b: Double) -> Bool {
         if a.isNaN || b.isNaN { return a.isNaN && b.isNaN }
         return a.bitPattern == b.bitPattern
+    }
+
+    /// Objects with the same entries, keys compared by their UTF-8 bytes. A dictionary looks keys
+    /// up by `String` equality, under which canonically equivalent keys such as `"é"` and
+    /// `"e\u{301}"` are one key, so a key found must also have the very same bytes. (Hashing by
+    /// the dictionary's own hash stays consistent: this equality only ever says less.)
+    static func identical(_ a: [String: Value], _ b: [String: Value]) -> Bool {
+        guard a.count == b.count else { return false }
+        for (key, value) in a {
+            guard let index = b.index(forKey: key), b[index].key.utf8.elementsEqual(key.utf8), b[index].value == value else {
+                return false
+            }
+        }
+        return true
     }
 
     /// The bit pattern used for hashing: one canonical pattern for all NaNs.

@@ -71,7 +71,7 @@ public enum DifferentialTests {
     static let perType = 60
 
     private static func check(
-        _ store: any DataStore, holding items: [Item], random: inout RandomData, seed: UInt64, requests: Int
+        _ store: any DataStore, holding items: [Item], random: inout RandomData<SeededGenerator>, seed: UInt64, requests: Int
     ) throws {
         var mismatches = 0
         for number in 0..<requests {

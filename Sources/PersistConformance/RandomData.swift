@@ -1,57 +1,44 @@
 import Foundation
 import Persist
 
-/// A small, seedable random number generator (SplitMix64), so that a failing differential run
-/// can be repeated exactly from its seed.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// A generator whose sequence is fixed by `seed`.
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// Random items and requests for the differential test.
+/// Random items and requests for the differential test and the predicate fuzz target.
 ///
-/// Each attribute keeps one kind per item type (plus missing values), as stores with typed
-/// columns require; values come from small pools full of edge cases so that ties, duplicates,
-/// NaN, signed zeros, NULs and canonically equivalent strings meet every operator.
-public struct RandomData {
-    var generator: SeededGenerator
-
-    /// Random data fixed by `seed`.
-    public init(seed: UInt64) {
-        generator = SeededGenerator(seed: seed)
+/// With ``Variety/pooled`` values (the differential test's), each attribute keeps one kind per
+/// item type (plus missing values), as stores with typed columns require, and values come from
+/// small pools full of edge cases so that ties, duplicates, NaN, signed zeros, NULs and
+/// canonically equivalent strings meet every operator. With ``Variety/anything`` (the fuzz
+/// target's), any attribute holds any kind, pooled edge cases mix with raw bit patterns, strings,
+/// bytes and nested values, and offsets and limits reach `Int.max`.
+///
+/// The choices come from `Generator`: a ``SeededGenerator`` repeats a run from its seed, and a
+/// ``FuzzInputGenerator`` lets a fuzzer's input bytes make each choice directly.
+///
+/// ```swift
+/// var random = RandomData(seed: 7)
+/// let items = random.items(perType: 60)
+/// let request = random.request(itemCount: 60)
+///
+/// var fuzzed = RandomData(generator: FuzzInputGenerator(input), variety: .anything)
+/// let value = fuzzed.value()
+/// ```
+public struct RandomData<Generator: RandomNumberGenerator> {
+    /// Which values the data is made of.
+    public enum Variety: Sendable {
+        /// One kind per attribute and item type, values from small pools of edge cases.
+        case pooled
+        /// Any kind in any attribute: pooled edge cases, raw values and nesting.
+        case anything
     }
 
-    static let itemTypes = ["Alpha", "Beta"]
-    /// Attribute name → the pool its values come from.
-    static let schema: [(name: String, pool: [Value])] = [
-        ("i", ints), ("d", doubles), ("s", strings), ("b", [false, true]), ("t", dates), ("x", bytes),
-        ("n", nested), ("o", objects),
-    ]
-    static let ints: [Value] = [-3, -1, 0, 0, 1, 2, 2, 3, .int(.min), .int(.max), .int(9_007_199_254_740_993)]
-    static let doubles: [Value] = [
-        -2.5, -0.0, 0.0, 1.0, 2.0, 2.5, 3.0, .double(.nan), .double(.infinity), .double(-.infinity), 1e300, 0.1,
-        .double(9_007_199_254_740_992), .double(-9_223_372_036_854_775_808),
-    ]
-    static let strings: [Value] = [
-        "", "a", "A", "ab", "b", "ab c", "\u{e9}", "e\u{301}", "a\u{0}b", "a\u{0}", "𝄞", "Zebra", "zebra", "10", "9",
-    ]
-    static let dates: [Value] = [0, 1, -1, 1e9, 1e9, 0.5].map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
-    static let bytes: [Value] = [.bytes([]), .bytes([0]), .bytes([0, 1]), .bytes([1]), .bytes([255]), .bytes([0, 0]), .bytes([97])]
-    static let nested: [Value] = [[], [1], [1.0], ["a"], [[1]], [.null], [1, "a"]]
-    static let objects: [Value] = [[:], ["a": 1], ["a": 1.0], ["b": [1]], ["a": 1, "b": "c"]]
+    var generator: Generator
+    /// Which values the data is made of.
+    public let variety: Variety
+
+    /// Random data whose choices come from `generator`.
+    public init(generator: Generator, variety: Variety = .pooled) {
+        self.generator = generator
+        self.variety = variety
+    }
 
     mutating func pick<T>(_ list: [T]) -> T {
         list[Int.random(in: 0..<list.count, using: &generator)]
@@ -64,7 +51,7 @@ public struct RandomData {
     /// `count` items of each item type, with unique identifiers of all three kinds.
     public mutating func items(perType count: Int) -> [Item] {
         var items: [Item] = []
-        for itemType in Self.itemTypes {
+        for itemType in RandomPools.itemTypes {
             for index in 0..<count {
                 let id: ItemID
                 switch index % 3 {
@@ -73,8 +60,8 @@ public struct RandomData {
                 default: id = .bytes([UInt8(index % 256), UInt8(index / 256)])
                 }
                 var attributes: [String: Value] = [:]
-                for (name, pool) in Self.schema where chance(0.8) {
-                    attributes[name] = pick(pool)
+                for (name, pool) in RandomPools.schema where chance(0.8) {
+                    attributes[name] = variety == .pooled ? pick(pool) : value()
                 }
                 items.append(Item(itemType: itemType, id: id, attributes: attributes))
             }
@@ -84,16 +71,18 @@ public struct RandomData {
 
     /// A random literal for comparing with attribute `name`: usually of its kind, sometimes not.
     mutating func literal(for name: String) -> Value {
+        if variety == .anything && chance(0.6) { return value(depth: 1) }
         if chance(0.05) { return .null }
-        if chance(0.12) { return pick(pick(Self.schema).pool) }
+        if chance(0.12) { return pick(pick(RandomPools.schema).pool) }
         switch name {
-        case "i", "d": return pick(Self.ints + Self.doubles)
-        default: return pick(Self.schema.first { $0.name == name }?.pool ?? Self.ints)
+        case "i", "d": return pick(RandomPools.intsAndDoubles)
+        default: return pick(RandomPools.schema.first { $0.name == name }?.pool ?? RandomPools.ints)
         }
     }
 
     mutating func attributeName() -> String {
-        chance(0.06) ? "missing" : pick(Self.schema).name
+        if variety == .anything { return pick(RandomPools.attributeNames) }
+        return chance(0.06) ? "missing" : pick(RandomPools.schema).name
     }
 
     mutating func predicate(depth: Int) -> DataStorePredicate {
@@ -113,7 +102,12 @@ public struct RandomData {
             return .isIn(attribute: name, (0..<count).map { _ in literal(for: name) })
         case 2, 3:
             let textName = chance(0.8) ? pick(["s", "x"]) : name
-            let operand: Value = textName == "x" ? pick(Self.bytes) : pick(Self.strings + ["b", "é"])
+            let operand: Value
+            if variety == .anything && chance(0.3) {
+                operand = value(depth: 0)
+            } else {
+                operand = textName == "x" ? pick(RandomPools.bytes) : pick(RandomPools.textOperands)
+            }
             return .text(attribute: textName, pick(DataStorePredicate.TextOperator.allCases), operand)
         default:
             return .comparison(attribute: name, pick(DataStorePredicate.ComparisonOperator.allCases), literal(for: name))
@@ -122,12 +116,28 @@ public struct RandomData {
 
     /// A random request over one of the item types.
     public mutating func request(itemCount: Int) -> DataStoreRequest {
-        var request = DataStoreRequest(itemType: chance(0.97) ? pick(Self.itemTypes) : "Gamma")
-        if chance(0.85) { request.filter = predicate(depth: 3) }
+        var request = DataStoreRequest(itemType: chance(0.97) ? pick(RandomPools.itemTypes) : "Gamma")
+        if chance(0.85) { request.filter = predicate(depth: variety == .pooled ? 3 : 4) }
         let sortCount = Int.random(in: 0...3, using: &generator)
         request.sortDescriptors = (0..<sortCount).map { _ in DataStoreSortDescriptor(key: attributeName(), ascending: chance(0.5)) }
-        if chance(0.4) { request.offset = Int.random(in: 0...(itemCount + 2), using: &generator) }
-        if chance(0.5) { request.limit = Int.random(in: 0...(itemCount + 2), using: &generator) }
+        if chance(0.4) { request.offset = count(upTo: itemCount + 2) }
+        if chance(0.5) { request.limit = count(upTo: itemCount + 2) }
+        if variety == .anything && chance(0.1) { request.ordering = .unspecified }
         return request
+    }
+
+    /// An offset or limit: up to `maximum`, or (``Variety/anything`` only) sometimes near `Int.max`.
+    mutating func count(upTo maximum: Int) -> Int {
+        if variety == .anything && chance(0.15) {
+            return chance(0.5) ? pick(RandomPools.bigCounts) : Int(truncatingIfNeeded: rawBits() >> 1)
+        }
+        return Int.random(in: 0...maximum, using: &generator)
+    }
+}
+
+extension RandomData where Generator == SeededGenerator {
+    /// Pooled random data fixed by `seed`.
+    public init(seed: UInt64) {
+        self.init(generator: SeededGenerator(seed: seed))
     }
 }

@@ -5,9 +5,20 @@ import Persist
 /// the "Predicate semantics" article, used as the oracle of the differential test.
 ///
 /// It shares no code with `Persist`'s own evaluator: numbers, strings and sort keys are compared
-/// by different means, so that a mistake in one is caught by the other.
+/// by different means, so that a mistake in one is caught by the other. The differential test and
+/// the predicate fuzz target check `Persist` against it.
+///
+/// ```swift
+/// let expected = ReferenceEvaluator.evaluate(request, over: items)
+/// let matches = ReferenceEvaluator.holds(.attribute("rating") >= 3, item)
+/// let order = ReferenceEvaluator.sortOrder(.int(1), .double(.nan))   // .orderedDescending
+/// ```
 public enum ReferenceEvaluator {
     /// The items of `request.itemType` in `items` that the request selects, in order.
+    ///
+    /// The request must be valid (no negative offset or limit). With
+    /// `DataStoreRequest.Ordering.unspecified` the answer is still in sorted order, one of the
+    /// orders the request allows.
     public static func evaluate(_ request: DataStoreRequest, over items: [Item]) -> [Item] {
         let candidates = items.filter { $0.itemType == request.itemType }
         let matching = candidates.filter { item in request.filter.map { holds($0, item) } ?? true }
@@ -17,7 +28,8 @@ public enum ReferenceEvaluator {
         return skipped
     }
 
-    static func holds(_ predicate: DataStorePredicate, _ item: Item) -> Bool {
+    /// Whether `item` satisfies `predicate`, by the rules of <doc:PredicateSemantics>.
+    public static func holds(_ predicate: DataStorePredicate, _ item: Item) -> Bool {
         switch predicate {
         case .and(let a, let b): return holds(a, item) && holds(b, item)
         case .or(let a, let b): return holds(a, item) || holds(b, item)
@@ -131,16 +143,23 @@ public enum ReferenceEvaluator {
     /// Sorting: descriptors in turn (missing and null first ascending, class ranks, values), then id.
     static func comesFirst(_ lhs: Item, _ rhs: Item, _ descriptors: [DataStoreSortDescriptor]) -> Bool {
         for descriptor in descriptors {
-            let a = sortKey(lhs[descriptor.key])
-            let b = sortKey(rhs[descriptor.key])
-            if a.rank != b.rank {
-                return descriptor.ascending ? a.rank < b.rank : a.rank > b.rank
-            }
-            if let left = a.value, let right = b.value, let order = ordering(left, right), order != .orderedSame {
-                return descriptor.ascending ? order == .orderedAscending : order == .orderedDescending
+            switch sortOrder(lhs[descriptor.key], rhs[descriptor.key]) {
+            case .orderedSame: continue
+            case .orderedAscending: return descriptor.ascending
+            case .orderedDescending: return !descriptor.ascending
             }
         }
         return idPrecedes(lhs.id, rhs.id)
+    }
+
+    /// Where two values of one sort key fall in ascending order: missing and null first, then by
+    /// class rank, then by value within the class; arrays tie with arrays and objects with objects.
+    public static func sortOrder(_ lhs: Value?, _ rhs: Value?) -> ComparisonResult {
+        let a = sortKey(lhs)
+        let b = sortKey(rhs)
+        if a.rank != b.rank { return a.rank < b.rank ? .orderedAscending : .orderedDescending }
+        guard let left = a.value, let right = b.value else { return .orderedSame }
+        return ordering(left, right) ?? .orderedSame
     }
 
     static func sortKey(_ value: Value?) -> (rank: Int, value: Value?) {

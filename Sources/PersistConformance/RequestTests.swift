@@ -51,6 +51,19 @@ enum RequestTests {
             #expect(try ids(store) { $0.offset = 50; $0.limit = 3 } == [])
             #expect(try ids(store) { $0.offset = 3; $0.limit = 10 } == ["r4", "r5"])
         },
+        ConformanceTest("offsets and limits up to Int.max page without overflowing", group: .requests) { context in
+            let store = try context.makeStore()
+            try seed(store, restaurants)
+            #expect(try ids(store) { $0.offset = 1; $0.limit = .max } == ["r2", "r3", "r4", "r5"])
+            #expect(try ids(store) { $0.offset = 4; $0.limit = .max - 1 } == ["r5"])
+            #expect(try ids(store) { $0.offset = .max } == [])
+            #expect(try ids(store) { $0.offset = .max; $0.limit = .max } == [])
+            try store.read { accessor throws in
+                let request = DataStoreRequest(itemType: "Restaurant", offset: 2, limit: .max)
+                #expect(try accessor.countItems(forRequest: request) == 3)
+                #expect(try accessor.firstItem(forRequest: request)?.id == "r3")
+            }
+        },
         ConformanceTest("countItems and firstItem respect filter, sort, offset and limit", group: .requests) { context in
             let store = try context.makeStore()
             try seed(store, restaurants)
@@ -130,6 +143,22 @@ enum RequestTests {
             #expect(try ids(store) { $0.filter = .attribute("name") > "Noodle" && .attribute("name") < "Pizza Q" }
                 == ["r1", "r2", "r3"])
             #expect(try ids(store) { $0.setSort(byKey: "name", ascending: true) } == ["r5", "r4", "r2", "r3", "r1"])
+        },
+        ConformanceTest("objects whose keys differ only in Unicode normalization are different values", group: .requests) { context in
+            let store = try context.makeStore()
+            let composed: Value = ["\u{e9}": 1]
+            let decomposed: Value = ["e\u{301}": 1]
+            try seed(store, [
+                Item(itemType: "Restaurant", id: "r1", attributes: ["menu": composed]),
+                Item(itemType: "Restaurant", id: "r2", attributes: ["menu": decomposed]),
+            ])
+            #expect(try ids(store) { $0.filter = .attribute("menu") == composed } == ["r1"])
+            #expect(try ids(store) { $0.filter = .attribute("menu") == decomposed } == ["r2"])
+            #expect(try ids(store) { $0.filter = .attribute("menu") != composed } == ["r2"])
+            #expect(try ids(store) { $0.filter = .attribute("menu").isIn([decomposed]) } == ["r2"])
+            let keys = try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: "Restaurant")) }
+                .map { $0["menu"]?.objectValue?.keys.map { Array($0.utf8) } ?? [] }
+            #expect(keys == [[[0xC3, 0xA9]], [[0x65, 0xCC, 0x81]]])
         },
         ConformanceTest("&&, || and ! combine as two-valued logic", group: .requests) { context in
             let store = try context.makeStore()

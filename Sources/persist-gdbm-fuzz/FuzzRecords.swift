@@ -1,15 +1,13 @@
 // The fuzz target of the GDBM storage format's decoders (records, keys, journals).
 //
-// Built with `-sanitize=fuzzer -DFUZZING` (see scripts/fuzz-records.sh), `main` hands control to
+// Built with `-sanitize=fuzzer -DFUZZING` (see scripts/fuzz.sh), `FuzzDriver` hands control to
 // libFuzzer's driver, which calls `exercise` with each input. Built normally, it is a small tool
 // that runs the same checks over the files named on the command line, for replaying a corpus or
-// a crashing input, and that writes a seed corpus.
+// a crashing input, and that writes a seed corpus (`--write-seeds <folder>`).
 
-#if FUZZING
-import CLibFuzzer
-#endif
 import Foundation
 import Persist
+import PersistFuzzSupport
 import PersistGDBM
 
 /// Runs every decoder over `bytes`; any outcome but a trap is fine, as long as what decodes
@@ -21,11 +19,11 @@ func exercise(_ bytes: [UInt8]) {
         guard let encoded = try? GDBMStorageFormat.encodeRecord(attributes),
               (try? GDBMStorageFormat.decodeRecord(encoded)) == attributes
         else {
-            fatalError("a decoded record does not round-trip: \(bytes)")
+            FuzzFinding.report("a decoded record does not round-trip: \(bytes)")
         }
         for name in attributes.keys {
             guard (try? GDBMStorageFormat.decodeAttribute(name, inRecord: bytes)) == attributes[name] else {
-                fatalError("a lazily decoded attribute differs from the full decode: \(bytes)")
+                FuzzFinding.report("a lazily decoded attribute differs from the full decode: \(bytes)")
             }
         }
     }
@@ -35,56 +33,27 @@ func exercise(_ bytes: [UInt8]) {
     if let reference = try? GDBMStorageFormat.decodeKey(bytes) {
         guard let encoded = try? GDBMStorageFormat.encodeKey(itemType: reference.itemType, id: reference.id),
               encoded == bytes
-        else { fatalError("a decoded key does not re-encode to the same bytes: \(bytes)") }
+        else { FuzzFinding.report("a decoded key does not re-encode to the same bytes: \(bytes)") }
     }
     if let entries = try? GDBMStorageFormat.decodeJournal(bytes) {
         guard GDBMStorageFormat.encodeJournal(entries) == bytes else {
-            fatalError("a decoded journal does not re-encode to the same bytes: \(bytes)")
+            FuzzFinding.report("a decoded journal does not re-encode to the same bytes: \(bytes)")
         }
     }
     _ = try? GDBMStorageFormat.decodeMetadataValue(bytes)
 }
 
-#if FUZZING
 @main
-enum Fuzz {
-    static func main() {
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            exercise(data.map { [UInt8](UnsafeBufferPointer(start: $0, count: size)) } ?? [])
-            return 0
-        })
-    }
-}
-#else
-@main
-enum ReplayInputs {
+enum RecordsFuzz {
     static func main() throws {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == "--write-seeds", arguments.count == 2 {
-            try writeSeeds(to: URL(fileURLWithPath: arguments[1], isDirectory: true))
-            return
-        }
-        if arguments.isEmpty {
-            FileHandle.standardError.write(Data("usage: persist-gdbm-fuzz <input-file-or-folder>… | --write-seeds <folder>\n".utf8))
-            exit(64)
-        }
-        while let path = arguments.first {
-            arguments.removeFirst()
-            let url = URL(fileURLWithPath: path)
-            var isDirectory: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let files = exists && isDirectory.boolValue
-                ? try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil) : [url]
-            for file in files { exercise([UInt8](try Data(contentsOf: file))) }
-            print("\(path): \(files.count) input(s) checked")
+        try FuzzDriver.run(seeds: seeds) { data, size in
+            exercise(FuzzDriver.bytes(data, size))
+            return 0
         }
     }
 
     /// Valid records, keys and journals for the fuzzer to start from.
-    static func writeSeeds(to folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    static func seeds() throws -> [[UInt8]] {
         let records: [[String: Value]] = [
             [:], ["a": 1], ["name": "Pizza Place", "rating": 4.5, "open": true],
             ["b": .bytes([0, 255]), "d": .date(Date(timeIntervalSinceReferenceDate: 12.5)), "n": [1, "x", [:]]],
@@ -94,10 +63,6 @@ enum ReplayInputs {
         seeds += try [ItemID.int(-1), .string("r1"), .bytes([0, 1])].map { try GDBMStorageFormat.encodeKey(itemType: "Note", id: $0) }
         seeds.append(GDBMStorageFormat.encodeJournal([.store(key: seeds[0], value: seeds[1]), .delete(key: [1, 2])]))
         seeds.append(GDBMStorageFormat.metadataValue)
-        for (index, seed) in seeds.enumerated() {
-            try Data(seed).write(to: folder.appendingPathComponent("seed-\(index)"))
-        }
-        print("wrote \(seeds.count) seeds to \(folder.path)")
+        return seeds
     }
 }
-#endif

@@ -92,4 +92,14 @@ struct PredicateSemanticsTests {
         // g = 2: ids 1, 4, 7; g = 1: ids 2, 5, 8; g = 0: ids 0, 3, 6, 9
         #expect(request.apply(to: items).map(\.id) == [.int(7), .int(2), .int(5)])
     }
+
+    @Test("fuzzer finding: an offset above 0 with a limit near Int.max returns the rest instead of overflowing")
+    func windowNearIntMax() {
+        let items = (0..<4).map { Item(itemType: "T", id: .int(Int64($0))) }
+        for (offset, limit, expected) in [(1, Int.max, [1, 2, 3]), (3, Int.max - 2, [3]), (Int.max, Int.max, []), (2, Int.max / 2 + 1, [2, 3])] {
+            let request = DataStoreRequest(itemType: "T", offset: offset, limit: limit)
+            #expect(request.apply(to: items).map(\.id) == expected.map { .int(Int64($0)) }, "offset \(offset), limit \(limit)")
+            #expect(request.window(items) == request.apply(to: items))
+        }
+    }
 }

@@ -30,6 +30,20 @@ struct ValueTests {
         #expect(Value.array([.double(.nan)]) == Value.array([.double(.nan)]))
     }
 
+    @Test("fuzzer finding: object keys compare by their bytes, so equal objects encode alike")
+    func objectKeysByBytes() {
+        let composed: Value = ["a": .null, "\u{e9}": .null]
+        let decomposed: Value = ["a": .null, "e\u{301}": .null]
+        #expect(composed != decomposed)
+        #expect(BinaryValueCoding.encode(composed) != BinaryValueCoding.encode(decomposed))
+        #expect(composed == ["\u{e9}": .null, "a": .null])
+        #expect(Value.object(["\u{e9}": 1]) != .object(["\u{e9}": 2]))
+        #expect(Value.object(["\u{e9}": 1]) != .object(["\u{e9}": 1, "b": 1]))
+        #expect(Value.array([composed]) != .array([decomposed]))
+        let set: Set<Value> = [composed, decomposed, ["a": .null, "\u{e9}": .null]]
+        #expect(set.count == 2)
+    }
+
     @Test("hashing agrees with equality")
     func hashing() {
         let set: Set<Value> = [.double(.nan), .double(-.nan), .double(0), .double(-0.0), .string("\u{e9}"), .string("e\u{301}")]
