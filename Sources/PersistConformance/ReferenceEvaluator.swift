@@ -28,7 +28,8 @@ public enum ReferenceEvaluator {
         return skipped
     }
 
-    /// Whether `item` satisfies `predicate`, by the rules of <doc:PredicateSemantics>.
+    /// Whether `item` satisfies `predicate`, by the rules of the "Predicate semantics" article of
+    /// Persist's documentation.
     public static func holds(_ predicate: DataStorePredicate, _ item: Item) -> Bool {
         switch predicate {
         case .and(let a, let b): return holds(a, item) && holds(b, item)
