@@ -14,6 +14,15 @@ public struct ConformanceTest: Sendable, CustomStringConvertible, CustomTestStri
     /// The suite section the test belongs to.
     public enum Group: String, Sendable, CaseIterable {
         case lifecycle, items, blocks, concurrency, requests, entities, differential, children
+
+        /// Every section but ``concurrency``, for a test function of its own, so that the
+        /// concurrency section can run apart (under ThreadSanitizer, `--filter concurrency`).
+        ///
+        /// ```swift
+        /// @Test("contract", arguments: ConformanceSuite.tests(for: .inMemory, in: ConformanceTest.Group.allButConcurrency))
+        /// func contract(_ test: ConformanceTest) async throws { try await test.run(with: .inMemory) }
+        /// ```
+        public static let allButConcurrency: Set<Group> = Set(allCases).subtracting([.concurrency])
     }
 
     /// What the test checks, as a sentence.

@@ -18,14 +18,9 @@ public func expectError<R>(
 ) -> DataStoreError? {
     do {
         _ = try body()
-        Issue.record("expected a DataStoreError with code \(code), but nothing was thrown", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as DataStoreError {
-        #expect(error.code == code, "expected code \(code), got \(error)", sourceLocation: sourceLocation)
-        return error
+        return checked(nil, code, sourceLocation)
     } catch {
-        Issue.record("expected a DataStoreError with code \(code), got \(error)", sourceLocation: sourceLocation)
-        return nil
+        return checked(error, code, sourceLocation)
     }
 }
 
@@ -42,15 +37,24 @@ public func expectError<R>(
 ) async -> DataStoreError? {
     do {
         _ = try await body()
+        return checked(nil, code, sourceLocation)
+    } catch {
+        return checked(error, code, sourceLocation)
+    }
+}
+
+/// Records an issue unless `error` is a ``DataStoreError`` with `code`, and returns it if it is one.
+private func checked(_ error: (any Error)?, _ code: DataStoreError.Code, _ sourceLocation: SourceLocation) -> DataStoreError? {
+    guard let error else {
         Issue.record("expected a DataStoreError with code \(code), but nothing was thrown", sourceLocation: sourceLocation)
         return nil
-    } catch let error as DataStoreError {
-        #expect(error.code == code, "expected code \(code), got \(error)", sourceLocation: sourceLocation)
-        return error
-    } catch {
+    }
+    guard let error = error as? DataStoreError else {
         Issue.record("expected a DataStoreError with code \(code), got \(error)", sourceLocation: sourceLocation)
         return nil
     }
+    #expect(error.code == code, "expected code \(code), got \(error)", sourceLocation: sourceLocation)
+    return error
 }
 
 /// An error thrown on purpose by tests to make a block fail.

@@ -13,7 +13,7 @@ extension StoreFactory {
 
 @Suite("The example wrapper JSONFileStore keeps the DataStore contract")
 struct JSONFileStoreConformanceTests {
-    @Test("contract", arguments: ConformanceSuite.tests(for: .jsonFile, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    @Test("contract", arguments: ConformanceSuite.tests(for: .jsonFile, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: .jsonFile)
     }

@@ -20,7 +20,7 @@ extension StoreFactory {
 @Suite("GDBMDataStore keeps the DataStore contract")
 struct GDBMConformanceTests {
     @Test("contract",
-          arguments: ConformanceSuite.tests(for: .gdbm, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+          arguments: ConformanceSuite.tests(for: .gdbm, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: .gdbm)
     }
@@ -40,7 +40,7 @@ struct GDBMConformanceTests {
 struct GDBMChildConformanceTests {
     static let factory = StoreFactory.child(of: .gdbm)
 
-    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: Self.factory)
     }

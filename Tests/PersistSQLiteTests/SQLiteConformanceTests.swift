@@ -2,11 +2,9 @@ import Persist
 import PersistConformance
 import Testing
 
-private let allButConcurrency = Set(ConformanceTest.Group.allCases).subtracting([.concurrency])
-
 @Suite("SQLiteDataStore on a file keeps the DataStore contract")
 struct SQLiteFileConformanceTests {
-    @Test("contract", arguments: ConformanceSuite.tests(for: .sqliteFile, in: allButConcurrency))
+    @Test("contract", arguments: ConformanceSuite.tests(for: .sqliteFile, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: .sqliteFile)
     }
@@ -19,7 +17,7 @@ struct SQLiteFileConformanceTests {
 
 @Suite("SQLiteDataStore.inMemory() keeps the DataStore contract")
 struct SQLiteInMemoryConformanceTests {
-    @Test("contract", arguments: ConformanceSuite.tests(for: .sqliteInMemory, in: allButConcurrency))
+    @Test("contract", arguments: ConformanceSuite.tests(for: .sqliteInMemory, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: .sqliteInMemory)
     }
@@ -34,7 +32,7 @@ struct SQLiteInMemoryConformanceTests {
 struct SQLiteChildConformanceTests {
     static let factory = StoreFactory.child(of: .sqliteFile)
 
-    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: allButConcurrency))
+    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: Self.factory)
     }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("InMemoryDataStore keeps the DataStore contract")
 struct InMemoryConformanceTests {
-    @Test("contract", arguments: ConformanceSuite.tests(for: .inMemory, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    @Test("contract", arguments: ConformanceSuite.tests(for: .inMemory, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: .inMemory)
     }
@@ -19,7 +19,7 @@ struct InMemoryConformanceTests {
 struct InMemoryChildConformanceTests {
     static let factory = StoreFactory.child(of: .inMemory)
 
-    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: Set(ConformanceTest.Group.allCases).subtracting([.concurrency])))
+    @Test("contract", arguments: ConformanceSuite.tests(for: factory, in: ConformanceTest.Group.allButConcurrency))
     func contract(_ test: ConformanceTest) async throws {
         try await test.run(with: Self.factory)
     }
