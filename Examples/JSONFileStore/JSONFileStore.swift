@@ -2,7 +2,7 @@ import Persist
 
 /// A complete `DataStore` kept in one JSON file: the example of a wrapper of your own.
 ///
-/// Conforming to ``EngineBackedDataStore`` is all the store itself has to do: the runtime gives
+/// Conforming to ``EngineBackedDataStore`` is all the store itself has to do: the scheduler gives
 /// it the whole contract — read and write blocks, `writeAsync`, `flush`, the `async` variants,
 /// accessors, mutable items, typed entities and child stores.
 ///
@@ -12,10 +12,10 @@ import Persist
 /// try store.writeSync { accessor in try accessor.insert(Item(itemType: "Note", id: 1, attributes: ["text": "hi"])) }
 /// ```
 public final class JSONFileStore: EngineBackedDataStore {
-    public let runtime: TransactionRuntime
+    public let scheduler: WriteScheduler
 
     /// A store on the JSON file at `path`, created at the first commit.
     public init(path: String) {
-        runtime = TransactionRuntime(engine: JSONFileEngine(path: path), logger: .init(label: "json-file-store"))
+        scheduler = WriteScheduler(engine: JSONFileEngine(path: path), logger: .init(label: "json-file-store"))
     }
 }

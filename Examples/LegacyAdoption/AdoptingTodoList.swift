@@ -26,7 +26,7 @@ final class AdoptingTodoList {
 
     // Not moved yet: the legacy statement, run on the store's own connection.
     func markDone(_ id: Int64) throws {
-        try store.withRawConnection { db in
+        try store.withRawHandle { db in
             guard sqlite3_exec(db, "UPDATE todo SET done = 1 WHERE id = \(id)", nil, nil, nil) == SQLITE_OK else {
                 throw LegacyError(String(cString: sqlite3_errmsg(db)))
             }

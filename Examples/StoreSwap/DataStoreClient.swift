@@ -47,7 +47,7 @@ enum DataStoreClient {
     /// old file, so the next launch simply migrates again.
     static func migrate(from oldPath: String, to newPath: String) throws {
         let staging = newPath + ".migrating"
-        try SQLiteDataStore.removeDatabase(atPath: staging)
+        try SQLiteDataStore.deleteFiles(atPath: staging)
         let source = GDBMDataStore(path: oldPath, options: .init(readOnly: true, createIfMissing: false, logger: logger))
         let target = SQLiteDataStore(path: staging, options: .init(logger: logger))
         try source.setup()
@@ -59,7 +59,7 @@ enum DataStoreClient {
             try target.tearDown()
         } catch {
             try? target.tearDown()
-            try? SQLiteDataStore.removeDatabase(atPath: staging)
+            try? SQLiteDataStore.deleteFiles(atPath: staging)
             throw error
         }
         guard report.verified else { throw DataStoreError(.corrupt, "the copy of \(oldPath) was not verified", path: newPath) }

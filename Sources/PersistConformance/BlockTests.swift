@@ -210,7 +210,7 @@ enum BlockTests {
         ConformanceTest("writeAsync completions receive the value or the error, and failures roll back",
                         group: .blocks) { context in
             let store = try context.makeStore()
-            let results = Shared<[String]>([])
+            let results = Locked<[String]>([])
             store.writeAsync({ accessor in
                 try accessor.insert(Item(itemType: "Note", id: "ok"))
                 return 42
@@ -231,7 +231,7 @@ enum BlockTests {
         },
         ConformanceTest("flush() waits for queued writes and their completions", group: .blocks) { context in
             let store = try context.makeStore()
-            let completions = Shared(0)
+            let completions = Locked(0)
             for index in 0..<50 {
                 store.writeAsync({ accessor in
                     try accessor.insert(Item(itemType: "Note", id: .int(Int64(index))))

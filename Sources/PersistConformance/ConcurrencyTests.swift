@@ -34,8 +34,8 @@ enum ConcurrencyTests {
         ConformanceTest("several read blocks run at the same time", group: .concurrency) { context in
             let store = try context.makeStore()
             try seed(store, [Item(itemType: "Note", id: "n")])
-            let inside = Shared(0)
-            let maximum = Shared(0)
+            let inside = Locked(0)
+            let maximum = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
                 _ = try? store.read { accessor throws in
                     let now = inside.withLock { value -> Int in
@@ -54,7 +54,7 @@ enum ConcurrencyTests {
         ConformanceTest("concurrent writeSync calls are serialized: no update is lost", group: .concurrency) { context in
             let store = try context.makeStore()
             try seed(store, [Item(itemType: "Counter", id: "c", attributes: ["n": 0])])
-            let failures = Shared(0)
+            let failures = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 8) { _ in
                 for _ in 0..<25 {
                     do {
@@ -74,9 +74,9 @@ enum ConcurrencyTests {
                         group: .concurrency) { context in
             let store = try context.makeStore()
             try seedAccounts(store, count: 8, total: 1000)
-            let stop = Shared(false)
-            let violations = Shared<[Int64]>([])
-            let reads = Shared(0)
+            let stop = Locked(false)
+            let violations = Locked<[Int64]>([])
+            let reads = Locked(0)
             let group = DispatchGroup()
             for reader in 0..<3 {
                 DispatchQueue.global().async(group: group) {
@@ -142,7 +142,7 @@ enum ConcurrencyTests {
                         group: .concurrency) { context in
             let store = try context.makeStore()
             try seedAccounts(store, count: 6, total: 600)
-            let violations = Shared<[String]>([])
+            let violations = Locked<[String]>([])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for task in 0..<16 {
                     group.addTask {

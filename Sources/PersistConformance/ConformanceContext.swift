@@ -8,7 +8,7 @@ public final class ConformanceContext: Sendable {
     public let factory: StoreFactory
     /// The test's own temporary directory, removed when the test ends.
     public let directory: URL
-    private let opened = Shared<[any DataStore]>([])
+    private let opened = Locked<[any DataStore]>([])
 
     init(factory: StoreFactory) throws {
         self.factory = factory

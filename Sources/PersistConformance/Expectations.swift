@@ -82,5 +82,3 @@ public func seed(_ store: any DataStore, _ items: [Item]) throws {
     }
 }
 
-/// A value shared between threads in tests: `Locked` from Persist, under the name the suite uses.
-public typealias Shared = Locked

@@ -9,7 +9,7 @@ enum LifecycleTests {
             let store = try context.makeUnopenedStore()
             expectError(.misuse) { try store.read { _ in 1 } }
             expectError(.misuse) { try store.writeSync { _ in 1 } }
-            let failure = Shared<(any Error)?>(nil)
+            let failure = Locked<(any Error)?>(nil)
             store.writeAsync({ _ in 1 }, completion: { result in
                 if case .failure(let error) = result { failure.withLock { $0 = error } }
             })
@@ -36,7 +36,7 @@ enum LifecycleTests {
         },
         ConformanceTest("tearDown() waits for queued asynchronous writes", group: .lifecycle) { context in
             let store = try context.makeStore()
-            let completed = Shared(0)
+            let completed = Locked(0)
             for index in 0..<20 {
                 store.writeAsync({ accessor in
                     try accessor.insert(Item(itemType: "Note", id: .int(Int64(index))))

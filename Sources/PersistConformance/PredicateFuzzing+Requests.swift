@@ -9,7 +9,7 @@ extension PredicateFuzzing {
         let request = random.request(itemCount: items.count)
         if let filter = request.filter {
             for item in items where filter.matches(item) != ReferenceEvaluator.holds(filter, item) {
-                findings.append("Predicate.matches gives \(filter.matches(item)) for \(filter) on \(item); the reference disagrees")
+                findings.append("DataStorePredicate.matches gives \(filter.matches(item)) for \(filter) on \(item); the reference disagrees")
             }
         }
         let candidates = items.filter { $0.itemType == request.itemType }

@@ -93,7 +93,7 @@ extension PredicateFuzzing {
             }
         }
         for predicate in predicates where predicate.matches(item) != ReferenceEvaluator.holds(predicate, item) {
-            findings.append("Predicate.matches gives \(predicate.matches(item)) for \(predicate) on v = \(lhs); the reference disagrees")
+            findings.append("DataStorePredicate.matches gives \(predicate.matches(item)) for \(predicate) on v = \(lhs); the reference disagrees")
         }
     }
 

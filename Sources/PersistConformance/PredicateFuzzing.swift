@@ -17,7 +17,7 @@ import Persist
 public enum PredicateFuzzing {
     /// What an input exercises, chosen by its first byte (modulo the number of modes).
     public enum Mode: UInt8, Sendable, CaseIterable {
-        /// Random items and a random request: `Predicate.matches` and `DataStoreRequest.apply(to:)`
+        /// Random items and a random request: `DataStorePredicate.matches` and `DataStoreRequest.apply(to:)`
         /// must give exactly what ``ReferenceEvaluator`` gives.
         case requests
         /// Three random values: the sort order must agree with the reference and be a total order,

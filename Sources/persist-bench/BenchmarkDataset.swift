@@ -19,7 +19,7 @@ enum BenchmarkDataset {
 
     /// A new SQLite database at `path` holding the dataset.
     static func sqlite(count: Int, at path: String) throws {
-        try SQLiteDataStore.removeDatabase(atPath: path)
+        try SQLiteDataStore.deleteFiles(atPath: path)
         let store = SQLiteDataStore(path: path, options: .init(logger: .benchmark))
         try store.setup()
         try write(count: count, to: store)

@@ -25,8 +25,8 @@ struct InsertTypedScenario: BenchmarkScenario {
                 try store?.tearDown()
                 store = nil
                 raw = nil
-                try SQLiteDataStore.removeDatabase(atPath: libraryPath)
-                try SQLiteDataStore.removeDatabase(atPath: baselinePath)
+                try SQLiteDataStore.deleteFiles(atPath: libraryPath)
+                try SQLiteDataStore.deleteFiles(atPath: baselinePath)
                 let opened = SQLiteDataStore(path: libraryPath, options: .init(logger: .benchmark))
                 try opened.setup()
                 store = opened

@@ -24,8 +24,8 @@ struct MigrateScenario: BenchmarkScenario {
             prepare: {
                 try target?.tearDown()
                 target = nil
-                try SQLiteDataStore.removeDatabase(atPath: libraryPath)
-                try SQLiteDataStore.removeDatabase(atPath: baselinePath)
+                try SQLiteDataStore.deleteFiles(atPath: libraryPath)
+                try SQLiteDataStore.deleteFiles(atPath: baselinePath)
                 let opened = SQLiteDataStore(path: libraryPath, options: .init(logger: .benchmark))
                 try opened.setup()
                 target = opened

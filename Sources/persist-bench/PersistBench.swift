@@ -94,7 +94,7 @@ struct PersistBench: ParsableCommand {
         @Option(name: .long) var target: String
 
         func run() throws {
-            try SQLiteDataStore.removeDatabase(atPath: target)
+            try SQLiteDataStore.deleteFiles(atPath: target)
             let from = GDBMDataStore(path: source, options: .init(readOnly: true, createIfMissing: false, logger: .benchmark))
             let to = SQLiteDataStore(path: target, options: .init(logger: .benchmark))
             try from.setup()
@@ -106,7 +106,7 @@ struct PersistBench: ParsableCommand {
             let megabytes = PeakMemory.megabytes()
             try to.tearDown()
             try from.tearDown()
-            try SQLiteDataStore.removeDatabase(atPath: target)
+            try SQLiteDataStore.deleteFiles(atPath: target)
             print(seconds, megabytes)
         }
     }

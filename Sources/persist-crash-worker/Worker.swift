@@ -27,7 +27,7 @@ enum Worker {
         let store: any DataStore
         switch kind {
         case "sqlite":
-            store = SQLiteDataStore(path: path, options: .init(durability: durability, busyTimeout: 10, logger: logger))
+            store = SQLiteDataStore(path: path, options: .init(durability: durability, busyTimeout: .seconds(10), logger: logger))
         case "gdbm":
             store = GDBMDataStore(path: path, options: .init(durability: durability, lockWait: .seconds(10), logger: logger))
         default:

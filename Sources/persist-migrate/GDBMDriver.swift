@@ -30,7 +30,7 @@ struct GDBMDriver: StoreDriver {
     }
 
     func companionFiles(of path: String) -> [String] {
-        [path + "-journal"]
+        GDBMDataStore.companionSuffixes.map { path + $0 }
     }
 
     /// An existing GDBM file is opened once for writing (which completes any interrupted commit

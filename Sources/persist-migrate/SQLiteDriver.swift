@@ -7,7 +7,7 @@ struct SQLiteDriver: StoreDriver {
     let logger: Logger
 
     /// How long to wait for another process's lock before reporting `locked`.
-    static let busyTimeout = 2.0
+    static let busyTimeout = Duration.seconds(2)
 
     func openReadOnly(path: String, layout: Layout, rawType: String) throws -> any DataStore {
         let store = SQLiteDataStore(path: path, options: .init(
@@ -24,7 +24,7 @@ struct SQLiteDriver: StoreDriver {
     }
 
     func companionFiles(of path: String) -> [String] {
-        [path + "-wal", path + "-shm", path + "-journal"]
+        SQLiteDataStore.companionSuffixes.map { path + $0 }
     }
 
     var existingTargetStrategy: ExistingTargetStrategy { .singleTransaction }

@@ -22,8 +22,8 @@ struct GDBMConcurrencyTests {
                 try accessor.insert(Item(itemType: "Account", id: .int(Int64(index)), attributes: ["balance": index == 0 ? 1000 : 0]))
             }
         }
-        let violations = Shared<[String]>([])
-        let rawCalls = Shared(0)
+        let violations = Locked<[String]>([])
+        let rawCalls = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for step in 0..<25 {
                 do {

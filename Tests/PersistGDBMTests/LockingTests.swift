@@ -68,7 +68,7 @@ struct LockingTests {
         let holder = try Self.holdFile(path, readOnly: false)
         let store = Self.store(path, lockWait: .seconds(60))
         let opened = DispatchSemaphore(value: 0)
-        let failure = Shared<(any Error)?>(nil)
+        let failure = Locked<(any Error)?>(nil)
         DispatchQueue.global().async {
             do { try store.setup() } catch { failure.withLock { $0 = error } }
             opened.signal()

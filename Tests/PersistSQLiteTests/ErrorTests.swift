@@ -157,7 +157,7 @@ struct ErrorTests {
 
     @Test("another connection holding the write lock past the busy timeout gives locked")
     func lockedByAnotherConnection() throws {
-        try withFileStore(options: quietOptions { $0.busyTimeout = 0.05 }) { store, path throws in
+        try withFileStore(options: quietOptions { $0.busyTimeout = .milliseconds(50) }) { store, path throws in
             try store.writeSync { try $0.insert(Item(itemType: "Note", id: "kept")) }
             let other = try RawDatabase(path)
             try other.exec("BEGIN IMMEDIATE; INSERT INTO Note (persist_id) VALUES ('other');")
@@ -184,7 +184,7 @@ struct ErrorTests {
         let original = try #require(Self.bytes(path))
         let other = try RawDatabase(path)
         try other.exec("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;")
-        Self.expectSetupFailure(path, .locked, engineCode: SQLITE_BUSY, options: quietOptions { $0.busyTimeout = 0.05 })
+        Self.expectSetupFailure(path, .locked, engineCode: SQLITE_BUSY, options: quietOptions { $0.busyTimeout = .milliseconds(50) })
         try other.exec("ROLLBACK;")
         other.close()
         #expect(Self.bytes(path) == original)
@@ -196,7 +196,7 @@ struct ErrorTests {
             let kept = Item(itemType: "Blob", id: "small", attributes: ["bytes": .bytes([1, 2, 3])])
             try store.writeSync { try $0.insert(kept) }
             // The same error SQLite gives for a full disk: cap the file at its current size.
-            try store.withRawConnection { db in
+            try store.withRawHandle { db in
                 #expect(sqlite3_exec(db, "PRAGMA max_page_count = 4", nil, nil, nil) == SQLITE_OK)
             }
             let error = expectError(.io) {
@@ -210,7 +210,7 @@ struct ErrorTests {
             #expect(error?.message.contains(path) == true)
             #expect(error?.items == [ItemReference(itemType: "Blob", id: "big")])
             #expect(try allItems(store, "Blob") == [kept])
-            try store.withRawConnection { db in
+            try store.withRawHandle { db in
                 #expect(sqlite3_exec(db, "PRAGMA max_page_count = 1073741823", nil, nil, nil) == SQLITE_OK)
             }
             try store.writeSync { try $0.insert(Item(itemType: "Blob", id: "other")) }
@@ -220,7 +220,7 @@ struct ErrorTests {
 
     @Test("options out of range are invalidArgument at setup")
     func badOptions() {
-        let negative = SQLiteDataStore(path: "/nonexistent/x.sqlite", options: quietOptions { $0.busyTimeout = -1 })
+        let negative = SQLiteDataStore(path: "/nonexistent/x.sqlite", options: quietOptions { $0.busyTimeout = .seconds(-1) })
         expectError(.invalidArgument) { try negative.setup() }
         let pool = SQLiteDataStore(path: "/nonexistent/x.sqlite", options: quietOptions { $0.readerPoolSize = -2 })
         expectError(.invalidArgument) { try pool.setup() }

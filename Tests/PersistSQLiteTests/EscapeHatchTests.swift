@@ -8,13 +8,13 @@ import Testing
 import PersistTestSupport
 
 /// Legacy call sites on the store's own connection, serialized with write blocks.
-@Suite("SQLiteDataStore.withRawConnection runs legacy code safely")
+@Suite("SQLiteDataStore.withRawHandle runs legacy code safely")
 struct EscapeHatchTests {
     @Test("legacy SQL and accessors see each other's committed changes, schema changes included")
     func sharedFile() throws {
         try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Item(itemType: "Note", id: "n1", attributes: ["text": "from accessors"])) }
-            let count = try store.withRawConnection { db -> [[RawValue]] in
+            let count = try store.withRawHandle { db -> [[RawValue]] in
                 let raw = RawDatabase(borrowing: db)
                 try raw.exec("""
                     INSERT INTO Note (persist_id, text) VALUES ('n2', 'from legacy code');
@@ -34,7 +34,7 @@ struct EscapeHatchTests {
     func openTransaction() throws {
         try withFileStore { store, _ throws in
             let error = expectError(.misuse) {
-                try store.withRawConnection { db in
+                try store.withRawHandle { db in
                     try RawDatabase(borrowing: db).exec("BEGIN; CREATE TABLE dangling (v); INSERT INTO dangling VALUES (1);")
                 }
             }
@@ -49,7 +49,7 @@ struct EscapeHatchTests {
     func throwingClosure() throws {
         try withFileStore { store, _ throws in
             #expect(throws: RawDatabaseError.self) {
-                try store.withRawConnection { db in
+                try store.withRawHandle { db in
                     try RawDatabase(borrowing: db).exec("BEGIN; CREATE TABLE dangling (v);")
                     throw RawDatabaseError(message: "legacy failure")
                 }
@@ -63,13 +63,13 @@ struct EscapeHatchTests {
     func misuse() throws {
         try withFileStore { store, _ throws in
             try store.writeSync { _ in
-                expectError(.misuse) { try store.withRawConnection { _ in 1 } }
+                expectError(.misuse) { try store.withRawHandle { _ in 1 } }
             }
             _ = try store.read { _ in
-                expectError(.misuse) { try store.withRawConnection { _ in 1 } }
+                expectError(.misuse) { try store.withRawHandle { _ in 1 } }
             }
             try store.tearDown()
-            expectError(.misuse) { try store.withRawConnection { _ in 1 } }
+            expectError(.misuse) { try store.withRawHandle { _ in 1 } }
         }
     }
 
@@ -77,12 +77,12 @@ struct EscapeHatchTests {
     func serializedWithWrites() throws {
         try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Item(itemType: "Counter", id: "c", attributes: ["n": 0])) }
-            let failures = Shared(0)
+            let failures = Locked(0)
             DispatchQueue.concurrentPerform(iterations: 8) { worker in
                 for step in 0..<20 {
                     do {
                         if (worker + step).isMultiple(of: 2) {
-                            try store.withRawConnection { db in
+                            try store.withRawHandle { db in
                                 // Read, then write, as legacy code does: only safe when serialized.
                                 let raw = RawDatabase(borrowing: db)
                                 guard case .integer(let n) = try raw.rows("SELECT n FROM Counter").first?.first else {

@@ -66,7 +66,7 @@ struct NameTests {
     @Test("hostile and very long names are stored as given and inject nothing")
     func hostileNames() throws {
         try withFileStore { store, path throws in
-            try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("CREATE TABLE x (v); INSERT INTO x VALUES (1);") }
+            try store.withRawHandle { db in try RawDatabase(borrowing: db).exec("CREATE TABLE x (v); INSERT INTO x VALUES (1);") }
             let long = String(repeating: "n", count: 10_000)
             let names = ["Robert'); DROP TABLE x;--", "\"", "x\"; DROP TABLE x; --", "?", "?1", ":name", long]
             let values: [Value] = ["'); DROP TABLE x;--", "\" OR 1=1 --", "?", .bytes(Array("'); DELETE FROM x;".utf8))]
@@ -94,7 +94,7 @@ struct NameTests {
     @Test("an item type named like an existing index or view is refused")
     func takenNames() throws {
         try withFileStore { store, _ throws in
-            try store.withRawConnection { db in
+            try store.withRawHandle { db in
                 try RawDatabase(borrowing: db).exec("""
                     CREATE TABLE t (id INTEGER PRIMARY KEY, v); CREATE INDEX t_by_v ON t (v);
                     CREATE VIEW summary AS SELECT count(*) FROM t;

@@ -10,7 +10,7 @@ import PersistTestSupport
 @Suite("SQLiteDataStore options")
 struct OptionsTests {
     static func pragma(_ store: SQLiteDataStore, _ name: String) throws -> [[RawValue]] {
-        try store.withRawConnection { db in try RawDatabase(borrowing: db).rows("PRAGMA \(name)") }
+        try store.withRawHandle { db in try RawDatabase(borrowing: db).rows("PRAGMA \(name)") }
     }
 
     @Test("durability sets the synchronous level of the WAL database")
@@ -88,8 +88,8 @@ struct OptionsTests {
         try store.setup()
         try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1)) }
         try store.tearDown()
-        try SQLiteDataStore.removeDatabase(atPath: path)
+        try SQLiteDataStore.deleteFiles(atPath: path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
-        try SQLiteDataStore.removeDatabase(atPath: path)
+        try SQLiteDataStore.deleteFiles(atPath: path)
     }
 }

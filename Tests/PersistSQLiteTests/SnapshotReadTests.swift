@@ -25,7 +25,7 @@ struct SnapshotReadTests {
         let writeIsOpen = DispatchSemaphore(value: 0)
         let readIsDone = DispatchSemaphore(value: 0)
         let writeIsDone = DispatchSemaphore(value: 0)
-        let order = Shared<[String]>([])
+        let order = Locked<[String]>([])
         DispatchQueue.global().async {
             do {
                 try store.writeSync { accessor throws in

@@ -54,7 +54,7 @@ struct StorageFormatTests {
     func legacyWritesIntoCreatedColumns() throws {
         try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Self.item) }
-            try store.withRawConnection { db in
+            try store.withRawHandle { db in
                 try RawDatabase(borrowing: db).exec("""
                     INSERT INTO Edge (persist_id, flag, count, "when", name) VALUES ('raw', 0, 7.5, 0, 'plain');
                     INSERT INTO Edge (persist_id, count) VALUES (5, 'NaN');
@@ -87,11 +87,11 @@ struct StorageFormatTests {
         try withFileStore { store, _ throws in
             try store.writeSync { try $0.insert(Self.item) }
             for (column, value) in [("flag", "'yes'"), ("list", "X'FF'"), ("info", "X'0800'"), ("count", "X'00'")] {
-                try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = \(value)") }
+                try store.withRawHandle { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = \(value)") }
                 let error = expectError(.corrupt) { try store.read { try $0.item(ofType: "Edge", id: "e1") } }
                 #expect(error?.items == [Self.item.reference])
                 #expect(error?.message.contains("\"\(column)\"") == true)
-                try store.withRawConnection { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = NULL") }
+                try store.withRawHandle { db in try RawDatabase(borrowing: db).exec("UPDATE Edge SET \(column) = NULL") }
             }
             #expect(try store.read { try $0.item(ofType: "Edge", id: "e1") }?["name"] == "a\u{0}b")
         }

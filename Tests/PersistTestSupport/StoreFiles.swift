@@ -31,7 +31,7 @@ public enum StoreKind: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Deletes the store file at `path` and its companions (journal, WAL), if there are any.
     public func removeFiles(_ path: String) throws {
         switch self {
-        case .sqlite: try SQLiteDataStore.removeDatabase(atPath: path)
+        case .sqlite: try SQLiteDataStore.deleteFiles(atPath: path)
         case .gdbm: try GDBMDataStore.deleteFiles(atPath: path)
         }
     }

@@ -60,9 +60,9 @@ final class FaultyTransaction: StoreWriter {
 }
 
 final class FaultyStore: EngineBackedDataStore {
-    let runtime: TransactionRuntime
+    let scheduler: WriteScheduler
     init(_ fault: FaultyEngine.Fault) {
-        runtime = TransactionRuntime(engine: FaultyEngine(fault: fault), logger: .init(label: "faulty"))
+        scheduler = WriteScheduler(engine: FaultyEngine(fault: fault), logger: .init(label: "faulty"))
     }
 }
 

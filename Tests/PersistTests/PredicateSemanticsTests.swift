@@ -12,7 +12,7 @@ struct PredicateSemanticsTests {
 
     @Test("operators build the expression tree")
     func building() {
-        let predicate: Persist.Predicate = .attribute("a") >= 3 && !(.attribute("b") == false) || .attribute("c").isNil
+        let predicate: DataStorePredicate = .attribute("a") >= 3 && !(.attribute("b") == false) || .attribute("c").isNil
         #expect(predicate == .or(.and(.comparison(attribute: "a", .greaterOrEqual, 3),
                                       .not(.comparison(attribute: "b", .equal, false))),
                                  .isNil(attribute: "c")))
@@ -51,35 +51,35 @@ struct PredicateSemanticsTests {
 
     @Test("comparisons with missing and null attributes")
     func nulls() {
-        #expect(!(Persist.Predicate.attribute("missing") == 1).matches(item))
-        #expect((Persist.Predicate.attribute("missing") != 1).matches(item))
-        #expect((Persist.Predicate.attribute("missing") == .null).matches(item))
-        #expect(!(Persist.Predicate.attribute("int") == .null).matches(item))
-        #expect((Persist.Predicate.attribute("int") != .null).matches(item))
-        #expect(!(Persist.Predicate.attribute("missing") < 1).matches(item))
-        #expect(!(Persist.Predicate.attribute("int") < .null).matches(item))
-        #expect(Persist.Predicate.attribute("missing").isIn([1, .null]).matches(item))
+        #expect(!(DataStorePredicate.attribute("missing") == 1).matches(item))
+        #expect((DataStorePredicate.attribute("missing") != 1).matches(item))
+        #expect((DataStorePredicate.attribute("missing") == .null).matches(item))
+        #expect(!(DataStorePredicate.attribute("int") == .null).matches(item))
+        #expect((DataStorePredicate.attribute("int") != .null).matches(item))
+        #expect(!(DataStorePredicate.attribute("missing") < 1).matches(item))
+        #expect(!(DataStorePredicate.attribute("int") < .null).matches(item))
+        #expect(DataStorePredicate.attribute("missing").isIn([1, .null]).matches(item))
     }
 
     @Test("NaN equals NaN and is below every number; -0.0 equals 0")
     func specialDoubles() {
-        #expect((Persist.Predicate.attribute("nan") == .double(.nan)).matches(item))
-        #expect((Persist.Predicate.attribute("nan") < .double(-.infinity)).matches(item))
-        #expect((Persist.Predicate.attribute("negZero") == 0).matches(item))
-        #expect((Persist.Predicate.attribute("negZero") == 0.0).matches(item))
-        #expect((Persist.Predicate.attribute("big") > 9.2e18).matches(item))
+        #expect((DataStorePredicate.attribute("nan") == .double(.nan)).matches(item))
+        #expect((DataStorePredicate.attribute("nan") < .double(-.infinity)).matches(item))
+        #expect((DataStorePredicate.attribute("negZero") == 0).matches(item))
+        #expect((DataStorePredicate.attribute("negZero") == 0.0).matches(item))
+        #expect((DataStorePredicate.attribute("big") > 9.2e18).matches(item))
     }
 
     @Test("string and bytes operators work on bytes")
     func text() {
-        #expect(Persist.Predicate.attribute("string").contains("bc").matches(item))
-        #expect(Persist.Predicate.attribute("string").beginsWith("").matches(item))
-        #expect(!Persist.Predicate.attribute("string").endsWith("abcd").matches(item))
-        #expect(Persist.Predicate.attribute("bytes").beginsWith(.bytes([1])).matches(item))
-        #expect(!Persist.Predicate.attribute("bytes").contains("\u{1}").matches(item))
-        #expect(!Persist.Predicate.attribute("int").contains("3").matches(item))
-        #expect((Persist.Predicate.attribute("string") < "abd").matches(item))
-        #expect((Persist.Predicate.attribute("string") > "ab").matches(item))
+        #expect(DataStorePredicate.attribute("string").contains("bc").matches(item))
+        #expect(DataStorePredicate.attribute("string").beginsWith("").matches(item))
+        #expect(!DataStorePredicate.attribute("string").endsWith("abcd").matches(item))
+        #expect(DataStorePredicate.attribute("bytes").beginsWith(.bytes([1])).matches(item))
+        #expect(!DataStorePredicate.attribute("bytes").contains("\u{1}").matches(item))
+        #expect(!DataStorePredicate.attribute("int").contains("3").matches(item))
+        #expect((DataStorePredicate.attribute("string") < "abd").matches(item))
+        #expect((DataStorePredicate.attribute("string") > "ab").matches(item))
     }
 
     @Test("request ordering breaks ties by identifier and applies offset and limit")

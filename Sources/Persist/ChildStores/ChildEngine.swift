@@ -1,0 +1,48 @@
+internal import HashTreeCollections
+
+/// The engine of a ``ChildDataStore``: the child's own changes, read through one snapshot of the
+/// parent's committed state per block.
+final class ChildEngine: DataStoreEngine {
+    let parent: any DataStore
+    let location: String
+    private let committed = Locked(ChildChanges())
+
+    init(parent: any DataStore) {
+        self.parent = parent
+        location = "child of \(parent.location)"
+    }
+
+    func open() throws {}
+    func close() throws {}
+
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        let changes = committed.withLock { $0 }
+        return try parent.read { accessor in
+            try body(ChildOverlay(parent: accessor, changes: changes))
+        }
+    }
+
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        let changes = committed.withLock { $0 }
+        return try parent.read { accessor in
+            let transaction = ChildOverlay(parent: accessor, changes: changes)
+            let (value, commit) = try body(transaction)
+            if commit {
+                let updated = transaction.changes
+                committed.withLock { $0 = updated }
+            }
+            return value
+        }
+    }
+
+    /// Every change, for merging.
+    var changes: ChildChanges { committed.withLock { $0 } }
+
+    /// How many items the child has changed.
+    var changeCount: Int { committed.withLock { $0.values.reduce(0) { $0 + $1.count } } }
+
+    /// Forgets every change.
+    func clear() {
+        committed.withLock { $0 = ChildChanges() }
+    }
+}

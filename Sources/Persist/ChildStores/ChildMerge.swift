@@ -1,0 +1,75 @@
+internal import HashTreeCollections
+
+/// Merging a child store into its parent.
+enum ChildMerge {
+    /// Applies every change of `child` to `parent` in one write block, resolving conflicts by
+    /// `policy`, then empties the child.
+    static func merge(_ child: any DataStore, into parent: any DataStore, policy: MergePolicy) throws {
+        guard let child = child as? ChildDataStore else {
+            throw DataStoreError(.misuse, "\(child.location) is not a child store; only stores made by makeChildDataStore() can be merged",
+                                 path: parent.location)
+        }
+        guard child.parent === parent else {
+            throw DataStoreError(.misuse, "\(child.location) is a child of another store, not of \(parent.location)",
+                                 path: parent.location)
+        }
+        // On the child's write queue: its queued writes finish first and none starts until the merge ends.
+        try child.scheduler.performExclusive {
+            let changes = child.engine.changes
+            guard !changes.isEmpty else { return }
+            let dropped = try parent.writeSync { accessor in
+                try apply(changes, to: accessor, policy: policy, parent: parent.location)
+            }
+            child.engine.clear()
+            if !dropped.isEmpty {
+                child.scheduler.logger.info(
+                    "merge kept the parent's version of \(dropped.count) conflicting item(s)",
+                    metadata: ["store": .string(parent.location)])
+            }
+        }
+    }
+
+    /// Applies the changes; returns the conflicting items whose parent version was kept.
+    ///
+    /// Changes are applied type by type in identifier order, which keeps the target's pages in the
+    /// order its keys are stored (a B-tree writes far faster in key order than in hash order).
+    private static func apply(
+        _ changes: ChildChanges, to accessor: DataStoreReadWriteAccessor, policy: MergePolicy, parent: String
+    ) throws -> [ItemReference] {
+        let ordered = changes.keys.sorted { ByteOrder.compare($0, $1) < 0 }.map { itemType in
+            (itemType, (changes[itemType] ?? [:]).sorted { $0.key < $1.key })
+        }
+        var conflicts: Set<ItemReference> = []
+        if policy != .childWins {
+            for (itemType, table) in ordered {
+                for (id, change) in table {
+                    // Any change since the child's base is a conflict, even one that happens to end
+                    // in the value the child wants: the child's other changes were computed without it.
+                    if ItemDigest.of(try accessor.item(ofType: itemType, id: id)) != change.base {
+                        conflicts.insert(ItemReference(itemType: itemType, id: id))
+                    }
+                }
+            }
+            if policy == .fail && !conflicts.isEmpty {
+                let sorted = conflicts.sorted { ($0.itemType, $0.id) < ($1.itemType, $1.id) }
+                let listed = sorted.prefix(10).map(\.description).joined(separator: ", ")
+                throw DataStoreError(
+                    .conflict,
+                    "\(sorted.count) item(s) changed both in the child and in \(parent) since the child changed them "
+                        + "(\(listed)\(sorted.count > 10 ? ", …" : "")); nothing was merged",
+                    path: parent, items: sorted)
+            }
+        }
+        for (itemType, table) in ordered {
+            for (id, change) in table {
+                if !conflicts.isEmpty, conflicts.contains(ItemReference(itemType: itemType, id: id)) { continue }
+                if let item = change.item {
+                    try accessor.save(item)
+                } else {
+                    try accessor.deleteItem(ofType: itemType, id: id)
+                }
+            }
+        }
+        return conflicts.sorted { ($0.itemType, $0.id) < ($1.itemType, $1.id) }
+    }
+}

@@ -1,0 +1,162 @@
+internal import HashTreeCollections
+
+/// Reads the parent's snapshot overlaid with a child's changes, and records new changes.
+///
+/// Results follow the shared request semantics exactly: the parent's stream (in the parent's own
+/// order, which is the request's order) is merged with the child's matching items sorted by the
+/// same comparison, and offset and limit apply to the merged stream.
+final class ChildOverlay: StoreWriter {
+    private let parent: DataStoreReadAccessor
+    private(set) var changes: ChildChanges
+
+    init(parent: DataStoreReadAccessor, changes: ChildChanges) {
+        self.parent = parent
+        self.changes = changes
+    }
+
+    private struct StopStreaming: Error {}
+
+    // MARK: Reading
+
+    func item(ofType itemType: String, id: ItemID) throws -> Item? {
+        if let change = changes[itemType]?[id] { return change.item }
+        return try parent.item(ofType: itemType, id: id)
+    }
+
+    func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        guard let local = changes[request.itemType], !local.isEmpty else {
+            try streamParent(request, body)
+            return
+        }
+        var own = local.values.compactMap(\.item).filter(request.matches)
+        let sorted = request.ordering == .sorted
+        if sorted { own.sort(by: request.sortsBefore) }
+
+        var skip = request.offset
+        var remaining = request.limit ?? Int.max
+        guard remaining > 0 else { return }
+        /// Emits one item of the merged stream; `false` once the caller wants no more.
+        func emit(_ item: Item) throws -> Bool {
+            if skip > 0 {
+                skip -= 1
+                return true
+            }
+            remaining -= 1
+            return try body(item) && remaining > 0
+        }
+
+        var whole = request
+        whole.offset = 0
+        whole.limit = nil
+        var next = 0
+        var stopped = false
+        try streamParent(whole) { item in
+            if local[item.id] != nil { return true }
+            while sorted, next < own.count, request.compare(own[next], item) < 0 {
+                next += 1
+                guard try emit(own[next - 1]) else {
+                    stopped = true
+                    return false
+                }
+            }
+            guard try emit(item) else {
+                stopped = true
+                return false
+            }
+            return true
+        }
+        while !stopped, next < own.count {
+            next += 1
+            guard try emit(own[next - 1]) else { return }
+        }
+    }
+
+    /// Streams the parent's items for `request`; `body` returns `false` to stop.
+    private func streamParent(_ request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        do {
+            try parent.forEachItem(forRequest: request) { item in
+                guard try body(item) else { throw StopStreaming() }
+            }
+        } catch is StopStreaming {
+            return
+        }
+    }
+
+    func countItems(matching request: DataStoreRequest) throws -> Int {
+        guard let local = changes[request.itemType], !local.isEmpty else {
+            return try parent.countItems(forRequest: request)
+        }
+        var whole = request
+        whole.offset = 0
+        whole.limit = nil
+        var total = try parent.countItems(forRequest: whole)
+        for (id, change) in local {
+            if let shadowed = try parent.item(ofType: request.itemType, id: id), request.matches(shadowed) {
+                total -= 1
+            }
+            if let item = change.item, request.matches(item) { total += 1 }
+        }
+        let available = max(total - request.offset, 0)
+        return request.limit.map { min($0, available) } ?? available
+    }
+
+    func itemTypes() throws -> [String] {
+        var types = Set(try parent.itemTypes())
+        for itemType in changes.keys {
+            if try countItems(matching: DataStoreRequest(itemType: itemType)) > 0 {
+                types.insert(itemType)
+            } else {
+                types.remove(itemType)
+            }
+        }
+        return types.sorted { ByteOrder.compare($0, $1) < 0 }
+    }
+
+    // MARK: Writing
+
+    /// Records the child's new state for one item, remembering the parent's version the first time.
+    private func record(_ itemType: String, _ id: ItemID, _ item: Item?) throws {
+        if var change = changes[itemType]?[id] {
+            if item == nil && change.base == nil {
+                changes[itemType]?[id] = nil
+                if changes[itemType]?.isEmpty == true { changes[itemType] = nil }
+                return
+            }
+            change.item = item
+            changes[itemType]?[id] = change
+        } else {
+            let base = ItemDigest.of(try parent.item(ofType: itemType, id: id))
+            changes[itemType, default: [:]][id] = ChildChange(item: item, base: base)
+        }
+    }
+
+    func insert(_ item: Item) throws {
+        if try self.item(ofType: item.itemType, id: item.id) != nil {
+            throw DataStoreError(.alreadyExists, "\(item.reference) already exists in the child store",
+                                 items: [item.reference])
+        }
+        try record(item.itemType, item.id, item)
+    }
+
+    func save(_ item: Item) throws {
+        try record(item.itemType, item.id, item)
+    }
+
+    func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
+        guard try item(ofType: itemType, id: id) != nil else { return false }
+        try record(itemType, id, nil)
+        return true
+    }
+
+    func deleteAllItems(ofType itemType: String) throws -> Int {
+        var ids: [ItemID] = []
+        var request = DataStoreRequest(itemType: itemType)
+        request.ordering = .unspecified
+        try forEachItem(matching: request) { item in
+            ids.append(item.id)
+            return true
+        }
+        for id in ids { try record(itemType, id, nil) }
+        return ids.count
+    }
+}

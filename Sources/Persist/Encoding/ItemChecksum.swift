@@ -1,0 +1,56 @@
+/// An order-independent checksum of a set of items: the count and the wrapping sum of each item's
+/// 128-bit digest of its canonical encoding (the one that decides whether two items are equal).
+///
+/// Two collections holding the same items, in any order, have equal checksums.
+///
+/// ```swift
+/// var checksum = ItemChecksum()
+/// checksum.add(item)
+/// print(checksum)   // 1 item(s), 3f2a…
+/// ```
+public struct ItemChecksum: Sendable, Hashable, CustomStringConvertible {
+    /// How many items were added.
+    public private(set) var count = 0
+    private var high: UInt64 = 0
+    private var low: UInt64 = 0
+    private var scratch: [UInt8] = []
+
+    /// An empty checksum.
+    public init() {}
+
+    /// Adds one item.
+    public mutating func add(_ item: Item) {
+        let digest = ItemDigest(item, scratch: &scratch)
+        let (sumLow, carry) = low.addingReportingOverflow(digest.low)
+        low = sumLow
+        high = high &+ digest.high &+ (carry ? 1 : 0)
+        count += 1
+    }
+
+    /// The 128-bit sum as 32 hexadecimal digits.
+    public var hex: String {
+        let digits = String(high, radix: 16).leftPadded(16) + String(low, radix: 16).leftPadded(16)
+        return digits
+    }
+
+    /// A readable rendering, for messages and logs.
+    public var description: String { "\(count) item(s), \(hex)" }
+
+    /// Whether two checksums cover the same items.
+    public static func == (lhs: ItemChecksum, rhs: ItemChecksum) -> Bool {
+        lhs.count == rhs.count && lhs.high == rhs.high && lhs.low == rhs.low
+    }
+
+    /// Hashes the same data that `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(high)
+        hasher.combine(low)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,34 @@
+/// A storage engine: what a wrapper implements so that ``EngineBackedDataStore`` can give it the
+/// whole ``DataStore`` contract.
+///
+/// The scheduler calls ``write(_:)`` from one serial queue only, so an engine sees at most one write
+/// at a time; ``read(_:)`` may be called from many threads at once, also while a write runs.
+///
+/// ```swift
+/// final class MyEngine: DataStoreEngine {
+///     let location = "/tmp/my.store"
+///     func open() throws { … }
+///     func close() throws { … }
+///     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { … }
+///     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T { … }
+/// }
+/// ```
+public protocol DataStoreEngine: AnyObject, Sendable {
+    /// Where the data lives (a file path, or a description such as `":memory:"`), for messages.
+    var location: String { get }
+
+    /// Opens files and connections. Called by `setup()`, and again after a `tearDown()`.
+    func open() throws
+
+    /// Closes files and connections without deleting anything.
+    func close() throws
+
+    /// Runs `body` against one consistent committed state.
+    ///
+    /// The state must not change while `body` runs, whatever writes commit meanwhile.
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T
+
+    /// Runs `body` in a write transaction, then commits it durably when `body` returns
+    /// `commit: true`, or rolls it back when it returns `commit: false` or throws.
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T
+}

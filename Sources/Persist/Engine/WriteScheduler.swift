@@ -1,0 +1,265 @@
+import Dispatch
+import Foundation
+import Logging
+
+/// The write scheduler every engine-backed store runs on: the lifecycle, the serial write queue,
+/// accessors and their validity, the reentrancy checks, and the asynchronous variants.
+///
+/// A wrapper makes one for its ``DataStoreEngine`` and conforms its store to
+/// ``EngineBackedDataStore``; the whole ``DataStore`` API then forwards here. The scheduler is the
+/// only way to the engine: it never hands the engine out, so every write goes through the queue,
+/// the phase checks and the reentrancy checks that the engines rely on. Wrappers run legacy code
+/// serialized with the writer through ``performExclusive(_:)``.
+///
+/// ```swift
+/// public final class MyStore: EngineBackedDataStore {
+///     public let scheduler: WriteScheduler
+///     public init(path: String, logger: Logger) {
+///         scheduler = WriteScheduler(engine: MyEngine(path: path), logger: logger)
+///     }
+/// }
+/// ```
+public final class WriteScheduler: Sendable {
+    /// The engine this scheduler drives; never handed out beyond the package.
+    package let engine: any DataStoreEngine
+    /// The logger for lifecycle events and failed writes nobody waited for.
+    package let logger: Logger
+
+    private enum Phase {
+        case initial, opening, open, closing, closed
+    }
+
+    /// Changed only on the write queue (so that setup, tearDown and writes are ordered), read anywhere.
+    private let phase = Locked(Phase.initial)
+    private let readers = DispatchGroup()
+    private let writeQueue: DispatchQueue
+    private let completionQueue: DispatchQueue
+    private let writeQueueKey = DispatchSpecificKey<Bool>()
+    private let completionQueueKey = DispatchSpecificKey<Bool>()
+
+    /// Makes a scheduler for `engine`. Nothing is opened until the store's `setup()`.
+    ///
+    /// - Parameters:
+    ///   - engine: the engine; the scheduler becomes its only user.
+    ///   - logger: where lifecycle events (at debug level) and asynchronous write failures nobody
+    ///     waited for go.
+    public init(engine: any DataStoreEngine, logger: Logger) {
+        self.engine = engine
+        self.logger = logger
+        writeQueue = DispatchQueue(label: "persist.write")
+        completionQueue = DispatchQueue(label: "persist.completion")
+        writeQueue.setSpecific(key: writeQueueKey, value: true)
+        completionQueue.setSpecific(key: completionQueueKey, value: true)
+    }
+
+    private var isOnWriteQueue: Bool { DispatchQueue.getSpecific(key: writeQueueKey) == true }
+    private var isOnCompletionQueue: Bool { DispatchQueue.getSpecific(key: completionQueueKey) == true }
+
+    private func notOpenError(_ phase: Phase) -> DataStoreError {
+        switch phase {
+        case .initial:
+            DataStoreError(.misuse, "the store at \(engine.location) is not set up; call setup() first",
+                           path: engine.location)
+        case .opening:
+            DataStoreError(.misuse, "the store at \(engine.location) is still being set up; wait for setup() to return",
+                           path: engine.location)
+        case .closing, .closed:
+            DataStoreError(.misuse, "the store at \(engine.location) was torn down; call setup() to open it again",
+                           path: engine.location)
+        case .open:
+            DataStoreError(.misuse, "the store at \(engine.location) is open", path: engine.location)
+        }
+    }
+
+    /// Refuses an operation that waits for the write queue from a place that would deadlock. Takes
+    /// no lock: the write queue is known by its specific key and read blocks by the thread's own list.
+    /// Completion handlers may start writes (which wait for the write queue only), but not wait for
+    /// the completion queue they run on.
+    private func checkMayWait(_ operation: String, waitsForCompletions: Bool = true) throws {
+        if isOnWriteQueue {
+            throw DataStoreError(
+                .misuse,
+                "\(operation) was called inside a write block of the same store, which would wait for itself; "
+                    + "do the work in the enclosing block, or queue it with writeAsync",
+                path: engine.location)
+        }
+        if ReadBlockRegistry.isInside(self) {
+            throw DataStoreError(
+                .misuse,
+                "\(operation) was called inside a read block of the same store, which would wait for the read; "
+                    + "end the read block first, or queue the write with writeAsync",
+                path: engine.location)
+        }
+        if waitsForCompletions && isOnCompletionQueue {
+            throw DataStoreError(
+                .misuse, "\(operation) was called from a writeAsync completion handler of the same store",
+                path: engine.location)
+        }
+    }
+
+    // MARK: Lifecycle
+
+    /// Opens the engine; does nothing when already open.
+    ///
+    /// The opening runs on the write queue with no lock held, so an engine that waits for another
+    /// process (a GDBM lock, a server) blocks nothing but this call; reads meanwhile are refused as
+    /// "still being set up".
+    package func setup() throws {
+        if phase.value == .open { return }
+        try checkMayWait("setup")
+        try writeQueue.sync {
+            let starting = try phase.withLock { phase -> Phase? in
+                switch phase {
+                case .open: return nil
+                case .initial, .closed:
+                    defer { phase = .opening }
+                    return phase
+                case .opening, .closing: throw notOpenError(phase)
+                }
+            }
+            guard let starting else { return }
+            do {
+                try engine.open()
+            } catch {
+                phase.withLock { $0 = starting }
+                throw error
+            }
+            phase.withLock { $0 = .open }
+            logger.debug("opened store", metadata: ["store": .string(engine.location)])
+        }
+    }
+
+    /// Lets the writes queued before it finish and waits for running reads, then closes the engine.
+    package func tearDown() throws {
+        try checkMayWait("tearDown")
+        let closed = try writeQueue.sync { () -> Bool in
+            let shouldClose = phase.withLock { phase in
+                guard phase == .open else { return false }
+                phase = .closing
+                return true
+            }
+            guard shouldClose else { return false }
+            readers.wait()
+            defer { phase.withLock { $0 = .closed } }
+            try engine.close()
+            return true
+        }
+        completionQueue.sync {}
+        if closed { logger.debug("closed store", metadata: ["store": .string(engine.location)]) }
+    }
+
+    /// Throws unless the store is open.
+    package func checkOpen() throws {
+        let current = phase.value
+        guard current == .open else { throw notOpenError(current) }
+    }
+
+    // MARK: Reads
+
+    /// Runs a read block, as the synchronous `read` of ``DataStore`` describes.
+    package func read<T>(_ block: (DataStoreReadAccessor) throws -> T) throws -> T {
+        try phase.withLock { phase in
+            guard phase == .open else { throw notOpenError(phase) }
+            readers.enter()
+        }
+        ReadBlockRegistry.enter(self)
+        defer {
+            ReadBlockRegistry.leave(self)
+            readers.leave()
+        }
+        return try engine.read { reader in
+            let context = BlockContext(logger: logger, location: engine.location)
+            defer { context.close() }
+            return try block(DataStoreReadAccessor(reader: reader, context: context))
+        }
+    }
+
+    /// Runs a read block off the calling task's thread.
+    package func read<T: Sendable>(_ block: @escaping @Sendable (DataStoreReadAccessor) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.read(block) })
+            }
+        }
+    }
+
+    // MARK: Writes
+
+    /// Runs on the write queue: one write transaction. The phase check here is the only lock a
+    /// write takes; writes queued before a tearDown still run while it is closing.
+    private func performWrite<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
+        let current = phase.value
+        guard current == .open || current == .closing else { throw notOpenError(current) }
+        return try engine.write { writer in
+            let context = BlockContext(logger: logger, location: engine.location)
+            defer { context.close() }
+            let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
+            let value = try block(accessor)
+            try context.checkPendingError()
+            let commit = (value as? TransactionStatus) != .rollback
+            if commit { try accessor.flushPendingChanges() }
+            return (value, commit)
+        }
+    }
+
+    /// Runs a write block synchronously (see ``DataStore/writeSync(_:)``).
+    package func writeSync<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
+        try checkMayWait("writeSync", waitsForCompletions: false)
+        return try writeQueue.sync { try performWrite(block) }
+    }
+
+    /// Queues a write block (see ``DataStore/writeAsync(_:completion:)``).
+    package func writeAsync<T: Sendable>(
+        _ block: @escaping @Sendable (DataStoreReadWriteAccessor) throws -> T,
+        completion: (@Sendable (Result<T, any Error>) -> Void)?
+    ) {
+        writeQueue.async {
+            let result = Result { try self.performWrite(block) }
+            self.deliver(result, to: completion)
+        }
+    }
+
+    private func deliver<T: Sendable>(_ result: Result<T, any Error>, to completion: (@Sendable (Result<T, any Error>) -> Void)?) {
+        if let completion {
+            completionQueue.async { completion(result) }
+        } else if case .failure(let error) = result {
+            logger.error("an asynchronous write failed: \(error)", metadata: ["store": .string(engine.location)])
+        }
+    }
+
+    /// Queues a write block and suspends until it finishes.
+    package func write<T: Sendable>(_ block: @escaping @Sendable (DataStoreReadWriteAccessor) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            writeAsync(block) { result in continuation.resume(with: result) }
+        }
+    }
+
+    /// Waits for every write queued before the call and for its completion handler.
+    package func flush() throws {
+        try checkMayWait("flush")
+        writeQueue.sync {}
+        completionQueue.sync {}
+    }
+
+    /// Runs `body` on the write queue, serialized with every write block, while the store is open.
+    ///
+    /// Wrappers use it for their escape hatches, so that legacy code using the engine's own handle
+    /// never runs at the same time as a write transaction.
+    ///
+    /// ```swift
+    /// public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
+    ///     try scheduler.performExclusive { try engine.withHandle(body) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``DataStoreError/Code/misuse`` inside one of the store's blocks or when the store
+    ///   is not open; what `body` throws.
+    public func performExclusive<T>(_ body: () throws -> T) throws -> T {
+        try checkMayWait("performExclusive", waitsForCompletions: false)
+        return try writeQueue.sync {
+            let current = phase.value
+            guard current == .open || current == .closing else { throw notOpenError(current) }
+            return try body()
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// The rules every store applies to item type and attribute names, so that a name accepted by one
+/// store is accepted by all: a name is not empty and contains no NUL character.
+///
+/// ```swift
+/// try NameRules.validateItemType("Restaurant")   // fine
+/// try NameRules.validateItemType("")             // throws invalidArgument
+/// ```
+package enum NameRules {
+    /// Checks an item type name.
+    ///
+    /// - Throws: ``DataStoreError/Code/invalidArgument`` when the name is empty or contains NUL.
+    package static func validateItemType(_ name: String) throws {
+        if name.isEmpty {
+            throw DataStoreError.invalidArgument("the item type name is empty; give every item type a name")
+        }
+        if containsNUL(name) {
+            throw DataStoreError.invalidArgument("the item type name \(String(reflecting: name)) contains a NUL character")
+        }
+    }
+
+    /// Checks an attribute name.
+    ///
+    /// - Throws: ``DataStoreError/Code/invalidArgument`` when the name is empty or contains NUL.
+    package static func validateAttribute(_ name: String, of itemType: String) throws {
+        if name.isEmpty {
+            throw DataStoreError.invalidArgument("an attribute of \(itemType) has an empty name")
+        }
+        if containsNUL(name) {
+            throw DataStoreError.invalidArgument(
+                "the attribute name \(String(reflecting: name)) of \(itemType) contains a NUL character")
+        }
+    }
+
+    /// Checks an item's type name, every attribute name, and that no value nests arrays and
+    /// objects deeper than ``BinaryValueCoding/maximumDepth`` levels (which some stores could
+    /// write but not read back).
+    package static func validate(_ item: Item) throws {
+        try validateItemType(item.itemType)
+        for (name, value) in item.attributes {
+            try validateAttribute(name, of: item.itemType)
+            if case .array = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
+                throw tooDeep(name, item)
+            }
+            if case .object = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
+                throw tooDeep(name, item)
+            }
+        }
+    }
+
+    /// Whether `name` contains U+0000, looked for with `memchr` in the string's own bytes.
+    private static func containsNUL(_ name: String) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        }
+    }
+
+    private static func tooDeep(_ name: String, _ item: Item) -> DataStoreError {
+        DataStoreError(
+            .invalidArgument,
+            "the attribute \(String(reflecting: name)) of \(item.reference) nests arrays and objects more than "
+                + "\(BinaryValueCoding.maximumDepth) levels deep; flatten it",
+            items: [item.reference])
+    }
+}

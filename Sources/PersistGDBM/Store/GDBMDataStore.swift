@@ -1,0 +1,161 @@
+internal import CGDBM
+import Foundation
+import Logging
+import Persist
+
+/// A `DataStore` on a GNU dbm file, with the whole contract: atomic, journaled write blocks,
+/// snapshot reads, typed entities, and files written by other programs.
+///
+/// GDBM is a plain key/value file with no transactions and one-writer-or-many-readers locking;
+/// the store adds what it lacks. A write block's changes are buffered, written to a checksummed
+/// journal beside the file, applied, and the journal emptied; opening the file replays a complete
+/// journal and discards a torn one, so a crash at any moment leaves every block whole or absent.
+/// See the "Using the GDBM store" article of Persist's documentation for options, layouts,
+/// durability, locking, recovery and the escape hatch, and the "GDBM storage format" article for
+/// the bytes.
+///
+/// ```swift
+/// let store = GDBMDataStore(path: "/var/lib/app/restaurants.gdbm")
+/// try store.setup()
+/// try store.writeSync { accessor in
+///     let restaurant = try accessor.createItem(ofType: "Restaurant")
+///     restaurant["name"] = "Pizza Place"
+/// }
+/// let count = try store.read { accessor in
+///     try accessor.countItems(forRequest: DataStoreRequest(itemType: "Restaurant"))
+/// }
+/// try store.tearDown()
+/// ```
+public final class GDBMDataStore: EngineBackedDataStore {
+    /// The scheduler every `DataStore` operation forwards to.
+    public let scheduler: WriteScheduler
+    /// The database file.
+    public let path: String
+    /// How the file is opened.
+    public let options: Options
+    private let engine: GDBMEngine
+
+    /// Makes a store for the GDBM file at `path`. Nothing is opened until `setup()`.
+    ///
+    /// - Parameters:
+    ///   - path: the database file; its journal lives beside it as `<path>-journal`.
+    ///   - options: durability, read-only, creation, layout, lock wait and logger.
+    public init(path: String, options: Options = Options()) {
+        self.path = path
+        self.options = options
+        engine = GDBMEngine(path: path, options: options)
+        scheduler = WriteScheduler(engine: engine, logger: options.logger)
+    }
+
+    /// The C handle the escape hatch hands out: GDBM's `GDBM_FILE`.
+    public typealias RawHandle = OpaquePointer
+
+    /// Runs legacy code on the store's own GDBM handle, serialized with every write block and
+    /// with no read block running, so call sites not yet moved to the store keep working on the
+    /// same file (which GDBM's lock would not let them open a second time).
+    ///
+    /// Rules: do not close the handle and do not keep it after `body` returns; do not use the
+    /// store from inside `body` (that throws `DataStoreError.Code.misuse`). Writes made here
+    /// bypass the journal, so they are neither atomic nor protected against crashes; in the
+    /// native layout they must follow <doc:GDBMStorageFormat> (``GDBMStorageFormat`` encodes
+    /// keys and records), or the store reports the records as corrupt.
+    ///
+    /// ```swift
+    /// import CGDBM   // your system-library target on gdbm.h
+    ///
+    /// let hits = try store.withRawHandle { handle -> Int32 in
+    ///     var key: [CChar] = Array("hits".utf8CString.dropLast())
+    ///     return key.withUnsafeMutableBufferPointer { buffer in
+    ///         gdbm_exists(handle, datum(dptr: buffer.baseAddress, dsize: Int32(buffer.count)))
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: `DataStoreError.Code.misuse` inside a read or write block of this store or
+    ///   when the store is not set up; whatever `body` throws.
+    public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
+        try scheduler.performExclusive {
+            try engine.openFile().withRawHandle(body)
+        }
+    }
+
+    /// Rebuilds a damaged GDBM file (for example one that gives `GDBM_NEED_RECOVERY`) with GDBM's
+    /// `gdbm_recover`: every record that can still be read is copied into a new file that takes
+    /// the old one's place. Never done automatically for a file the store did not damage itself.
+    ///
+    /// The file must not be open anywhere else (not even read-only).
+    ///
+    /// ```swift
+    /// do {
+    ///     try store.setup()
+    /// } catch let error as DataStoreError where error.code == .corrupt {
+    ///     let report = try GDBMDataStore.recover(path: store.path)
+    ///     print("recovered \(report.recoveredKeys) records; original kept at \(report.backupPath ?? "-")")
+    ///     try store.setup()
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - path: the damaged file.
+    ///   - keepBackup: keep the original, renamed to `<path>.~N~` (GDBM's naming), in case
+    ///     something recoverable was lost.
+    ///   - logger: where the recovery is logged.
+    /// - Returns: GDBM's counts of recovered and lost records.
+    /// - Throws: `DataStoreError.Code.notFound` for a missing file, `DataStoreError.Code.locked`
+    ///   when the file is open elsewhere, `DataStoreError.Code.corrupt` when it is not a GDBM file.
+    @discardableResult
+    public static func recover(path: String, keepBackup: Bool = true,
+                               logger: Logger = Logger(label: "persist.gdbm", factory: { _ in SwiftLogNoOpLogHandler() }))
+        throws -> GDBMRecoveryReport
+    {
+        guard let claim = OpenFileRegistry.claim(path, writer: true) else {
+            throw DataStoreError(.locked,
+                                 "the GDBM file at \(path) is open in this process; tear its store down before recovering it",
+                                 path: path)
+        }
+        defer { withExtendedLifetime(claim) {} }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw DataStoreError(.notFound, "there is no GDBM file at \(path) to recover", path: path)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG, status.st_size > 0 else {
+            throw DataStoreError(.invalidArgument, "\(path) is not a non-empty regular file, so it cannot be recovered", path: path)
+        }
+        // GDBM renames files by the name it was given; work on the file a symbolic link leads to.
+        let handle = try GDBMHandle.open(path: OpenFileRegistry.canonicalPath(path), access: .writer)
+        let report = try handle.recover(force: true, keepBackup: keepBackup)
+        try handle.close()
+        logger.notice("recovered GDBM file",
+                      metadata: ["store": .string(path), "recovered": .stringConvertible(report.recoveredKeys),
+                                 "failed": .stringConvertible(report.failedKeys),
+                                 "backup": .string(report.backupPath ?? "none")])
+        return report
+    }
+
+    /// The files the store keeps beside a GDBM file, as suffixes of its path: the journal.
+    package static let companionSuffixes = ["-journal"]
+
+    /// Deletes a store's files: the database and its journal (beside the file a symbolic link
+    /// leads to, which is what is deleted). Closing a store never does this.
+    ///
+    /// ```swift
+    /// try store.tearDown()
+    /// try GDBMDataStore.deleteFiles(atPath: store.path)
+    /// ```
+    ///
+    /// - Throws: `DataStoreError.Code.locked` when a store in this process has the file open;
+    ///   `DataStoreError.Code.io` when a file cannot be removed. A missing file is not an error.
+    public static func deleteFiles(atPath path: String) throws {
+        guard let claim = OpenFileRegistry.claim(path, writer: true) else {
+            throw DataStoreError(.locked, "the GDBM file at \(path) is open in this process; tear its store down first",
+                                 path: path)
+        }
+        defer { withExtendedLifetime(claim) {} }
+        let filePath = OpenFileRegistry.canonicalPath(path)
+        for file in [filePath, GDBMJournal.path(forDatabase: filePath)] where unlink(file) != 0 && errno != ENOENT {
+            let code = errno
+            throw DataStoreError(.io, "could not delete \(file): \(GDBMErrors.systemText(code))", path: file,
+                                 engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+        }
+    }
+}

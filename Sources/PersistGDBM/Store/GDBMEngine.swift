@@ -1,0 +1,44 @@
+import Foundation
+import Persist
+
+/// The `DataStoreEngine` of ``GDBMDataStore``: opens and closes a ``GDBMOpenFile`` and forwards
+/// blocks to it.
+final class GDBMEngine: DataStoreEngine {
+    let location: String
+    let options: GDBMDataStore.Options
+    private let current = Locked<GDBMOpenFile?>(nil)
+
+    init(path: String, options: GDBMDataStore.Options) {
+        location = path
+        self.options = options
+    }
+
+    func open() throws {
+        let openFile = try GDBMOpenFile.open(path: location, options: options)
+        current.withLock { $0 = openFile }
+    }
+
+    func close() throws {
+        let openFile = current.withLock { current -> GDBMOpenFile? in
+            defer { current = nil }
+            return current
+        }
+        try openFile?.close()
+    }
+
+    /// The open openFile.
+    func openFile() throws -> GDBMOpenFile {
+        guard let openFile = current.withLock({ $0 }) else {
+            throw DataStoreError(.misuse, "the store at \(location) is not set up; call setup() first", path: location)
+        }
+        return openFile
+    }
+
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        try openFile().read(body)
+    }
+
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        try openFile().write(body)
+    }
+}

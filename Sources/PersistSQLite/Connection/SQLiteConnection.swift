@@ -1,0 +1,195 @@
+internal import CSQLite
+import Foundation
+import Persist
+
+/// One SQLite connection: owns its `sqlite3` handle and its prepared-statement cache, and closes
+/// both exactly once.
+///
+/// A connection is used by one thread at a time: the writer connection only on the store's write
+/// queue, a reader connection only by the read block that checked it out of the ``ReaderPool``.
+final class SQLiteConnection: @unchecked Sendable {
+    // @unchecked Sendable: a connection moves between threads only through the engine's `Locked`
+    // writer slot or the ReaderPool's `Locked` idle list, and is used by one thread at a time.
+    /// The `sqlite3` handle; `nil` once closed.
+    private(set) var handle: OpaquePointer?
+    /// The database file, for messages.
+    let path: String
+    private var cache: [String: SQLiteStatement] = [:]
+    /// The statement checked out last: looked at before the cache, without hashing its SQL.
+    private var mostRecent: SQLiteStatement?
+    private var clock: UInt64 = 0
+
+    /// How many prepared statements a connection keeps.
+    static let cacheCapacity = 96
+
+    private init(handle: OpaquePointer, path: String) {
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Opens a connection.
+    ///
+    /// - Parameters:
+    ///   - path: the file name given to SQLite (a URI when `flags` has `SQLITE_OPEN_URI`).
+    ///   - displayPath: the path named in messages.
+    ///   - flags: `sqlite3_open_v2` flags; `NOMUTEX` and extended result codes are added.
+    ///   - busyTimeout: how long to wait for another connection's lock.
+    static func open(path: String, displayPath: String, flags: Int32, busyTimeout: Duration) throws -> SQLiteConnection {
+        var handle: OpaquePointer?
+        let result = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
+        guard result == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+            if let handle { sqlite3_close_v2(handle) }
+            throw SQLiteErrors.error(code: result, message: message, path: displayPath, operation: "Opening the database")
+        }
+        let connection = SQLiteConnection(handle: handle, path: displayPath)
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = Int32(clamping: seconds.multipliedReportingOverflow(by: 1000).overflow
+            ? Int64.max : seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        sqlite3_busy_timeout(handle, milliseconds)
+        return connection
+    }
+
+    /// Finalizes every statement and closes the handle. Later calls do nothing.
+    func close() {
+        for statement in cache.values { statement.finalize() }
+        cache.removeAll()
+        mostRecent = nil
+        if let handle {
+            // close_v2 never fails: statements a legacy closure left unfinalized keep the
+            // handle alive until they are finalized.
+            sqlite3_close_v2(handle)
+            self.handle = nil
+        }
+    }
+
+    var database: OpaquePointer {
+        get throws {
+            guard let handle else {
+                throw DataStoreError(.misuse, "a closed connection to the SQLite database at \(path) was used", path: path)
+            }
+            return handle
+        }
+    }
+
+    /// The error for a failed call on this connection, with SQLite's current message.
+    func failure(_ code: Int32, _ operation: String) -> DataStoreError {
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+        return SQLiteErrors.error(code: code, message: message, path: path, operation: operation)
+    }
+
+    /// Whether a transaction is open on this connection.
+    var isInTransaction: Bool {
+        handle.map { sqlite3_get_autocommit($0) == 0 } ?? false
+    }
+
+    /// Whether SQLite opened the main database read-only (asked for, or forced by the file).
+    var isReadOnly: Bool {
+        handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? true
+    }
+
+    /// The number of rows the last INSERT, UPDATE or DELETE changed.
+    var changes: Int {
+        handle.map { Int(sqlite3_changes64($0)) } ?? 0
+    }
+
+    // MARK: Statements
+
+    /// A new statement that is not cached; it is finalized when released.
+    func prepare(_ sql: String, persistent: Bool = false) throws -> SQLiteStatement {
+        let database = try database
+        var statement: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let result = sqlite3_prepare_v3(database, sql, -1, flags, &statement, nil)
+        guard result == SQLITE_OK, let statement else {
+            throw failure(result, "Preparing a statement")
+        }
+        return SQLiteStatement(handle: statement, sql: sql, path: path)
+    }
+
+    /// Runs `body` with the cached statement for `sql`, bound to `bindings`, and resets it after.
+    ///
+    /// When the cached statement is already running (a nested call with the same SQL), a fresh
+    /// statement is used instead, so the outer one is not disturbed.
+    func withStatement<T>(_ sql: String, _ bindings: [SQLBinding] = [], _ body: (SQLiteStatement) throws -> T) throws -> T {
+        let statement = try checkout(sql)
+        defer {
+            statement.reset()
+            statement.inUse = false
+        }
+        try statement.bind(bindings)
+        return try body(statement)
+    }
+
+    /// Runs a statement that returns no rows (or whose rows are ignored).
+    func execute(_ sql: String, _ bindings: [SQLBinding] = [], operation: @autoclosure () -> String) throws {
+        try withStatement(sql, bindings) { statement in
+            while try statement.step(operation()) {}
+        }
+    }
+
+    /// The first column of the first row of a query, as an integer (0 when there is no row).
+    func integer(_ sql: String, _ bindings: [SQLBinding] = [], operation: @autoclosure () -> String) throws -> Int64 {
+        try withStatement(sql, bindings) { statement in
+            try statement.step(operation()) ? statement.int64(0) : 0
+        }
+    }
+
+    /// The first column of the first row of a query, as text (`nil` when there is no row).
+    func text(_ sql: String, operation: @autoclosure () -> String) throws -> String? {
+        try withStatement(sql) { statement in
+            try statement.step(operation()) ? statement.text(0) : nil
+        }
+    }
+
+    /// Runs a statement once without caching it (schema changes, pragmas that change settings).
+    func executeOnce(_ sql: String, operation: @autoclosure () -> String) throws {
+        let statement = try prepare(sql)
+        defer { statement.finalize() }
+        while try statement.step(operation()) {}
+    }
+
+    private func checkout(_ sql: String) throws -> SQLiteStatement {
+        clock &+= 1
+        // The same statement again (an insert per item): strings from one schema share storage,
+        // so this comparison is a pointer check, not a hash of the SQL.
+        if let recent = mostRecent, !recent.inUse, recent.sql == sql {
+            recent.inUse = true
+            recent.lastUse = clock
+            return recent
+        }
+        if let cached = cache[sql] {
+            mostRecent = cached
+            if !cached.inUse {
+                cached.inUse = true
+                cached.lastUse = clock
+                return cached
+            }
+            let fresh = try prepare(sql)
+            fresh.inUse = true
+            return fresh
+        }
+        let statement = try prepare(sql, persistent: true)
+        statement.inUse = true
+        statement.lastUse = clock
+        if cache.count >= Self.cacheCapacity { evictLeastRecentlyUsed() }
+        cache[sql] = statement
+        mostRecent = statement
+        return statement
+    }
+
+    private func evictLeastRecentlyUsed() {
+        var oldest: (sql: String, use: UInt64)?
+        for (sql, statement) in cache where !statement.inUse {
+            if oldest == nil || statement.lastUse < oldest?.use ?? .max { oldest = (sql, statement.lastUse) }
+        }
+        if let oldest, let statement = cache.removeValue(forKey: oldest.sql) {
+            if mostRecent === statement { mostRecent = nil }
+            statement.finalize()
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// One attribute column of a table.
+struct ColumnSchema: Sendable {
+    /// What a column holds and how its values are read and compared.
+    enum Storage: Sendable, Equatable {
+        /// A column the store created: one kind, recorded in the metadata table, no affinity.
+        case typed(ColumnKind)
+        /// A column the store did not create: each value keeps its own storage class.
+        case legacy(ColumnAffinity)
+    }
+
+    /// The attribute (and column) name.
+    let name: String
+    /// The name quoted as an SQL identifier.
+    let quoted: String
+    let storage: Storage
+    /// Whether comparisons must name `COLLATE BINARY` (the column declares another collation).
+    let needsBinaryCollation: Bool
+    /// Whether the column has a `DEFAULT` that an insert should leave in effect when the item lacks it.
+    let hasDefault: Bool
+
+    init(name: String, storage: Storage, needsBinaryCollation: Bool = false, hasDefault: Bool = false) {
+        self.name = name
+        self.quoted = SQLName.quoted(name)
+        self.storage = storage
+        self.needsBinaryCollation = needsBinaryCollation
+        self.hasDefault = hasDefault
+    }
+
+    /// The column's affinity (none for typed columns).
+    var affinity: ColumnAffinity {
+        if case .legacy(let affinity) = storage { return affinity }
+        return .none
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Persist
+
+extension SQLiteDataStore {
+    /// How an ``SQLiteDataStore`` opens and uses its database.
+    ///
+    /// ```swift
+    /// let store = SQLiteDataStore(path: "app.sqlite", options: .init(durability: .full, busyTimeout: .seconds(2)))
+    /// let archive = SQLiteDataStore(path: "old.sqlite", options: .init(readOnly: true, createIfMissing: false))
+    /// ```
+    public struct Options: Sendable {
+        /// How durable a returned `writeSync` is: `.normal` runs WAL with `synchronous=NORMAL`
+        /// (survives a crash of the process), `.full` with `synchronous=FULL` (also survives power loss).
+        public var durability: Durability
+        /// How long to wait for a lock another process (or legacy connection) holds, before
+        /// failing with `DataStoreError.Code.locked`; zero fails at once. Kept to the millisecond.
+        public var busyTimeout: Duration
+        /// Opens the database read-only: nothing is ever written, not even the switch to WAL mode,
+        /// and write blocks throw `DataStoreError.Code.readOnly`.
+        public var readOnly: Bool
+        /// Creates the file when it does not exist; otherwise a missing file is `notFound`.
+        public var createIfMissing: Bool
+        /// How many idle reader connections to keep open for reuse. More are opened while many reads
+        /// run at once.
+        public var readerPoolSize: Int
+        /// Where the store logs: schema changes (tables and columns created, tables adopted or
+        /// skipped) and lifecycle events at debug level, a journal mode that could not be changed as
+        /// a warning, and failures of asynchronous writes nobody waited for as errors. The default
+        /// logs nothing.
+        public var logger: Logger
+
+        /// Options; every argument has a default.
+        public init(
+            durability: Durability = .normal,
+            busyTimeout: Duration = .seconds(5),
+            readOnly: Bool = false,
+            createIfMissing: Bool = true,
+            readerPoolSize: Int = 4,
+            logger: Logger = Logger(label: "persist.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
+        ) {
+            self.durability = durability
+            self.busyTimeout = busyTimeout
+            self.readOnly = readOnly
+            self.createIfMissing = createIfMissing
+            self.readerPoolSize = readerPoolSize
+            self.logger = logger
+        }
+
+        /// Throws `invalidArgument` for a negative or infinite busy timeout or a negative pool size.
+        func validate(path: String) throws {
+            if busyTimeout < .zero {
+                throw DataStoreError(.invalidArgument, "the busy timeout for the SQLite database at \(path) is "
+                    + "\(busyTimeout); give zero or more", path: path)
+            }
+            if readerPoolSize < 0 {
+                throw DataStoreError(.invalidArgument, "the reader pool size for the SQLite database at \(path) is "
+                    + "\(readerPoolSize); give 0 or more", path: path)
+            }
+        }
+    }
+}

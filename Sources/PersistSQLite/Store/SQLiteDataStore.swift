@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import Persist
+
+/// A `DataStore` on an SQLite database: every item type is a table, every attribute a column,
+/// the identifier the primary key.
+///
+/// Tables and columns are created as items need them. Existing databases are adopted in place:
+/// every table with a single-column primary key or a rowid is an item type, and nothing is
+/// converted, so legacy code can keep using the same file (see the "SQLite storage format" and
+/// "Using the SQLite store" articles).
+///
+/// ```swift
+/// let store = SQLiteDataStore(path: "/var/lib/app/data.sqlite")
+/// try store.setup()
+/// try store.writeSync { accessor in
+///     try accessor.insert(Item(itemType: "Restaurant", id: "r1", attributes: ["name": "Pizza Place", "rating": 4]))
+/// }
+/// var request = DataStoreRequest(itemType: "Restaurant")
+/// request.filter = .attribute("rating") >= 4
+/// let good = try store.read { accessor in try accessor.items(forRequest: request) }
+/// try store.tearDown()
+/// ```
+///
+/// The file runs in WAL mode with one writer connection and a pool of reader connections: a read
+/// block sees one committed snapshot and never waits for a write block, and write blocks are
+/// `BEGIN IMMEDIATE` transactions serialized by the store.
+public final class SQLiteDataStore: EngineBackedDataStore {
+    /// The scheduler that gives the store the whole `DataStore` contract.
+    public let scheduler: WriteScheduler
+    /// The database file.
+    public let path: String
+    /// How the store opens and uses the database.
+    public let options: Options
+    private let engine: SQLiteEngine
+
+    /// A store on the database at `path`. Nothing is opened until ``setup()``.
+    ///
+    /// ```swift
+    /// let store = SQLiteDataStore(path: "app.sqlite", options: .init(durability: .full))
+    /// ```
+    public convenience init(path: String, options: Options = Options()) {
+        self.init(path: path, options: options, isScratch: false)
+    }
+
+    private init(path: String, options: Options, isScratch: Bool) {
+        self.path = path
+        self.options = options
+        engine = SQLiteEngine(path: path, options: options, isScratch: isScratch)
+        scheduler = WriteScheduler(engine: engine, logger: options.logger)
+    }
+
+    /// A store on a private, empty database in RAM-backed storage, for tests.
+    ///
+    /// It behaves exactly like a file-backed store (WAL, snapshot reads, the same SQL), because it
+    /// is one: its file lives in `/dev/shm` (memory) on Linux, or in the temporary directory where
+    /// there is none, and is removed when the store is deinitialized. Its data survives
+    /// ``tearDown()`` and ``setup()`` of the same object, as with `InMemoryDataStore`. SQLite's
+    /// own in-memory databases cannot serve a snapshot read while a write transaction is open,
+    /// which the `DataStore` contract requires. Durability is off; `readOnly` and
+    /// `createIfMissing` are ignored.
+    ///
+    /// ```swift
+    /// let store = SQLiteDataStore.inMemory()
+    /// try store.setup()
+    /// ```
+    public static func inMemory(options: Options = Options()) -> SQLiteDataStore {
+        var isDirectory: ObjCBool = false
+        let shared = "/dev/shm"
+        let directory = FileManager.default.fileExists(atPath: shared, isDirectory: &isDirectory)
+            && isDirectory.boolValue && FileManager.default.isWritableFile(atPath: shared)
+            ? shared : FileManager.default.temporaryDirectory.path
+        let path = (directory as NSString).appendingPathComponent("persist-\(UUID().uuidString).sqlite")
+        return SQLiteDataStore(path: path, options: options, isScratch: true)
+    }
+
+    /// The C handle the escape hatch hands out: SQLite's `sqlite3 *`.
+    public typealias RawHandle = OpaquePointer
+
+    /// Runs legacy code on the store's own writer connection, serialized with every write block.
+    ///
+    /// This is the escape hatch for call sites not yet moved to accessors: they keep working on the
+    /// same file, and never run at the same time as a write block. `body` receives the `sqlite3 *`
+    /// handle (import your SQLite module, such as a system-library target on `sqlite3`, to call
+    /// the C API); in a store opened with `readOnly`, the connection is read-only too. The rules:
+    ///
+    /// - Use the handle only inside `body`; never close it.
+    /// - Finish every transaction you begin: a transaction left open is rolled back and the call
+    ///   throws `misuse`. If `body` throws, an open transaction is rolled back too.
+    /// - Finalize (or at least reset) every statement you prepare before returning.
+    /// - Schema changes you make are seen by the next read or write block. Leave the
+    ///   `persist_columns` table, the WAL journal mode and the connection's settings alone.
+    /// - Do not call the store from inside `body`: a write would be refused as reentrant.
+    ///
+    /// ```swift
+    /// try store.withRawHandle { db in
+    ///     sqlite3_exec(db, "UPDATE counters SET hits = hits + 1 WHERE name = 'home'", nil, nil, nil)
+    /// }
+    /// ```
+    ///
+    /// - Throws: `misuse` inside one of the store's blocks or when the store is not open; what
+    ///   `body` throws.
+    public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
+        try scheduler.performExclusive { try engine.withRawHandle(body) }
+    }
+
+    /// The tables and views of the database that are not item types, with the reason for each:
+    /// views, virtual and shadow tables, SQLite's own tables, and tables without a usable key.
+    ///
+    /// ```swift
+    /// for table in try store.skippedTables() { print("not adopted:", table) }
+    /// ```
+    public func skippedTables() throws -> [SkippedTable] {
+        try engine.skippedTables()
+    }
+
+    /// The files SQLite keeps beside a database, as suffixes of its path: the write-ahead log,
+    /// its shared-memory index and the rollback journal.
+    package static let companionSuffixes = ["-wal", "-shm", "-journal"]
+
+    /// Deletes a store's files: the database at `path` with its WAL, shared-memory and rollback
+    /// journal files. Closing a store never does this. Call it only when no store or other
+    /// process has the database open.
+    ///
+    /// ```swift
+    /// try store.tearDown()
+    /// try SQLiteDataStore.deleteFiles(atPath: store.path)
+    /// ```
+    ///
+    /// - Throws: `io` when a file exists but cannot be removed. A missing file is not an error.
+    public static func deleteFiles(atPath path: String) throws {
+        for suffix in [""] + companionSuffixes {
+            let file = path + suffix
+            guard FileManager.default.fileExists(atPath: file) else { continue }
+            do {
+                try FileManager.default.removeItem(atPath: file)
+            } catch {
+                throw DataStoreError(.io, "could not remove \(file) of the SQLite database at \(path): "
+                    + "\(error.localizedDescription)", path: path)
+            }
+        }
+    }
+}

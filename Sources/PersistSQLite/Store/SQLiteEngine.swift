@@ -1,0 +1,244 @@
+internal import CSQLite
+import Foundation
+import Logging
+import Persist
+
+/// The engine of ``SQLiteDataStore``: one writer connection in WAL mode, a pool of read-only
+/// reader connections, and the schema each transaction sees.
+final class SQLiteEngine: DataStoreEngine {
+    /// The writer connection while open. It is used only on the store's write queue (writes, the
+    /// escape hatch, open and close, which the scheduler all runs there).
+    private let openWriter = Locked<SQLiteConnection?>(nil)
+
+    let location: String
+    private let options: SQLiteDataStore.Options
+    /// Whether the database is a private scratch file (the in-memory variant).
+    private let isScratch: Bool
+    private let pool: ReaderPool
+    private let schemas = SchemaCache()
+
+    init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
+        location = path
+        self.options = options
+        self.isScratch = isScratch
+        let timeout = options.busyTimeout
+        pool = ReaderPool(capacity: max(options.readerPoolSize, 0), location: path) {
+            try SQLiteConnection.open(path: path, displayPath: path, flags: SQLITE_OPEN_READONLY, busyTimeout: timeout)
+        }
+    }
+
+    deinit {
+        guard isScratch else { return }
+        // Close first, so that no connection writes to the files after they are removed.
+        pool.close()
+        openWriter.value?.close()
+        for suffix in [""] + SQLiteDataStore.companionSuffixes {
+            try? FileManager.default.removeItem(atPath: location + suffix)
+        }
+    }
+
+    private var logger: Logger { options.logger }
+
+    // MARK: Lifecycle
+
+    func open() throws {
+        try options.validate(path: location)
+        schemas.removeAll()
+        let readOnly = options.readOnly && !isScratch
+        let flags = readOnly
+            ? SQLITE_OPEN_READONLY
+            : SQLITE_OPEN_READWRITE | (options.createIfMissing || isScratch ? SQLITE_OPEN_CREATE : 0)
+        let connection = try SQLiteConnection.open(path: location, displayPath: location, flags: flags,
+                                                   busyTimeout: options.busyTimeout)
+        do {
+            if !readOnly && connection.isReadOnly {
+                throw DataStoreError(
+                    .readOnly,
+                    "the SQLite database at \(location) can only be opened read-only (the file or its directory is "
+                        + "not writable); open it with SQLiteDataStore.Options(readOnly: true), or fix its permissions",
+                    path: location, engineCode: Int(SQLITE_READONLY),
+                    engineMessage: String(cString: sqlite3_errstr(SQLITE_READONLY)))
+            }
+            let schema = try inspect(connection)
+            if !readOnly { try configure(connection) }
+            report(schema)
+        } catch {
+            connection.close()
+            throw error
+        }
+        openWriter.withLock { $0 = connection }
+        pool.open()
+    }
+
+    /// Reads the schema in a read transaction: this is where a file that is not a database, or a
+    /// damaged one, is found, before anything is written.
+    private func inspect(_ connection: SQLiteConnection) throws -> DatabaseSchema {
+        try connection.execute("BEGIN", operation: "Opening the database")
+        do {
+            let schema = try schema(on: connection)
+            let encoding = try connection.text("PRAGMA encoding", operation: "Opening the database") ?? "UTF-8"
+            guard encoding == "UTF-8" else {
+                throw DataStoreError(
+                    .unsupported,
+                    "the SQLite database at \(location) stores text as \(encoding); Persist needs UTF-8, because "
+                        + "strings compare by their UTF-8 bytes. Copy the data into a new UTF-8 database first",
+                    path: location)
+            }
+            try connection.execute("COMMIT", operation: "Opening the database")
+            return schema
+        } catch {
+            if connection.isInTransaction { try? connection.execute("ROLLBACK", operation: "Opening the database") }
+            throw error
+        }
+    }
+
+    /// Switches the file to WAL mode and sets the durability.
+    private func configure(_ connection: SQLiteConnection) throws {
+        let mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
+        if mode.lowercased() != "wal" {
+            logger.warning("the SQLite database stays in \(mode) journal mode, so reads and writes wait for each other",
+                           metadata: ["store": .string(location)])
+        }
+        let synchronous = isScratch ? "OFF" : (options.durability == .full ? "FULL" : "NORMAL")
+        try connection.executeOnce("PRAGMA synchronous = \(synchronous)", operation: "Setting the durability")
+        // Open the WAL on the writer now (a read transaction does): the writer closes last, and only
+        // a connection that has the WAL open checkpoints it and removes the -wal and -shm files. A
+        // store that never writes would otherwise leave them behind, created by a read-only reader.
+        try connection.execute("BEGIN", operation: "Opening the write-ahead log")
+        do {
+            _ = try connection.integer("PRAGMA schema_version", operation: "Opening the write-ahead log")
+            try connection.execute("COMMIT", operation: "Opening the write-ahead log")
+        } catch {
+            if connection.isInTransaction { try? connection.execute("ROLLBACK", operation: "Opening the write-ahead log") }
+            throw error
+        }
+    }
+
+    private func report(_ schema: DatabaseSchema) {
+        let metadata: Logger.Metadata = ["store": .string(location)]
+        for table in schema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
+        where table.key != .column(name: DatabaseSchema.createdKeyColumn, affinity: .none, needsBinaryCollation: false) {
+            logger.debug("adopted table \(String(reflecting: table.name)) as an item type keyed by \(table.key.sql)",
+                        metadata: metadata)
+        }
+        for skipped in schema.skipped {
+            logger.debug("skipped \(String(reflecting: skipped.name)): \(skipped.reason)", metadata: metadata)
+        }
+    }
+
+    func close() throws {
+        pool.close()
+        let connection = openWriter.withLock { writer in
+            defer { writer = nil }
+            return writer
+        }
+        connection?.close()
+        schemas.removeAll()
+    }
+
+    private func writerConnection() throws -> SQLiteConnection {
+        guard let connection = openWriter.value else {
+            throw DataStoreError(.misuse, "the SQLite store at \(location) is not open; call setup() first",
+                                 path: location)
+        }
+        return connection
+    }
+
+    // MARK: Transactions
+
+    /// The schema of the connection's current transaction, loaded only when its version changed.
+    private func schema(on connection: SQLiteConnection) throws -> DatabaseSchema {
+        let version = try connection.integer("PRAGMA schema_version", operation: "Reading the schema")
+        if let schema = schemas.schema(for: version) { return schema }
+        let schema = try SchemaLoader.load(connection)
+        schemas.store(schema, for: version)
+        return schema
+    }
+
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        let connection = try pool.checkout()
+        var reusable = true
+        defer { pool.checkin(connection, reusable: reusable) }
+        try connection.execute("BEGIN", operation: "Starting a read transaction")
+        do {
+            let reader = SQLiteReader(connection: connection, schema: try schema(on: connection))
+            let value = try body(reader)
+            try connection.execute("COMMIT", operation: "Ending a read transaction")
+            return value
+        } catch {
+            reusable = rollback(connection)
+            throw error
+        }
+    }
+
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        if options.readOnly && !isScratch {
+            throw DataStoreError(
+                .readOnly, "the SQLite store at \(location) was opened read-only; open it without "
+                    + "Options.readOnly to write", path: location)
+        }
+        let connection = try writerConnection()
+        try connection.execute("BEGIN IMMEDIATE", operation: "Starting a write transaction")
+        do {
+            let writer = SQLiteWriter(connection: connection, schema: try schema(on: connection))
+            let (value, commit) = try body(writer)
+            guard commit else {
+                _ = rollback(connection)
+                return value
+            }
+            let changedVersion = writer.schemaChanges.isEmpty
+                ? nil : try connection.integer("PRAGMA schema_version", operation: "Reading the schema")
+            try connection.execute("COMMIT", operation: "Committing a write block")
+            if let changedVersion {
+                schemas.store(writer.schema, for: changedVersion)
+                for change in writer.schemaChanges {
+                    logger.debug("\(change)", metadata: ["store": .string(location)])
+                }
+            }
+            return value
+        } catch {
+            _ = rollback(connection)
+            throw error
+        }
+    }
+
+    /// Rolls back the open transaction, if any; `false` when the connection is left unusable.
+    private func rollback(_ connection: SQLiteConnection) -> Bool {
+        guard connection.isInTransaction else { return true }
+        do {
+            try connection.execute("ROLLBACK", operation: "Rolling back")
+            return true
+        } catch {
+            logger.error("rolling back failed: \(error)", metadata: ["store": .string(location)])
+            return false
+        }
+    }
+
+    // MARK: Escape hatch and reports
+
+    /// Runs `body` with the writer's `sqlite3` handle; the caller serializes it with the writes.
+    func withRawHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        let connection = try writerConnection()
+        let handle = try connection.database
+        let value: T
+        do {
+            value = try body(handle)
+        } catch {
+            _ = rollback(connection)
+            throw error
+        }
+        if connection.isInTransaction {
+            _ = rollback(connection)
+            throw DataStoreError(
+                .misuse, "a closure given the raw connection of the SQLite store at \(location) left a transaction "
+                    + "open, which was rolled back; commit or roll back every transaction it begins",
+                path: location)
+        }
+        return value
+    }
+
+    /// The tables and views that are not item types.
+    func skippedTables() throws -> [SkippedTable] {
+        try read { reader in (reader as? SQLiteReader)?.schema.skipped ?? [] }
+    }
+}

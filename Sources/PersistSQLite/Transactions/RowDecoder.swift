@@ -1,0 +1,99 @@
+import Foundation
+import Persist
+
+/// Turns result rows into items.
+struct RowDecoder {
+    let table: TableSchema
+    let path: String
+
+    /// The item in the current row of a statement selecting ``TableSchema/selectList``.
+    func item(_ statement: SQLiteStatement) throws -> Item {
+        let id = try identifier(statement)
+        var attributes: [String: Value] = [:]
+        attributes.reserveCapacity(table.columns.count)
+        for (offset, column) in table.columns.enumerated() {
+            let index = Int32(offset + 1)
+            guard let storage = statement.storageClass(index) else { continue }
+            attributes[column.name] = try value(statement, index, storage, column, id)
+        }
+        return Item(itemType: table.name, id: id, attributes: attributes)
+    }
+
+    private func identifier(_ statement: SQLiteStatement) throws -> ItemID {
+        switch statement.storageClass(0) {
+        case .integer: return .int(statement.int64(0))
+        case .text: return .string(statement.text(0))
+        case .blob: return .bytes(statement.blob(0))
+        case .real:
+            throw corruptKey("the REAL \(statement.double(0))")
+        case nil:
+            throw corruptKey("NULL")
+        }
+    }
+
+    private func corruptKey(_ found: String) -> DataStoreError {
+        DataStoreError(
+            .corrupt,
+            "a row of table \(String(reflecting: table.name)) in the SQLite database at \(path) has \(found) as its "
+                + "key \(table.key.sql), which cannot be an identifier (integers, strings or bytes); give the row "
+                + "a key, or delete it, with the sqlite3 shell",
+            path: path)
+    }
+
+    private func value(
+        _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ column: ColumnSchema, _ id: ItemID
+    ) throws -> Value {
+        guard case .typed(let kind) = column.storage else {
+            switch storage {
+            case .integer: return .int(statement.int64(index))
+            case .real: return .double(statement.double(index))
+            case .text: return .string(statement.text(index))
+            case .blob: return .bytes(statement.blob(index))
+            }
+        }
+        switch (kind, storage) {
+        case (.bool, .integer):
+            return .bool(statement.int64(index) != 0)
+        case (.number, .integer):
+            return .int(statement.int64(index))
+        case (.number, .real):
+            return .double(statement.double(index))
+        case (.date, .real):
+            return .date(Date(timeIntervalSinceReferenceDate: statement.double(index)))
+        case (.date, .integer):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(statement.int64(index))))
+        case (.number, .text) where statement.textEquals(index, "NaN"):
+            return .double(.nan)
+        case (.date, .text) where statement.textEquals(index, "NaN"):
+            return .date(Date(timeIntervalSinceReferenceDate: .nan))
+        case (.string, .text):
+            return .string(statement.text(index))
+        case (.bytes, .blob):
+            return .bytes(statement.blob(index))
+        case (.array, .blob), (.object, .blob):
+            let decoded: Value
+            do {
+                decoded = try BinaryValueCoding.decode(statement.blob(index))
+            } catch let error as DataStoreError {
+                throw corrupt(column, id, "bytes that are not a valid encoded value (\(error.message))")
+            }
+            guard ColumnKind(of: decoded) == kind else {
+                throw corrupt(column, id, "an encoded \(decoded.kind.rawValue)")
+            }
+            return decoded
+        default:
+            throw corrupt(column, id, "a value of storage class \(storage)")
+        }
+    }
+
+    private func corrupt(_ column: ColumnSchema, _ id: ItemID, _ found: String) -> DataStoreError {
+        let kind: String
+        if case .typed(let columnKind) = column.storage { kind = columnKind.plural } else { kind = "values" }
+        return DataStoreError(
+            .corrupt,
+            "the item \(id) of type \(String(reflecting: table.name)) in the SQLite database at \(path) holds "
+                + "\(found) in column \(String(reflecting: column.name)), which the store created for \(kind); "
+                + "fix or delete the value with the sqlite3 shell",
+            path: path, items: [ItemReference(itemType: table.name, id: id)])
+    }
+}

@@ -1,0 +1,59 @@
+import Persist
+
+/// The reads of one transaction on one connection, against the schema of that transaction.
+///
+/// A read block gets one on a reader connection; a write block gets an ``SQLiteWriter`` (a
+/// subclass) on the writer connection, whose reads see its own changes.
+class SQLiteReader: StoreReader {
+    let connection: SQLiteConnection
+    /// The schema the transaction sees (a write block's own changes included).
+    var schema: DatabaseSchema
+
+    init(connection: SQLiteConnection, schema: DatabaseSchema) {
+        self.connection = connection
+        self.schema = schema
+    }
+
+    var path: String { connection.path }
+
+    /// "Reading items of type "Restaurant"", for messages.
+    static func reading(_ itemType: String) -> String {
+        "Reading items of type \(String(reflecting: itemType))"
+    }
+
+    func item(ofType itemType: String, id: ItemID) throws -> Item? {
+        guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return nil }
+        return try connection.withStatement(table.selectByKey, bindings) { statement in
+            try statement.step(Self.reading(itemType)) ? RowDecoder(table: table, path: path).item(statement) : nil
+        }
+    }
+
+    func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        guard let table = schema.tables[request.itemType] else { return }
+        let query = RequestCompiler.select(request, from: table)
+        guard !query.matchesNothing else { return }
+        let decoder = RowDecoder(table: table, path: path)
+        try connection.withStatement(query.sql, query.bindings) { statement in
+            while try statement.step(Self.reading(request.itemType)) {
+                if try !body(decoder.item(statement)) { return }
+            }
+        }
+    }
+
+    func countItems(matching request: DataStoreRequest) throws -> Int {
+        guard let table = schema.tables[request.itemType] else { return 0 }
+        let query = RequestCompiler.count(request, from: table)
+        guard !query.matchesNothing else { return 0 }
+        return Int(try connection.integer(query.sql, query.bindings, operation: "Counting items of type \(String(reflecting: request.itemType))"))
+    }
+
+    func itemTypes() throws -> [String] {
+        var names: [String] = []
+        for table in schema.tables.values {
+            if try connection.integer(table.exists, operation: Self.reading(table.name)) != 0 {
+                names.append(table.name)
+            }
+        }
+        return names.sorted(by: SQLName.bytesPrecede)
+    }
+}
