@@ -10,21 +10,17 @@ struct GDBMDriver: StoreDriver {
     /// How long to wait for another process's lock before reporting `locked`.
     static let lockWait = Duration.seconds(2)
 
-    static func layout(_ layout: Layout, rawType: String) -> GDBMDataStore.Options.Layout {
-        layout == .raw ? .raw(itemType: rawType) : .native
-    }
-
-    func openReadOnly(path: String, layout: Layout, rawType: String) throws -> any DataStore {
+    func openReadOnly(path: String, layout: Layout) throws -> any DataStore {
         let store = GDBMDataStore(path: path, options: .init(
-            readOnly: true, createIfMissing: false, layout: Self.layout(layout, rawType: rawType), lockWait: Self.lockWait,
+            readOnly: true, createIfMissing: false, layout: layout, lockWait: Self.lockWait,
             logger: logger))
         try store.setup()
         return store
     }
 
-    func openWritable(path: String, layout: Layout, rawType: String, create: Bool) throws -> any DataStore {
+    func openWritable(path: String, layout: Layout, create: Bool) throws -> any DataStore {
         let store = GDBMDataStore(path: path, options: .init(
-            createIfMissing: create, layout: Self.layout(layout, rawType: rawType), lockWait: Self.lockWait, logger: logger))
+            createIfMissing: create, layout: layout, lockWait: Self.lockWait, logger: logger))
         try store.setup()
         return store
     }
@@ -36,8 +32,8 @@ struct GDBMDriver: StoreDriver {
     /// An existing GDBM file is opened once for writing (which completes any interrupted commit
     /// from its journal), closed, and copied byte for byte beside itself.
     var existingTargetStrategy: ExistingTargetStrategy {
-        .stagedCopy { [logger] path, copy, layout, rawType in
-            let store = try GDBMDriver(logger: logger).openWritable(path: path, layout: layout, rawType: rawType, create: false)
+        .stagedCopy { [logger] path, copy, layout in
+            let store = try GDBMDriver(logger: logger).openWritable(path: path, layout: layout, create: false)
             try store.tearDown()
             do {
                 try FileManager.default.copyItem(atPath: path, toPath: copy)

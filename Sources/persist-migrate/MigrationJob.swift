@@ -7,19 +7,17 @@ import Persist
 final class MigrationJob {
     let from: StoreSpec
     let to: StoreSpec
-    let fromLayout: Layout
-    let toLayout: Layout
-    let rawType: String
+    let fromLayout: StoreDriver.Layout
+    let toLayout: StoreDriver.Layout
     let logger: Logger
     private(set) var stage: ToolExit.Stage = .openingSource
     private var stagingPath: String?
 
-    init(from: StoreSpec, to: StoreSpec, fromLayout: Layout, toLayout: Layout, rawType: String, logger: Logger) {
+    init(from: StoreSpec, to: StoreSpec, fromLayout: StoreDriver.Layout, toLayout: StoreDriver.Layout, logger: Logger) {
         self.from = from
         self.to = to
         self.fromLayout = fromLayout
         self.toLayout = toLayout
-        self.rawType = rawType
         self.logger = logger
     }
 
@@ -28,14 +26,14 @@ final class MigrationJob {
         let targetDriver = StoreDrivers.driver(for: to.kind, logger: logger)
 
         stage = .openingSource
-        let source = try sourceDriver.openReadOnly(path: from.path, layout: fromLayout, rawType: rawType)
+        let source = try sourceDriver.openReadOnly(path: from.path, layout: fromLayout)
         defer { try? source.tearDown() }
 
         stage = .openingTarget
         let targetExists = FileManager.default.fileExists(atPath: to.path)
         if options.dryRun {
             let target = targetExists
-                ? try targetDriver.openReadOnly(path: to.path, layout: toLayout, rawType: rawType) : InMemoryDataStore()
+                ? try targetDriver.openReadOnly(path: to.path, layout: toLayout) : InMemoryDataStore()
             try target.setup()
             defer { try? target.tearDown() }
             stage = .copying
@@ -43,11 +41,11 @@ final class MigrationJob {
         }
 
         StagingFile.removeLeftovers(of: to.path, companions: targetDriver.companionFiles)
-        var copyExisting: (@Sendable (String, String, Layout, String) throws -> Void)?
+        var copyExisting: (@Sendable (String, String, StoreDriver.Layout) throws -> Void)?
         if targetExists {
             switch targetDriver.existingTargetStrategy {
             case .singleTransaction:
-                let target = try targetDriver.openWritable(path: to.path, layout: toLayout, rawType: rawType, create: false)
+                let target = try targetDriver.openWritable(path: to.path, layout: toLayout, create: false)
                 options.atomic = true
                 return try copy(from: source, to: target, options: options, progress: progress)
             case .stagedCopy(let copy):
@@ -59,9 +57,9 @@ final class MigrationJob {
         stagingPath = staging.path
         do {
             if let copyExisting {
-                try copyExisting(to.path, staging.path, toLayout, rawType)
+                try copyExisting(to.path, staging.path, toLayout)
             }
-            let target = try targetDriver.openWritable(path: staging.path, layout: toLayout, rawType: rawType,
+            let target = try targetDriver.openWritable(path: staging.path, layout: toLayout,
                                                        create: !targetExists)
             let report = try copy(from: source, to: target, options: options, progress: progress)
             try staging.promote()

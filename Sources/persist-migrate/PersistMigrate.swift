@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Persist
+import PersistGDBM
 
 @main
 struct PersistMigrate: ParsableCommand {
@@ -40,10 +41,10 @@ struct PersistMigrate: ParsableCommand {
     var to: StoreSpec
 
     @Option(name: .customLong("from-layout"), help: "The layout of a GDBM source: native, or raw for files written by other programs.")
-    var fromLayout: Layout = .native
+    var fromLayout: GDBMDataStore.Options.Layout = .native
 
     @Option(name: .customLong("to-layout"), help: "The layout of a GDBM target: native, or raw.")
-    var toLayout: Layout = .native
+    var toLayout: GDBMDataStore.Options.Layout = .native
 
     @Option(name: .customLong("raw-type"), help: "The item type that raw GDBM key/value pairs are read as or written from.")
     var rawType = "Entry"
@@ -52,7 +53,7 @@ struct PersistMigrate: ParsableCommand {
     var types: String?
 
     @Option(name: .customLong("if-exists"), help: "Items the target already holds: fail (write nothing), replace, or skip.")
-    var ifExists: IfExists = .fail
+    var ifExists: MigrationOptions.ExistingItems = .fail
 
     @Option(name: .customLong("batch-size"), help: ArgumentHelp(
         "Items per target write block (default 5000). Without it, a new SQLite database takes the whole copy "
@@ -75,28 +76,15 @@ struct PersistMigrate: ParsableCommand {
     @Flag(name: .long, help: "Also log what the stores do (tables created, journals replayed) on standard error.")
     var verbose = false
 
-    /// The choices of `--if-exists`.
-    enum IfExists: String, CaseIterable, ExpressibleByArgument {
-        case fail, replace, skip
-
-        var policy: MigrationOptions.ExistingItems {
-            switch self {
-            case .fail: .fail
-            case .replace: .replace
-            case .skip: .skip
-            }
-        }
-    }
-
     var selectedTypes: [String]? {
         types.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
     func validate() throws {
-        if fromLayout == .raw && from.kind != .gdbm {
+        if fromLayout.isRaw && from.kind != .gdbm {
             throw ValidationError("--from-layout raw applies to GDBM sources only; \(from) is \(from.kind.rawValue)")
         }
-        if toLayout == .raw && to.kind != .gdbm {
+        if toLayout.isRaw && to.kind != .gdbm {
             throw ValidationError("--to-layout raw applies to GDBM targets only; \(to) is \(to.kind.rawValue)")
         }
         if let batchSize, batchSize < 1 {
@@ -118,14 +106,15 @@ struct PersistMigrate: ParsableCommand {
     func run() throws {
         // Without --batch-size, an SQLite target takes one transaction: SQLite writes each page once,
         // instead of once per batch, and holds nothing in memory for it.
-        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists.policy, batchSize: batchSize ?? 5_000,
+        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, batchSize: batchSize ?? 5_000,
                                        verify: !noVerify, dryRun: dryRun, atomic: batchSize == nil && to.kind == .sqlite)
         let display = ProgressDisplay(mode: progress, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1) { text in
             FileHandle.standardError.write(Data(text.utf8))
         }
         var logger = Logger(label: "persist-migrate")
-        logger.logLevel = verbose ? .info : .warning
-        let job = MigrationJob(from: from, to: to, fromLayout: fromLayout, toLayout: toLayout, rawType: rawType, logger: logger)
+        logger.logLevel = verbose ? .debug : .warning
+        let job = MigrationJob(from: from, to: to, fromLayout: fromLayout.withRawType(rawType), toLayout: toLayout.withRawType(rawType),
+                               logger: logger)
         let started = DispatchTime.now().uptimeNanoseconds
         var report: MigrationReport?
         var failure: (exit: ToolExit, error: any Error)?
@@ -138,8 +127,8 @@ struct PersistMigrate: ParsableCommand {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let exit = failure?.exit ?? .ok
         let summary = MigrationSummary(
-            source: .init(kind: from.kind.rawValue, path: from.path, layout: from.kind == .gdbm ? fromLayout.rawValue : nil),
-            target: .init(kind: to.kind.rawValue, path: to.path, layout: to.kind == .gdbm ? toLayout.rawValue : nil),
+            source: .init(kind: from.kind.rawValue, path: from.path, layout: from.kind == .gdbm ? fromLayout.name : nil),
+            target: .init(kind: to.kind.rawValue, path: to.path, layout: to.kind == .gdbm ? toLayout.name : nil),
             dryRun: dryRun, report: report, seconds: seconds, exit: exit,
             error: failure.map { MigrationSummary.Failure(code: Self.code(of: $0.error), message: job.describe($0.error)) })
         if json {

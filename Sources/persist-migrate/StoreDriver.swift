@@ -1,11 +1,6 @@
-import ArgumentParser
 import Logging
 import Persist
-
-/// The layout of a GDBM file: the library's own, or key/value pairs written by another program.
-enum Layout: String, CaseIterable, ExpressibleByArgument, Sendable {
-    case native, raw
-}
+import PersistGDBM
 
 /// How an existing target receives a copy without ever being left half-written.
 enum ExistingTargetStrategy: Sendable {
@@ -13,15 +8,18 @@ enum ExistingTargetStrategy: Sendable {
     /// goes straight into the target as a single transaction.
     case singleTransaction
     /// The store is copied beside itself with this function, filled, and swapped in.
-    case stagedCopy(@Sendable (_ path: String, _ copy: String, _ layout: Layout, _ rawType: String) throws -> Void)
+    case stagedCopy(@Sendable (_ path: String, _ copy: String, _ layout: GDBMDataStore.Options.Layout) throws -> Void)
 }
 
 /// How the tool opens, copies and finishes stores of one kind.
 protocol StoreDriver: Sendable {
+    /// The layout of a GDBM file (other kinds ignore it).
+    typealias Layout = GDBMDataStore.Options.Layout
+
     /// Opens an existing store without ever writing to it, set up.
-    func openReadOnly(path: String, layout: Layout, rawType: String) throws -> any DataStore
+    func openReadOnly(path: String, layout: Layout) throws -> any DataStore
     /// Opens a store for writing, set up; creates it when `create` is true.
-    func openWritable(path: String, layout: Layout, rawType: String, create: Bool) throws -> any DataStore
+    func openWritable(path: String, layout: Layout, create: Bool) throws -> any DataStore
     /// Files that belong to the store at `path` besides the file itself (journals, write-ahead logs).
     func companionFiles(of path: String) -> [String]
     /// How an existing target of this kind receives a copy.

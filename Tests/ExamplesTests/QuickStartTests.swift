@@ -21,15 +21,11 @@ struct QuickStartTests {
 
     @Test("the foundation issue's snippet type-checks exactly as written")
     func snippetTypeChecks() throws {
-        let snippet = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Snippets/FoundationIssueSnippet.swift")
-        let modules = ProductRunner.productsDirectory.appendingPathComponent("Modules")
-        let swiftc = ProcessInfo.processInfo.environment["SWIFTC"] ?? "/opt/swift/usr/bin/swiftc"
-        let output = try ProductRunner.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, snippet.path])
+        let output = try Snippets.typecheck("FoundationIssueSnippet")
         #expect(output.status == 0, "swiftc: \(output.stderr)")
         // Swift picks the synchronous read for `try await store.read` in a top-level `let`; that
         // warning is the only diagnostic.
-        let warnings = output.stderr.split(separator: "\n").filter { $0.contains(".swift:") && $0.contains(": warning:") }
+        let warnings = Snippets.diagnostics(output, "warning")
         #expect(warnings.count == 1 && warnings.first?.contains("no 'async' operations occur within 'await'") == true,
                 "diagnostics: \(output.stderr)")
         #expect(!output.stderr.contains("error:"))

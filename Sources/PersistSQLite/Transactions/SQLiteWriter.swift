@@ -79,7 +79,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
 
     /// Checks the transaction is still open: SQLite rolls a transaction back by itself after some
     /// errors (a full disk, an I/O error), and the rest of the block must not then run, statement
-    /// by statement, outside any transaction.
+    /// by statement, outside any transaction. Every write operation checks once, on entry: within
+    /// one operation a failed statement throws, so none runs after a rollback.
     private func checkTransaction() throws {
         guard connection.isInTransaction else {
             throw DataStoreError(
@@ -90,9 +91,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         }
     }
 
-    /// Runs a write statement inside the transaction.
+    /// Runs a write statement inside the transaction the operation checked on entry.
     private func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
-        try checkTransaction()
         try connection.execute(sql, bindings, operation: operation())
     }
 
