@@ -135,6 +135,11 @@ let package = Package(
             path: "Examples/Tour"
         ),
         .executableTarget(
+            name: "TourAsync",
+            dependencies: ["Persist", "PersistSQLite"],
+            path: "Examples/TourAsync"
+        ),
+        .executableTarget(
             name: "Repository",
             dependencies: ["Persist", "PersistSQLite"],
             path: "Examples/Repository"
@@ -183,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour",
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
                            "PersistConformance", "Persist", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),

@@ -11,7 +11,13 @@ final class SessionStore {
 
     init(path: String) throws {
         store = GDBMDataStore(path: path, options: .init(layout: .raw(itemType: "Session", attribute: "value")))
-        try store.setup()
+        do {
+            try store.setup()
+        } catch let error as DataStoreError where error.code == .corrupt {
+            let report = try GDBMDataStore.recover(path: path)
+            print("recovered \(report.recoveredKeys) records; original kept at \(report.backupPath ?? "-")")
+            try store.setup()
+        }
     }
 
     // Moved: a write block instead of gdbm_store.

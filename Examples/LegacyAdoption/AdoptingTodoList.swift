@@ -17,8 +17,9 @@ final class AdoptingTodoList {
     // Moved: a write block instead of a prepared INSERT.
     func add(_ title: String, due: String?) throws {
         try store.writeSync { accessor in
-            let nextID = try accessor.countItems(forRequest: DataStoreRequest(itemType: "todo")) + 1
-            let todo = try accessor.createItem(ofType: "todo", id: .int(Int64(nextID)))
+            // Identifiers come back in ascending order: one above the last never reuses a deleted id.
+            let last = try accessor.items(forRequest: DataStoreRequest(itemType: "todo")).last
+            let todo = try accessor.createItem(ofType: "todo", id: .int((last?.id.value.intValue ?? 0) + 1))
             todo["title"] = .string(title)
             todo["due"] = due.map(Value.string)
         }

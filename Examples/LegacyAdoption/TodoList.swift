@@ -17,7 +17,8 @@ struct TodoList {
 
     func add(_ title: String, due: String?) throws {
         try store.writeSync { accessor in
-            let nextID = try accessor.countItems(forRequest: DataStoreRequest(itemType: Todo.self)) + 1
+            // Identifiers come back in ascending order: one above the last never reuses a deleted id.
+            let nextID = (try accessor.getAll(Todo.self).last?.id ?? 0) + 1
             try accessor.insert(Todo(id: nextID, title: title, done: 0, due: due))
         }
     }

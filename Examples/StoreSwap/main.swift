@@ -18,7 +18,8 @@ func launch(_ number: Int, kind: DataStoreClient.Kind, adding name: String) thro
     let store = try DataStoreClient.makeStore(kind: kind, in: directory)
     defer { try? store.tearDown() }
     try store.writeSync { accessor in
-        let next = try accessor.countItems(forRequest: DataStoreRequest(itemType: Restaurant.self)) + 1
+        // Identifiers come back in ascending order: one above the last never reuses a deleted id.
+        let next = (try accessor.getAll(Restaurant.self).last?.id ?? 0) + 1
         try accessor.insert(Restaurant(id: next, name: name, rating: 4))
     }
     let names = try store.read { accessor in try accessor.getAll(Restaurant.self).map(\.name) }

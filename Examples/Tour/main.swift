@@ -14,9 +14,17 @@ request.filter = .attribute("rating") >= 3 && .attribute("name").beginsWith("Piz
 request.setSort(byKey: "rating", ascending: false)
 let best: [Item] = try store.read { accessor in try accessor.items(forRequest: request) }
 
-let basket = try store.makeChildDataStore()             // scratch edits...
-try basket.setup()
-try basket.writeSync { accessor in try accessor.deleteAllItems(ofType: "Restaurant") }
-try store.merge(basket, policy: .fail)                  // ...merged in one atomic write, or dropped
+let review = try store.makeChildDataStore()             // a scratch edit: a review being written...
+try review.setup()
+try review.writeSync { accessor in
+    let pizza = try accessor.firstMutableItem(forRequest: request)
+    pizza?["rating"] = 5
+    pizza?["review"] = "Wood-fired, worth the wait"
+}
+try store.merge(review, policy: .fail)                  // ...merged in one atomic write (or dropped: Cancel)
 try store.tearDown()
 print("best: \(best.compactMap { $0["name"]?.stringValue }.joined(separator: ", "))")
+try store.setup()
+let merged = try store.read { accessor in try accessor.firstItem(forRequest: request) }
+print("after the review: \(merged?["rating"] ?? "none"), \(merged?["review"] ?? "none")")
+try store.tearDown()

@@ -62,16 +62,21 @@ struct GuideCodeTests {
         }
     }
 
-    @Test("the README's tour is the Tour example")
+    @Test("the README's tours are the Tour and TourAsync examples")
     func readme() throws {
         let markdown = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
         let tour = try String(contentsOf: Self.root.appendingPathComponent("Examples/Tour/main.swift"), encoding: .utf8)
+        let asyncTour = try String(contentsOf: Self.root.appendingPathComponent("Examples/TourAsync/TourAsync.swift"),
+                                   encoding: .utf8)
         let blocks = Self.swiftBlocks(markdown)
-        #expect(blocks.count == 1)
-        for block in blocks {
-            let wanted = Self.significant(block)
-            #expect(Array(Self.significant(tour).prefix(wanted.count)) == wanted)
-        }
+        try #require(blocks.count == 2)
+        let wanted = Self.significant(blocks[0])
+        #expect(Array(Self.significant(tour).prefix(wanted.count)) == wanted)
+        let wantedAsync = Self.significant(blocks[1])
+        let asyncLines = Self.significant(asyncTour)
+        #expect((0...(max(asyncLines.count - wantedAsync.count, 0))).contains {
+            Array(asyncLines[$0..<min($0 + wantedAsync.count, asyncLines.count)]) == wantedAsync
+        }, "the README's async block matches no run of TourAsync")
     }
 
     @Test("the guides cover every adoption path")

@@ -1,8 +1,8 @@
 import Foundation
 import Persist
 
-/// The bytes of `GDBMDataStore`'s native layout and journal, as documented in
-/// the "GDBM storage format" article of Persist's documentation, for tools that read or check such files without opening a store.
+/// The bytes of ``GDBMDataStore``'s native layout and journal, as documented in
+/// <doc:GDBMFileFormat>, for tools that read or check such files without opening a store.
 ///
 /// Every decoder here checks every byte: malformed input throws `DataStoreError.Code.corrupt`
 /// (or `DataStoreError.Code.unsupported` for data written by a newer format), never traps.

@@ -17,7 +17,7 @@ extension GDBMDataStore {
         /// How items map to the file's key/value pairs.
         public enum Layout: Sendable, Hashable, CustomStringConvertible {
             /// Persist's own layout: every item type in one file, typed keys and versioned records
-            /// (see the "GDBM storage format" article of Persist's documentation).
+            /// (see <doc:GDBMFileFormat>).
             case native
             /// For files written by other programs: every key/value pair is an item of `itemType`
             /// whose identifier is the key's exact bytes (`.bytes`) and whose one attribute,

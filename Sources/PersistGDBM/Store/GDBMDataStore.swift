@@ -10,9 +10,8 @@ import Persist
 /// the store adds what it lacks. A write block's changes are buffered, written to a checksummed
 /// journal beside the file, applied, and the journal emptied; opening the file replays a complete
 /// journal and discards a torn one, so a crash at any moment leaves every block whole or absent.
-/// See the "Using the GDBM store" article of Persist's documentation for options, layouts,
-/// durability, locking, recovery and the escape hatch, and the "GDBM storage format" article for
-/// the bytes.
+/// See <doc:GDBMStore> for options, layouts, durability, locking, recovery and the escape hatch,
+/// and <doc:GDBMFileFormat> for the bytes.
 ///
 /// ```swift
 /// let store = GDBMDataStore(path: "/var/lib/app/restaurants.gdbm")
@@ -57,7 +56,7 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// Rules: do not close the handle and do not keep it after `body` returns; do not use the
     /// store from inside `body` (that throws `DataStoreError.Code.misuse`). Writes made here
     /// bypass the journal, so they are neither atomic nor protected against crashes; in the
-    /// native layout they must follow <doc:GDBMStorageFormat> (``GDBMStorageFormat`` encodes
+    /// native layout they must follow <doc:GDBMFileFormat> (``GDBMStorageFormat`` encodes
     /// keys and records), or the store reports the records as corrupt.
     ///
     /// ```swift

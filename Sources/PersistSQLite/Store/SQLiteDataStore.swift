@@ -7,8 +7,8 @@ import Persist
 ///
 /// Tables and columns are created as items need them. Existing databases are adopted in place:
 /// every table with a single-column primary key or a rowid is an item type, and nothing is
-/// converted, so legacy code can keep using the same file (see the "SQLite storage format" and
-/// "Using the SQLite store" articles).
+/// converted, so legacy code can keep using the same file (see <doc:SQLiteStorageFormat> and
+/// <doc:SQLiteStore>).
 ///
 /// ```swift
 /// let store = SQLiteDataStore(path: "/var/lib/app/data.sqlite")

@@ -57,20 +57,3 @@ public struct ConformanceTest: Sendable, CustomStringConvertible, CustomTestStri
         try await body(context)
     }
 }
-
-/// The contract tests, by section.
-public enum ConformanceSuite {
-    /// Every test that applies to the factory's capabilities, optionally only some sections.
-    public static func tests(
-        for factory: StoreFactory,
-        in groups: Set<ConformanceTest.Group> = Set(ConformanceTest.Group.allCases)
-    ) -> [ConformanceTest] {
-        all.filter { groups.contains($0.group) && factory.capabilities.isSuperset(of: $0.requires) }
-    }
-
-    /// Every test in the suite.
-    public static var all: [ConformanceTest] {
-        LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + RequestTests.all
-            + EntityTests.all + DifferentialTests.all + ChildStoreTests.all
-    }
-}
