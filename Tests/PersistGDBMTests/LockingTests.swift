@@ -60,7 +60,7 @@ struct LockingTests {
         try reader.tearDown()
     }
 
-    @Test("with a lock wait, setup succeeds once the other process lets go")
+    @Test("with a lock wait, setup succeeds once the other process lets go, and blocks no other call meanwhile")
     func waitsForRelease() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -75,7 +75,19 @@ struct LockingTests {
         }
         // Let setup start waiting before the holder lets go (the test passes either way).
         usleep(200_000)
+        // Meanwhile the store answers at once (no lock is held while setup waits): a read is
+        // refused as misuse instead of waiting for the other process.
+        let answered = DispatchSemaphore(value: 0)
+        let readError = Locked<DataStoreError?>(nil)
+        DispatchQueue.global().async {
+            do { _ = try store.read { _ in 1 } } catch { readError.withLock { $0 = error as? DataStoreError } }
+            answered.signal()
+        }
+        let answeredInTime = answered.wait(timeout: .now() + 30) == .success
+        #expect(answeredInTime, "a read waited for setup, which waits for another process's lock")
+        #expect(readError.value?.code == .misuse)
         holder.closeInputAndWait()
+        if !answeredInTime { answered.wait() }
         opened.wait()
         #expect(failure.withLock { $0 } == nil)
         #expect(try store.read { try $0.item(ofType: "Note", id: "n")?["v"] } == 1)
