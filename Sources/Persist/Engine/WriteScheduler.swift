@@ -106,7 +106,7 @@ public final class WriteScheduler: Sendable {
     /// "still being set up".
     package func setup() throws {
         if phase.value == .open { return }
-        try checkMayWait("setup")
+        try checkMayWait("setup", waitsForCompletions: false)
         try writeQueue.sync {
             let starting = try phase.withLock { phase -> Phase? in
                 switch phase {
