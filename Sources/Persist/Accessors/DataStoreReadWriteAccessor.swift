@@ -14,9 +14,14 @@
 /// }
 /// ```
 public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
-    private let writer: any StoreWriter
+    let writer: any StoreWriter
     /// Mutable items handed out in this block, so that one stored item has one mutable object.
     private var registry: [ItemReference: MutableItem] = [:]
+    /// Each entity type's encoder and engine sink in this block (see `EntityWriteStates`).
+    var entityWrites = EntityWriteStates()
+
+    /// Whether the block has handed out mutable items, which typed writes must keep up to date.
+    var hasMutableItems: Bool { !registry.isEmpty }
 
     init(writer: any StoreWriter, context: BlockContext) {
         self.writer = writer
