@@ -81,7 +81,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// errors (a full disk, an I/O error), and the rest of the block must not then run, statement
     /// by statement, outside any transaction. Every write operation checks once, on entry: within
     /// one operation a failed statement throws, so none runs after a rollback.
-    private func checkTransaction() throws {
+    func checkTransaction() throws {
         guard connection.isInTransaction else {
             throw DataStoreError(
                 .misuse,
