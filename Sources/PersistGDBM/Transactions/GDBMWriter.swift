@@ -12,7 +12,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     }
 
     /// The block's changes: the last change to each key wins.
-    private(set) var changes: [[UInt8]: Change] = [:]
+    var changes: [[UInt8]: Change] = [:]
 
     override func scan(prefix: [UInt8], withRecords: Bool,
                        _ visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Bool) throws {
@@ -43,7 +43,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
         }
     }
 
-    private func exists(_ key: [UInt8]) throws -> Bool {
+    func exists(_ key: [UInt8]) throws -> Bool {
         switch changes[key] {
         case .put: return true
         case .delete: return false
