@@ -13,6 +13,6 @@ public enum ConformanceSuite {
     /// Every test in the suite.
     public static var all: [ConformanceTest] {
         LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + RequestTests.all
-            + EntityTests.all + DifferentialTests.all + ChildStoreTests.all
+            + EntityTests.all + DifferentialTests.all + EntityDifferentialTests.all + ChildStoreTests.all
     }
 }
