@@ -1,3 +1,4 @@
+import Foundation
 import Persist
 import PersistConformance
 import PersistGDBM
@@ -32,5 +33,35 @@ struct EntityRecordTests {
         let typed = try Self.records(path, of: TypedTwin.itemType)
         #expect(typed.count >= EntityDifferentialTests.sampleCount / 2)
         #expect(typed == (try Self.records(path, of: ItemTwin.itemType)))
+    }
+
+    /// A pair of a raw-layout file as an entity: the key's bytes and the value's.
+    struct Entry: DataStoreEntity, Equatable {
+        static let itemType = "Entry"
+        var id: Data
+        var value: Data
+    }
+
+    @Test("raw-layout files take the general path: entities of the raw type round-trip, others fail as items do")
+    func rawLayout() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("raw.db")
+        let store = GDBMDataStore(path: path, options: .init(layout: .raw(), logger: .quiet))
+        try store.setup()
+        let entries = [Entry(id: Data([0, 1]), value: Data("one".utf8)), Entry(id: Data("k".utf8), value: Data())]
+        try store.writeSync { accessor in
+            try accessor.insert(entries[0])
+            try accessor.save(entries[1])
+        }
+        #expect(try store.read { try $0.getAll(Entry.self) } == entries)
+        #expect(try store.read { try $0.getById(Entry.self, id: Data("k".utf8)) } == entries[1])
+        var generator = SeededGenerator(seed: 3)
+        let sample = EntitySample<TypedTwin>.random(number: 1, using: &generator)
+        let typed = expectError(.typeMismatch) { try store.writeSync { try $0.insert(sample) } }
+        let general = expectError(.typeMismatch) { try store.writeSync { try $0.insert(sample.makeItem()) } }
+        #expect(typed?.message == general?.message)
+        try store.tearDown()
+        #expect(try ForeignFile.pairs(path) == [[0, 1]: Array("one".utf8), Array("k".utf8): []])
     }
 }
