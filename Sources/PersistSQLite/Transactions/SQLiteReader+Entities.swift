@@ -3,12 +3,9 @@ import Persist
 /// Typed reads decode entities straight from result columns.
 extension SQLiteReader: EntityRowReading {
     func forEachEntityRow(matching request: DataStoreRequest, _ body: (any EntityRowSource) throws -> Bool) throws {
-        var source: SQLiteRowSource?
-        try forEachRow(matching: request) { decoder, statement in
-            let current = source ?? SQLiteRowSource(decoder: decoder, statement: statement)
-            source = current
-            try current.advance()
-            return try body(current)
+        try forEachRow(matching: request, start: SQLiteRowSource.init) { source in
+            try source.advance()
+            return try body(source)
         }
     }
 

@@ -31,7 +31,7 @@ class SQLiteReader: StoreReader {
     }
 
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
-        try forEachRow(matching: request) { decoder, statement in try body(decoder.item(statement)) }
+        try forEachRow(matching: request, start: { ($0, $1) }) { decoder, statement in try body(decoder.item(statement)) }
     }
 
     /// Calls `body` with the statement positioned at the row of `itemType` with identifier `id`;
@@ -43,16 +43,19 @@ class SQLiteReader: StoreReader {
         }
     }
 
-    /// Calls `body` with the statement positioned at each row the request selects, until it
-    /// returns `false`.
-    func forEachRow(matching request: DataStoreRequest, _ body: (RowDecoder, SQLiteStatement) throws -> Bool) throws {
+    /// Calls `body` at each row the request selects, until it returns `false`, with what `start`
+    /// made of the row decoder and the statement before the first row.
+    func forEachRow<Reader>(
+        matching request: DataStoreRequest, start: (RowDecoder, SQLiteStatement) -> Reader, _ body: (Reader) throws -> Bool
+    ) throws {
         guard let table = schema.tables[request.itemType] else { return }
         let query = RequestCompiler.select(request, from: table)
         guard !query.matchesNothing else { return }
         let decoder = RowDecoder(table: table, path: path)
         try connection.withStatement(query.sql, query.bindings) { statement in
+            let reader = start(decoder, statement)
             while try statement.step(Self.reading(request.itemType)) {
-                if try !body(decoder, statement) { return }
+                if try !body(reader) { return }
             }
         }
     }
