@@ -3,7 +3,7 @@ SWIFT ?= swift
 TSAN_BUILD := .build-tsan
 DEMO_ITEMS ?= 50000
 
-.PHONY: deps demo quickstart build test test-unit test-tsan torture docs bench clean
+.PHONY: deps demo quickstart build test test-unit test-tsan torture docs bench postgres clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -49,6 +49,19 @@ docs: deps
 bench: deps
 	$(SWIFT) build -c release --product persist-bench
 	.build/release/persist-bench run
+
+# A throwaway PostgreSQL server for development (scripts/postgres-cluster.sh): prints its URL and
+# how to stop it. Run again, it prints the URL of the one already running.
+PG_DEV_DIR ?= /tmp/persist-postgres-dev
+postgres: deps
+	@if [ -f $(PG_DEV_DIR)/url ] && [ -f $(PG_DEV_DIR)/data/postmaster.pid ]; then \
+		echo "a development server is already running in $(PG_DEV_DIR)"; \
+	else \
+		./scripts/postgres-cluster.sh stop $(PG_DEV_DIR) 2>/dev/null; \
+		./scripts/postgres-cluster.sh start $(PG_DEV_DIR) >/dev/null || exit 1; \
+	fi
+	@echo "export PERSIST_POSTGRES_URL=$$(cat $(PG_DEV_DIR)/url)"
+	@echo "stop it with: scripts/postgres-cluster.sh stop $(PG_DEV_DIR)"
 
 clean:
 	rm -rf .build $(TSAN_BUILD) demo
