@@ -41,6 +41,7 @@ struct GDBMIndexTests {
         let leeds = GDBMStorageFormat.indexEntryKey(number: 1, values: ["Leeds"])
         #expect(leeds == [0x00, 0x78, 0x01, 0x07, 0x05] + Array("Leeds".utf8))
         #expect(try GDBMStorageFormat.decodeIndexEntry(try #require(pairs[leeds])) == [1, 3])
+        #expect(pairs[leeds] == [0x01, 0x02, 0x09, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x09, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x03])
         // York lost its only item: its entry is gone.
         #expect(pairs[GDBMStorageFormat.indexEntryKey(number: 1, values: ["York"])] == nil)
         #expect(pairs.keys.filter { $0.first == 0 }.count == 3)

@@ -11,8 +11,8 @@ struct SQLiteLiveQueryTests {
         Item(itemType: "Note", id: .string(id), attributes: ["v": .int(value)])
     }
 
-    @Test("a commit by another connection reaches a live query within the poll interval")
-    func otherConnection() async throws {
+    /// Runs `body` with a store holding Note/"a", observed, after its first result arrived.
+    static func observing(_ body: (ObservationRecorder<[Item]>, String) async throws -> Void) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("store.sqlite")
@@ -22,28 +22,29 @@ struct SQLiteLiveQueryTests {
         try store.writeSync { accessor in try accessor.insert(Self.note("a", 1)) }
         let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
         try await recorder.waitFor { $0.count == 1 }
-        let raw = try RawDatabase(path)
-        try raw.exec("INSERT INTO \"Note\" (persist_id, v) VALUES ('b', 2)")
-        raw.close()
-        try await recorder.waitFor { $0.last?.map(\.id) == ["a", "b"] }
+        try await body(recorder, path)
         await recorder.cancel()
+    }
+
+    @Test("a commit by another connection reaches a live query within the poll interval")
+    func otherConnection() async throws {
+        try await Self.observing { recorder, path in
+            let raw = try RawDatabase(path)
+            try raw.exec("INSERT INTO \"Note\" (persist_id, v) VALUES ('b', 2)")
+            raw.close()
+            try await recorder.waitFor { $0.last?.map(\.id) == ["a", "b"] }
+        }
     }
 
     @Test("a live query ends with notFound when the database file vanishes")
     func vanished() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("store.sqlite")
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
-        try await recorder.waitFor { $0.count == 1 }
-        try FileManager.default.removeItem(atPath: path)
-        try await recorder.waitForEnd()
-        let error = recorder.error as? DataStoreError
-        #expect(error?.code == .notFound)
-        #expect(error?.path == path)
+        try await Self.observing { recorder, path in
+            try FileManager.default.removeItem(atPath: path)
+            try await recorder.waitForEnd()
+            let error = recorder.error as? DataStoreError
+            #expect(error?.code == .notFound)
+            #expect(error?.path == path)
+        }
     }
 
     /// Threads, file descriptors and SQLite connections of this process.
@@ -55,17 +56,27 @@ struct SQLiteLiveQueryTests {
 
     /// Observes, waits for the first result, and cancels the consuming task.
     static func cycle(_ store: any DataStore, _ request: DataStoreRequest) async throws {
-        let received = Locked(false)
         let stream = store.observe(request)
-        let task = Task {
-            for try await _ in stream { received.withLock { $0 = true } }
+        let consumer = Locked<Task<Void, Never>?>(nil)
+        try await withCheckedThrowingContinuation { (first: CheckedContinuation<Void, any Error>) in
+            consumer.withLock { consumer in
+                consumer = Task {
+                    var iterator = stream.makeAsyncIterator()
+                    var waiting = true
+                    do {
+                        _ = try await iterator.next()
+                        waiting = false
+                        first.resume()
+                        while try await iterator.next() != nil {}
+                    } catch {
+                        if waiting { first.resume(throwing: error) }
+                    }
+                }
+            }
         }
-        while !received.value {
-            if task.isCancelled { break }
-            await Task.yield()
-        }
-        task.cancel()
-        _ = await task.result
+        let task = consumer.value
+        task?.cancel()
+        await task?.value
     }
 
     @Test("10,000 observe and cancel cycles leave no thread, file descriptor or connection behind",

@@ -20,8 +20,13 @@ struct LiveQueryProcessTests {
         defer { try? store.tearDown() }
         let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Current")))
         // Each result is one whole block: three items carrying one sequence number.
-        try await recorder.waitFor { results in
-            Set(results.compactMap { $0.first?["seq"] }).count >= 3
+        do {
+            try await recorder.waitFor { results in
+                Set(results.compactMap { $0.first?["seq"] }).count >= 3
+            }
+        } catch {
+            Issue.record("\(error); the stream \(recorder.ended ? "ended with \(String(describing: recorder.error))" : "is open")")
+            throw error
         }
         await recorder.cancel()
         for items in recorder.results {

@@ -103,19 +103,8 @@ extension DataStoreReadWriteAccessor {
         let updated = try writer.items(matching: request).map { $0.setting(values) }
         let selected = Set(updated.map(\.id))
         for index in touched {
-            var first: [[UInt8]: ItemID] = [:]
-            for item in updated {
-                guard let tuple = UniqueIndexes.values(of: item, for: index) else { continue }
-                let key = IndexKey.encode(tuple)
-                if let other = first[key] {
-                    throw UniqueIndexes.violation(index, [ItemReference(itemType: item.itemType, id: other), item.reference],
-                                                  values: tuple)
-                }
-                first[key] = item.id
-                if let holder = try UniqueIndexes.holder(of: tuple, for: index, in: writer, excluding: selected) {
-                    throw UniqueIndexes.violation(index, [item.reference, ItemReference(itemType: item.itemType, id: holder)],
-                                                  values: tuple)
-                }
+            if let conflict = try UniqueIndexes.conflict(among: updated, selected: selected, for: index, in: writer) {
+                throw conflict
             }
         }
     }

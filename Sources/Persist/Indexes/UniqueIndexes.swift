@@ -39,6 +39,24 @@ package enum UniqueIndexes {
         return holder
     }
 
+    /// The error for the first pair that would share the index's values after an update: two of
+    /// the `updated` items, or one of them and an item outside `selected`; `nil` when there is none.
+    package static func conflict(among updated: [Item], selected: Set<ItemID>, for index: DataStoreIndex,
+                                 in reader: any StoreReader) throws -> DataStoreError? {
+        var first: [[UInt8]: ItemID] = [:]
+        for item in updated {
+            guard let tuple = values(of: item, for: index) else { continue }
+            let key = IndexKey.encode(tuple)
+            var other = first[key]
+            if other == nil { other = try holder(of: tuple, for: index, in: reader, excluding: selected) }
+            if let other {
+                return violation(index, [item.reference, ItemReference(itemType: item.itemType, id: other)], values: tuple)
+            }
+            first[key] = item.id
+        }
+        return nil
+    }
+
     /// The first group of items that share values for the index, or `nil` when there is none.
     package static func duplicates(for index: DataStoreIndex, in reader: any StoreReader) throws -> [ItemReference]? {
         var request = DataStoreRequest(itemType: index.itemType)

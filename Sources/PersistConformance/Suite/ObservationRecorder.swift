@@ -48,13 +48,14 @@ public final class ObservationRecorder<Element: Sendable>: Sendable {
 
     /// Waits until `condition` holds for the results so far.
     ///
-    /// - Throws: ``ObservationTimeout`` when it does not hold within `seconds` (a hang, not a timing).
-    public func waitFor(seconds: Double = 20, _ condition: ([Element]) -> Bool) async throws {
+    /// - Throws: ``ObservationTimeout`` when it does not hold within `seconds`: a guard against a
+    ///   hang, generous because tests running in parallel may keep the task from running for a while.
+    public func waitFor(seconds: Double = 60, _ condition: ([Element]) -> Bool) async throws {
         try await wait(seconds: seconds) { condition($0.results) }
     }
 
     /// Waits until the stream ends.
-    public func waitForEnd(seconds: Double = 20) async throws {
+    public func waitForEnd(seconds: Double = 60) async throws {
         try await wait(seconds: seconds) { $0.ended }
     }
 

@@ -41,8 +41,7 @@ extension SQLiteWriter {
         _ query: CompiledQuery, _ assignments: [(column: ColumnSchema, binding: SQLBinding)], _ values: [String: Value],
         _ table: TableSchema, _ operation: String
     ) throws {
-        try run("SAVEPOINT persist_checked_update", [], "Starting a savepoint")
-        do {
+        try inSavepoint {
             let returning = assignments.map(\.column.quoted).joined(separator: ", ")
             let projection = TableSchema(name: table.name, key: table.key, columns: assignments.map(\.column),
                                          takenNames: table.takenNames, isStrict: table.isStrict)
@@ -53,7 +52,8 @@ extension SQLiteWriter {
                     guard !checked else { continue }
                     checked = true
                     let stored = try decoder.item(statement)
-                    for (column, _) in assignments where stored.attributes[column.name] != values[column.name] {
+                    for (column, _) in assignments
+                    where stored.attributes[column.name] != values[column.name].flatMap({ $0.isNull ? nil : $0 }) {
                         throw DataStoreError(
                             .typeMismatch,
                             "SQLite would not store \(values[column.name].map(Self.brief) ?? "null") as given in the column "
@@ -65,13 +65,6 @@ extension SQLiteWriter {
                     }
                 }
             }
-            try connection.execute("RELEASE persist_checked_update", operation: "Releasing a savepoint")
-        } catch {
-            if connection.isInTransaction {
-                try? connection.execute("ROLLBACK TO persist_checked_update", operation: "Rolling back a savepoint")
-                try? connection.execute("RELEASE persist_checked_update", operation: "Releasing a savepoint")
-            }
-            throw error
         }
     }
 
@@ -79,27 +72,17 @@ extension SQLiteWriter {
     /// values, or a selected item and an item left alone that holds them.
     private func namingUniqueUpdate(_ error: DataStoreError, _ request: DataStoreRequest,
                                     _ values: [String: Value]) throws -> DataStoreError {
-        var named = error
         let updated = try items(matching: request).map { $0.setting(values) }
         let selected = Set(updated.map(\.id))
         for index in schema.indexes(ofType: request.itemType) where index.isUnique {
-            var first: [[UInt8]: ItemID] = [:]
-            for item in updated {
-                guard let tuple = UniqueIndexes.values(of: item, for: index) else { continue }
-                let key = IndexKey.encode(tuple)
-                var other = first[key]
-                if other == nil { other = try UniqueIndexes.holder(of: tuple, for: index, in: self, excluding: selected) }
-                if let other {
-                    var violation = UniqueIndexes.violation(index, [item.reference, ItemReference(itemType: item.itemType, id: other)],
-                                                            values: tuple)
-                    violation.path = path
-                    violation.engineCode = error.engineCode
-                    violation.engineMessage = error.engineMessage
-                    return violation
-                }
-                first[key] = item.id
+            if var violation = try UniqueIndexes.conflict(among: updated, selected: selected, for: index, in: self) {
+                violation.path = path
+                violation.engineCode = error.engineCode
+                violation.engineMessage = error.engineMessage
+                return violation
             }
         }
+        var named = error
         named.items = updated.prefix(10).map(\.reference)
         return named
     }

@@ -298,10 +298,17 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             try naming(item, write)
             return
         }
-        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
-        do {
+        try inSavepoint {
             try naming(item, write)
             try verify(item, table, columns, values)
+        }
+    }
+
+    /// Runs `body` in a savepoint, which is undone when `body` throws.
+    func inSavepoint(_ body: () throws -> Void) throws {
+        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
+        do {
+            try body()
             try connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
         } catch {
             if connection.isInTransaction {
