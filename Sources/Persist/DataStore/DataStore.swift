@@ -90,6 +90,10 @@ public protocol DataStore: AnyObject, Sendable {
     /// database already had (<doc:Indexes>).
     ///
     /// The default reads them in a read block.
+    ///
+    /// ```swift
+    /// let unique = try store.indexes(ofType: "User").filter(\.isUnique)
+    /// ```
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]
 }
 

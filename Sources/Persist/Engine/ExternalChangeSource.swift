@@ -29,10 +29,18 @@ public protocol ExternalChangeSource: DataStoreEngine {
     /// How often the scheduler polls while live queries exist: the bound on how late another
     /// process's commit is seen (plus the time to finish a write block running then, and to run
     /// the query again).
+    ///
+    /// ```swift
+    /// var externalChangePollInterval: Duration { .milliseconds(50) }
+    /// ```
     var externalChangePollInterval: Duration { get }
 
     /// Starts watching: records what counts as "no change yet" (and, for a push-based engine,
     /// subscribes). Called on the write queue while the store is open.
+    ///
+    /// ```swift
+    /// func beginWatchingExternalChanges() throws { baseline = try readChangeCounter() }
+    /// ```
     func beginWatchingExternalChanges() throws
 
     /// Whether a change was committed elsewhere since the last call (or since
@@ -40,8 +48,16 @@ public protocol ExternalChangeSource: DataStoreEngine {
     ///
     /// - Throws: a ``DataStoreError`` when the store can no longer be watched (its file vanished);
     ///   every live query of the store ends with it.
+    ///
+    /// ```swift
+    /// func pollExternalChanges() throws -> Bool { try readChangeCounter() != baseline }
+    /// ```
     func pollExternalChanges() throws -> Bool
 
     /// Stops watching. Called on the write queue, possibly after the store was closed.
+    ///
+    /// ```swift
+    /// func endWatchingExternalChanges() { baseline = nil }
+    /// ```
     func endWatchingExternalChanges()
 }

@@ -38,11 +38,19 @@ public protocol StoreReader: AnyObject {
     /// `.int(0)` for an empty ``AggregateFunction/sum``.
     ///
     /// The default folds the items of `forEachItem(matching:_:)`.
+    ///
+    /// ```swift
+    /// let total = try reader.aggregate(.sum, of: "seats", matching: DataStoreRequest(itemType: "Restaurant"))
+    /// ```
     func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value?
 
     /// The largest `.int` identifier among the items of `itemType`, or `nil` when none has one.
     ///
     /// The default looks at every item of the type.
+    ///
+    /// ```swift
+    /// let largest = try reader.largestIntegerID(ofType: "Todo")
+    /// ```
     func largestIntegerID(ofType itemType: String) throws -> Int64?
 
     /// The indexes the engine keeps for `itemType`, or `nil` when the engine keeps no index
@@ -50,6 +58,10 @@ public protocol StoreReader: AnyObject {
     ///
     /// The default is `nil`: the store's ``WriteScheduler`` then keeps the declarations, for the
     /// life of the store object, and enforces unique ones by queries (<doc:Indexes>).
+    ///
+    /// ```swift
+    /// let unique = try reader.indexes(ofType: "User")?.filter(\.isUnique)
+    /// ```
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]?
 }
 

@@ -25,12 +25,20 @@ public protocol StoreWriter: StoreReader {
     /// `forEachItem(matching:_:)`); returns how many there were.
     ///
     /// The default collects the selected identifiers, then deletes them one by one.
+    ///
+    /// ```swift
+    /// let removed = try writer.deleteItems(matching: DataStoreRequest(itemType: "Draft"))
+    /// ```
     func deleteItems(matching request: DataStoreRequest) throws -> Int
 
     /// Sets the attributes in `values` on every item the request selects (`.null` removes an
     /// attribute; other attributes keep their values); returns how many items it selected.
     ///
     /// The default reads the selected items, then saves each changed copy.
+    ///
+    /// ```swift
+    /// let changed = try writer.updateItems(matching: DataStoreRequest(itemType: "Todo"), setting: ["done": true])
+    /// ```
     func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int
 
     /// The integer identifier the engine would give a new item of `itemType` now: greater than
@@ -40,6 +48,10 @@ public protocol StoreWriter: StoreReader {
     /// The default is one above ``StoreReader/largestIntegerID(ofType:)`` (1 for a type without
     /// integer identifiers). An engine with a sequence of its own (SQLite's `AUTOINCREMENT`)
     /// answers from it, so that code using the engine directly never hands out the same identifier.
+    ///
+    /// ```swift
+    /// let id = try writer.nextIntegerID(ofType: "Todo")   // 1 for a type without integer identifiers
+    /// ```
     ///
     /// - Throws: ``DataStoreError/Code/unsupported`` when the type already holds `Int64.max`.
     func nextIntegerID(ofType itemType: String) throws -> Int64
@@ -51,6 +63,10 @@ public protocol StoreWriter: StoreReader {
     /// The default is `nil` (the scheduler keeps the declaration). An engine that returns a value
     /// must also answer ``StoreReader/indexes(ofType:)``.
     ///
+    /// ```swift
+    /// let created = try writer.ensureIndex(DataStoreIndex(itemType: "User", attributes: ["email"], isUnique: true))
+    /// ```
+    ///
     /// - Throws: ``DataStoreError/Code/uniqueViolation`` naming items that already share values,
     ///   for a unique index; nothing is declared then.
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool?
@@ -60,5 +76,9 @@ public protocol StoreWriter: StoreReader {
     ///
     /// The default is `false`: the accessor then checks every write against the unique indexes by
     /// equality queries before passing it on.
+    ///
+    /// ```swift
+    /// var enforcesUniqueIndexes: Bool { true }   // an SQL engine with real unique indexes
+    /// ```
     var enforcesUniqueIndexes: Bool { get }
 }

@@ -31,6 +31,10 @@ public enum DifferentialTests {
     /// Loads random data into `store`, then runs `rounds` random `deleteItems`, `updateItems` and
     /// aggregates over random requests, checking each result, and the store's whole contents after
     /// each write, against the reference evaluator.
+    ///
+    /// ```swift
+    /// try DifferentialTests.runWrites(on: store, seed: 7, rounds: 100)
+    /// ```
     public static func runWrites(on store: any DataStore, seed: UInt64, rounds: Int) throws {
         var random = RandomData(seed: seed &+ 1)
         var items = random.items(perType: perType)

@@ -49,6 +49,10 @@ public enum GDBMStorageFormat {
     }
 
     /// The key of the index catalog: `0x00` followed by the ASCII bytes `indexes`.
+    ///
+    /// ```swift
+    /// assert(GDBMStorageFormat.indexCatalogKey == [0x00] + Array("indexes".utf8))
+    /// ```
     public static let indexCatalogKey: [UInt8] = GDBMIndexFormat.catalogKey
 
     /// The indexes an index catalog's value declares, with the numbers their entries carry.
@@ -73,6 +77,10 @@ public enum GDBMStorageFormat {
     }
 
     /// The identifiers an index entry's value lists.
+    ///
+    /// ```swift
+    /// let ids = try GDBMStorageFormat.decodeIndexEntry(value)   // [1, 3]
+    /// ```
     ///
     /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes.
     public static func decodeIndexEntry(_ value: [UInt8]) throws -> [ItemID] {

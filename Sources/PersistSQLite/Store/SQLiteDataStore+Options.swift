@@ -27,6 +27,10 @@ extension SQLiteDataStore {
         /// How often a store with live queries checks whether another process (or a connection
         /// other than the store's own) committed: the bound on how late such a commit reaches
         /// `observe`. Nothing is polled while no live query is open.
+        ///
+        /// ```swift
+        /// let store = SQLiteDataStore(path: "app.sqlite", options: .init(changePollInterval: .milliseconds(20)))
+        /// ```
         public var changePollInterval: Duration
         /// Where the store logs: schema changes (tables and columns created, tables adopted or
         /// skipped) and lifecycle events at debug level, a journal mode that could not be changed as
