@@ -29,6 +29,6 @@ extension BenchmarkScenario {
 enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
         MigrateScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
-        ChildMergeScenario(), MigrateMemoryScenario(),
+        ChildMergeScenario(), MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
     ]
 }
