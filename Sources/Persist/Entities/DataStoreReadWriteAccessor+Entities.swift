@@ -8,8 +8,9 @@ extension DataStoreReadWriteAccessor {
     /// - Throws: ``DataStoreError/Code/alreadyExists`` when an entity with the same id is stored.
     public func insert<E: DataStoreEntity>(_ entity: E) throws {
         try checkActiveAndFlushPendingChanges()
-        guard let (row, sink) = encodedRow(entity) else { return try insert(entity.makeItem()) }
+        guard let (row, sink) = try encodedRow(entity) else { return try insert(entity.makeItem()) }
         try context.locating { try sink.insert(row) }
+        noteWritten(row)
     }
 
     /// Replaces a stored entity.
@@ -17,13 +18,14 @@ extension DataStoreReadWriteAccessor {
     /// - Throws: ``DataStoreError/Code/notFound`` when no entity with this id is stored.
     public func update<E: DataStoreEntity>(_ entity: E) throws {
         try checkActiveAndFlushPendingChanges()
-        guard let (row, sink) = encodedRow(entity) else {
+        guard let (row, sink) = try encodedRow(entity) else {
             let item = try entity.makeItem()
             guard try self.item(ofType: item.itemType, id: item.id) != nil else { throw Self.notStored(item.reference) }
             return try save(item)
         }
         let reference = row.reference
         guard try context.locating({ try sink.update(row) }) else { throw Self.notStored(reference) }
+        noteWritten(row)
     }
 
     private static func notStored(_ reference: ItemReference) -> DataStoreError {
@@ -33,18 +35,29 @@ extension DataStoreReadWriteAccessor {
     /// Stores an entity, replacing any stored entity with the same id.
     public func save<E: DataStoreEntity>(_ entity: E) throws {
         try checkActiveAndFlushPendingChanges()
-        guard let (row, sink) = encodedRow(entity) else { return try save(entity.makeItem()) }
+        guard let (row, sink) = try encodedRow(entity) else { return try save(entity.makeItem()) }
         try context.locating { try sink.save(row) }
+        noteWritten(row)
     }
 
     /// The entity's row through its type's plan and the engine's sink for it; `nil` when the
-    /// general path must write it (an entity the plan cannot express, or mutable items to keep
-    /// up to date). The row is valid until the next entity of the type is encoded.
-    private func encodedRow<E: DataStoreEntity>(_ entity: E) -> (EntityRow, any EntityRowSink)? {
+    /// general path must write it: an entity the plan cannot express, mutable items to keep up to
+    /// date, or unique indexes the accessor checks for the engine. The row is valid until the
+    /// next entity of the type is encoded.
+    private func encodedRow<E: DataStoreEntity>(_ entity: E) throws -> (EntityRow, any EntityRowSink)? {
         guard !hasMutableItems else { return nil }
         let state = entityWrites.state(for: E.self, writer: writer)
+        guard state.encoder.plan.hasValidItemType else { return nil }
+        if !writer.enforcesUniqueIndexes, try !context.locating({ try uniqueIndexes(ofType: E.itemType) }).isEmpty {
+            return nil
+        }
         guard let row = state.row(of: entity) else { return nil }
         return (row, state.sink)
+    }
+
+    /// Notes the identifier of a row written, for identifiers generated later in the block.
+    private func noteWritten(_ row: EntityRow) {
+        if !nextIntegerIDs.isEmpty { noteWritten(row.id, ofType: row.plan.itemType) }
     }
 
     /// Deletes the entity with identifier `id`; `true` if it was stored.
@@ -77,7 +90,7 @@ extension DataStoreReadWriteAccessor {
         var pending: [EntitySynchronization<E>] = []
         for entity in entities {
             let encoded: EntitySynchronization<E>
-            if let (row, _) = encodedRow(entity) {
+            if let (row, _) = try encodedRow(entity) {
                 encoded = EntitySynchronization(entity: entity, id: row.id, form: .row(row.plan, Array(row.values)))
             } else {
                 let item = try entity.makeItem()
@@ -134,6 +147,7 @@ extension DataStoreReadWriteAccessor {
         try values.withUnsafeBufferPointer { buffer in
             let row = EntityRow(plan: plan, id: entry.id, values: buffer)
             try context.locating { try inserting ? sink.insert(row) : sink.save(row) }
+            noteWritten(row)
         }
     }
 }

@@ -107,7 +107,7 @@ struct Overflowing: DataStoreEntity {
 }
 
 /// A model whose stored items do not decode: its `value` is an integer, the items hold 2.5.
-struct Strict: DataStoreEntity {
+struct Strict: DataStoreEntity, Equatable {
     static let itemType = "SampleStrict"
     var id: Int
     var value: Int

@@ -20,6 +20,35 @@ public enum EntityDifferentialTests {
             let store = try context.makeStore()
             try runIrregular(on: store, seed: DifferentialTests.seed)
         },
+        ConformanceTest("typed writes honour unique indexes and generated integer identifiers as item writes do",
+                        group: .differential) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor in
+                try accessor.ensureIndex(ofType: Strict.itemType, on: ["value"], unique: true)
+                try accessor.insert(Strict(id: 1, value: 10))
+                try accessor.save(Strict(id: 2, value: 20))
+            }
+            let clashes: [(typed: (DataStoreReadWriteAccessor) throws -> Void, item: (DataStoreReadWriteAccessor) throws -> Void)] = [
+                ({ try $0.insert(Strict(id: 3, value: 10)) }, { try $0.insert(Strict(id: 3, value: 10).makeItem()) }),
+                ({ try $0.save(Strict(id: 3, value: 20)) }, { try $0.save(Strict(id: 3, value: 20).makeItem()) }),
+                ({ try $0.update(Strict(id: 2, value: 10)) }, { try $0.save(Strict(id: 2, value: 10).makeItem()) }),
+                ({ _ = try $0.synchronize([Strict(id: 1, value: 10), Strict(id: 2, value: 10)]) },
+                 { try $0.save(Strict(id: 2, value: 10).makeItem()) }),
+            ]
+            for clash in clashes {
+                let typed = expectError(.uniqueViolation) { try store.writeSync(clash.typed) }
+                let general = expectError(.uniqueViolation) { try store.writeSync(clash.item) }
+                #expect(typed?.message == general?.message && typed?.items == general?.items)
+            }
+            #expect(try store.read { try $0.getAll(Strict.self) } == [Strict(id: 1, value: 10), Strict(id: 2, value: 20)])
+            let generated = try store.writeSync { accessor in
+                let first = try accessor.nextIntegerID(ofType: Strict.itemType)
+                try accessor.insert(Strict(id: Int(first) + 5, value: 30))
+                try accessor.save(Strict(id: Int(first) + 6, value: 31))
+                return (first, try accessor.nextIntegerID(ofType: Strict.itemType))
+            }
+            #expect(generated.1 > generated.0 + 6, "a generated identifier is above those typed writes stored")
+        },
     ]
 
     /// Stores random ``EntitySample``s as ``TypedTwin`` through the typed path and as

@@ -28,23 +28,30 @@ final class GDBMEntitySink: EntityRowSink {
         return (NativeKeyCodec.key(prefix: prefix, id: row.id), record)
     }
 
+    /// Buffers the row's record; an item type with indexes takes the general path, which moves
+    /// the item between index entries and refuses unique violations.
+    private func put(_ row: EntityRow, _ key: [UInt8], _ record: [UInt8], general: () throws -> Void) throws {
+        if writer.hasIndexes(ofType: row.plan.itemType) { return try general() }
+        writer.putRecord(key, record, itemType: row.plan.itemType, id: row.id)
+    }
+
     func insert(_ row: EntityRow) throws {
         let (key, record) = try encode(row)
         // The general path refuses it, and says why.
         if try writer.exists(key) { return try writer.insert(row.item()) }
-        writer.changes[key] = .put(record)
+        try put(row, key, record) { try writer.insert(row.item()) }
     }
 
     func save(_ row: EntityRow) throws {
         let (key, record) = try encode(row)
-        writer.changes[key] = .put(record)
+        try put(row, key, record) { try writer.save(row.item()) }
     }
 
     func update(_ row: EntityRow) throws -> Bool {
         let (key, record) = try encode(row)
         // Reads the stored record, as the general path does, so a damaged one is reported.
         guard try writer.item(ofType: row.plan.itemType, id: row.id) != nil else { return false }
-        writer.changes[key] = .put(record)
+        try put(row, key, record) { try writer.save(row.item()) }
         return true
     }
 }

@@ -41,11 +41,7 @@ final class SQLiteEntitySink: EntityRowSink {
         guard let (table, layout) = target(for: row), !(table.key.isRowid && row.id.value.kind != .int) else {
             return try writer.insert(row.item())
         }
-        do {
-            if try run(table.insertAll, [ValueCodec.binding(row.id)], row, layout, "Inserting") { return }
-        } catch let error as DataStoreError where error.code == .alreadyExists {
-            // The general path fails the same way, and says what to do about it.
-        }
+        if try run(table.insertAll, [ValueCodec.binding(row.id)], row, layout, "Inserting") { return }
         try writer.insert(row.item())
     }
 
@@ -68,7 +64,10 @@ final class SQLiteEntitySink: EntityRowSink {
     }
 
     /// Binds the key bindings, then the row in column order, and runs the statement; `false`
-    /// (nothing run) when the row needs the general path.
+    /// (nothing stored) when the row needs the general path: a value the table cannot take as it
+    /// is, or a constraint the row violates (an identifier or unique index values already
+    /// stored), which the general path reports in its own words. A failed statement leaves the
+    /// transaction open, so the general path runs in it.
     private func run(
         _ sql: String, _ keyBindings: [SQLBinding], _ row: EntityRow, _ layout: SQLiteEntityLayout, _ verb: String
     ) throws -> Bool {
@@ -82,6 +81,8 @@ final class SQLiteEntitySink: EntityRowSink {
                 while try statement.step("\(verb) \(row.reference)") {}
                 return true
             }
+        } catch let error as DataStoreError where error.code == .alreadyExists || error.code == .uniqueViolation {
+            return false
         } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
             error.items = [row.reference]
             throw error

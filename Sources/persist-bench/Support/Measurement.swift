@@ -11,6 +11,9 @@ struct BenchmarkResult: Codable, Sendable {
     var ratio: Double
     var peakRssMb: Double
     var note: String?
+    /// For latency scenarios: the median and 99th percentile, in microseconds.
+    var medianUs: Double?
+    var p99Us: Double?
 
     func jsonLine() throws -> String {
         let encoder = JSONEncoder()
@@ -55,6 +58,14 @@ struct AlternatingMeasurement {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// The value below which `fraction` of `values` fall (nearest rank).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
     static func median(_ values: [Double]) -> Double {
