@@ -133,7 +133,7 @@ package final class ItemRowSource: EntityRowSource {
     }
 
     package func columns(for plan: EntityPlan) -> any EntityRowColumns {
-        ItemRowColumns(source: self, plan: plan)
+        SlotLookupColumns { [self] slot in current.attributes[plan.names[slot]] ?? .null }
     }
 
     package func value(named name: String) throws -> Value? { current.attributes[name] }
@@ -141,18 +141,17 @@ package final class ItemRowSource: EntityRowSource {
     package func item() throws -> Item { current }
 }
 
-/// The attribute slots of a plan in the item an ``ItemRowSource`` stands for.
-final class ItemRowColumns: EntityRowColumns {
-    private let source: ItemRowSource
-    private let plan: EntityPlan
+/// Columns that look each slot's value up: for sources that keep no columns of their own.
+package final class SlotLookupColumns: EntityRowColumns {
+    private let lookUp: (Int) throws -> Value
 
-    init(source: ItemRowSource, plan: EntityPlan) {
-        self.source = source
-        self.plan = plan
+    /// Columns whose slot `slot` holds `lookUp(slot)` for the source's current row.
+    package init(_ lookUp: @escaping (Int) throws -> Value) {
+        self.lookUp = lookUp
     }
 
-    func value(atSlot slot: Int) throws -> Value {
-        source.current.attributes[plan.names[slot]] ?? .null
+    package func value(atSlot slot: Int) throws -> Value {
+        try lookUp(slot)
     }
 }
 

@@ -52,7 +52,7 @@ final class GDBMRecordSource: EntityRowSource {
     }
 
     func columns(for plan: EntityPlan) -> any EntityRowColumns {
-        GDBMRecordColumns(source: self, plan: plan)
+        SlotLookupColumns { [self] slot in try value(atSlot: slot, of: plan) }
     }
 
     private var reference: ItemReference { ItemReference(itemType: itemType, id: id) }
@@ -92,20 +92,5 @@ final class GDBMRecordSource: EntityRowSource {
         return try openFile.decoding(reference: reference) {
             Item(itemType: itemType, id: id, attributes: try NativeRecordCodec.decode(record))
         }
-    }
-}
-
-/// The attribute slots of one plan in the record a ``GDBMRecordSource`` is at.
-final class GDBMRecordColumns: EntityRowColumns {
-    private let source: GDBMRecordSource
-    private let plan: EntityPlan
-
-    init(source: GDBMRecordSource, plan: EntityPlan) {
-        self.source = source
-        self.plan = plan
-    }
-
-    func value(atSlot slot: Int) throws -> Value {
-        try source.value(atSlot: slot, of: plan)
     }
 }
