@@ -23,6 +23,11 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     /// For each item type this block generated an integer identifier for, the smallest identifier
     /// the next one may have (raised by every integer identifier the block writes).
     var nextIntegerIDs: [String: Int64] = [:]
+    /// Each entity type's encoder and engine sink in this block (see `EntityWriteStates`).
+    var entityWrites = EntityWriteStates()
+
+    /// Whether the block has handed out mutable items, which typed writes must keep up to date.
+    var hasMutableItems: Bool { !registry.isEmpty }
 
     init(writer: any StoreWriter, context: BlockContext) {
         self.writer = writer

@@ -103,6 +103,19 @@ class GDBMReader: StoreReader {
     }
 
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        let codec = codec
+        try forEachRecord(matching: request) { id, record in
+            let item = try openFile.decoding(reference: ItemReference(itemType: request.itemType, id: id)) {
+                try codec.decodeItem(itemType: request.itemType, id: id, record: record)
+            }
+            return try body(item)
+        }
+    }
+
+    /// Calls `body` with the identifier and record of each item the request selects, in the
+    /// request's order, honouring offset and limit, until it returns `false`. The record is valid
+    /// only during the call.
+    func forEachRecord(matching request: DataStoreRequest, _ body: (ItemID, UnsafeRawBufferPointer) throws -> Bool) throws {
         guard let prefix = codec.prefix(for: request.itemType), request.limit != 0 else { return }
         if request.ordering == .unspecified {
             try streamUnordered(request, prefix: prefix, body)
@@ -112,30 +125,33 @@ class GDBMReader: StoreReader {
     }
 
     /// In GDBM's key order, in constant memory.
-    private func streamUnordered(_ request: DataStoreRequest, prefix: [UInt8], _ body: (Item) throws -> Bool) throws {
+    private func streamUnordered(
+        _ request: DataStoreRequest, prefix: [UInt8], _ body: (ItemID, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         let codec = codec
         var skipped = 0
         var delivered = 0
         try candidates(request, prefix: prefix, withRecords: true) { key, record in
             guard let record else { return true }
-            let item: Item? = try openFile.decoding(key: key) {
+            let id: ItemID? = try openFile.decoding(key: key) {
                 guard try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) else { return nil }
                 if skipped < request.offset {
                     skipped += 1
                     return nil
                 }
-                let id = try codec.decodeID(key, prefixLength: prefix.count)
-                return try codec.decodeItem(itemType: request.itemType, id: id, record: record)
+                return try codec.decodeID(key, prefixLength: prefix.count)
             }
-            guard let item else { return true }
-            guard try body(item) else { return false }
+            guard let id else { return true }
+            guard try body(id, record) else { return false }
             delivered += 1
             return request.limit.map { delivered < $0 } ?? true
         }
     }
 
     /// Collects the matches (keeping at most `offset + limit` of them), sorts, then decodes the window.
-    private func streamSorted(_ request: DataStoreRequest, prefix: [UInt8], _ body: (Item) throws -> Bool) throws {
+    private func streamSorted(
+        _ request: DataStoreRequest, prefix: [UInt8], _ body: (ItemID, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         let codec = codec
         let sortKeys = GDBMRequestEvaluator.sortKeys(of: request)
         let bound = GDBMRequestEvaluator.bound(of: request)
@@ -156,12 +172,7 @@ class GDBMReader: StoreReader {
         }
         GDBMRequestEvaluator.sortAndTrim(&entries, request, bound: bound)
         for entry in entries.dropFirst(request.offset) {
-            let item = try entry.record.withUnsafeBytes { record in
-                try openFile.decoding(reference: entry.probe.reference) {
-                    try codec.decodeItem(itemType: request.itemType, id: entry.probe.id, record: record)
-                }
-            }
-            guard try body(item) else { return }
+            guard try entry.record.withUnsafeBytes({ record in try body(entry.probe.id, record) }) else { return }
         }
     }
 

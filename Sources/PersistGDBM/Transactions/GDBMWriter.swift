@@ -83,7 +83,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
         return identifiers.sorted { $0.lexicographicallyPrecedes($1) }
     }
 
-    private func exists(_ key: [UInt8]) throws -> Bool {
+    func exists(_ key: [UInt8]) throws -> Bool {
         switch changes[key] {
         case .put: return true
         case .delete: return false
@@ -167,8 +167,19 @@ final class GDBMWriter: GDBMReader, StoreWriter {
                 if let to = move.to { moveIn(identifier, GDBMIndexFormat.entryKey(move.number, tuple: to)) }
             }
         }
+        putRecord(key, record, itemType: item.itemType, id: item.id)
+    }
+
+    /// Buffers `record` under `key` once its index entries are taken care of (or its type has
+    /// none), noting the largest integer identifier written.
+    func putRecord(_ key: [UInt8], _ record: [UInt8], itemType: String, id: ItemID) {
         changes[key] = .put(record)
-        if case .int(let id) = item.id { writtenIntegerIDs[item.itemType] = max(writtenIntegerIDs[item.itemType] ?? id, id) }
+        if case .int(let id) = id { writtenIntegerIDs[itemType] = max(writtenIntegerIDs[itemType] ?? id, id) }
+    }
+
+    /// Whether writes of `itemType` move the items between index entries.
+    func hasIndexes(ofType itemType: String) -> Bool {
+        !catalog.definitions(ofType: itemType).isEmpty
     }
 
     /// Buffers the deletion of `key`, taking the item out of its index entries.

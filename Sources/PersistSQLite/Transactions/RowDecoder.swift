@@ -14,12 +14,12 @@ struct RowDecoder {
         for (offset, column) in table.columns.enumerated() {
             let index = Int32(offset + 1)
             guard let storage = statement.storageClass(index) else { continue }
-            attributes[column.name] = try value(statement, index, storage, column, id)
+            attributes[column.name] = try value(statement, index, storage, column.storage, offset, id)
         }
         return Item(itemType: table.name, id: id, attributes: attributes)
     }
 
-    private func identifier(_ statement: SQLiteStatement) throws -> ItemID {
+    func identifier(_ statement: SQLiteStatement) throws -> ItemID {
         switch statement.storageClass(0) {
         case .integer: return .int(statement.int64(0))
         case .text: return .string(statement.text(0))
@@ -40,10 +40,13 @@ struct RowDecoder {
             path: path)
     }
 
-    private func value(
-        _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ column: ColumnSchema, _ id: ItemID
+    /// The value of result column `index`, whose storage class is `storage`, read for the column
+    /// at `offset` in ``TableSchema/columns``, which holds `columnStorage`.
+    func value(
+        _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ columnStorage: ColumnSchema.Storage,
+        _ offset: Int, _ id: @autoclosure () -> ItemID
     ) throws -> Value {
-        guard case .typed(let kind) = column.storage else {
+        guard case .typed(let kind) = columnStorage else {
             switch storage {
             case .integer: return .int(statement.int64(index))
             case .real: return .double(statement.double(index))
@@ -75,14 +78,14 @@ struct RowDecoder {
             do {
                 decoded = try BinaryValueCoding.decode(statement.blob(index))
             } catch let error as DataStoreError {
-                throw corrupt(column, id, "bytes that are not a valid encoded value (\(error.message))")
+                throw corrupt(table.columns[offset], id(), "bytes that are not a valid encoded value (\(error.message))")
             }
             guard ColumnKind(of: decoded) == kind else {
-                throw corrupt(column, id, "an encoded \(decoded.kind.rawValue)")
+                throw corrupt(table.columns[offset], id(), "an encoded \(decoded.kind.rawValue)")
             }
             return decoded
         default:
-            throw corrupt(column, id, "a value of storage class \(storage)")
+            throw corrupt(table.columns[offset], id(), "a value of storage class \(storage)")
         }
     }
 

@@ -28,7 +28,8 @@ extension BenchmarkScenario {
 /// Every scenario, in the order they run.
 enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
-        MigrateScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
-        ChildMergeScenario(), MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
+        MigrateScenario(), InsertTypedScenario(), FetchTypedScenario(), LookupScenario(), QueryScenario(),
+        WriteBlocksScenario(), ChildMergeScenario(), MigrateMemoryScenario(), IndexedQueryScenario(),
+        ObserveLatencyScenario(),
     ]
 }
