@@ -25,7 +25,7 @@ struct LiveQueryProcessTests {
                 Set(results.compactMap { $0.first?["seq"] }).count >= 3
             }
         } catch {
-            Issue.record("\(error); the stream \(recorder.ended ? "ended with \(String(describing: recorder.error))" : "is open")")
+            Issue.record("\(error); the stream \(recorder.ended ? "ended with \(String(describing: recorder.error))" : "is open"); the worker committed \(worker.lines.count) blocks, results: \(recorder.results.map { $0.first?["seq"] as Value? })")
             throw error
         }
         await recorder.cancel()

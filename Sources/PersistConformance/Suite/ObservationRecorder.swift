@@ -1,8 +1,14 @@
+import Dispatch
 import Foundation
 import Persist
 
 /// Consumes a live query on a task of its own and keeps what it yields, so that a test can wait
 /// for a result (with a generous deadline that only guards against hanging) and then cancel.
+///
+/// The consuming task runs on a dispatch queue of its own, not on the cooperative thread pool:
+/// tests running in parallel may block every cooperative thread for a long time, and a live query
+/// keeps only its newest result for a consumer that does not run (bursts coalesce), so a starved
+/// consumer would see one result where the store delivered many.
 ///
 /// ```swift
 /// let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
@@ -23,7 +29,7 @@ public final class ObservationRecorder<Element: Sendable>: Sendable {
     public init(_ stream: AsyncThrowingStream<Element, any Error>) {
         let state = state
         task.withLock {
-            $0 = Task {
+            $0 = Task(executorPreference: RecorderExecutor.shared) {
                 do {
                     for try await element in stream {
                         state.withLock { $0.results.append(element) }
@@ -72,6 +78,18 @@ public final class ObservationRecorder<Element: Sendable>: Sendable {
         let running = task.withLock { $0 }
         running?.cancel()
         await running?.value
+    }
+}
+
+/// Runs recorder tasks on a serial dispatch queue, off the cooperative thread pool.
+private final class RecorderExecutor: TaskExecutor {
+    static let shared = RecorderExecutor()
+    private let queue = DispatchQueue(label: "persist.observation-recorder")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 
