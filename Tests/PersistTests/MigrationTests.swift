@@ -1,4 +1,5 @@
 import Foundation
+import PersistConformance
 import Testing
 
 @testable import Persist
@@ -144,13 +145,24 @@ struct MigrationTests {
         #expect(try Self.everything(replaceTarget) == Set(Self.sample()))
     }
 
-    @Test("a dry run reads everything and writes nothing")
+    @Test("a dry run does what the real run would, reports it, and keeps nothing")
     func dryRun() throws {
         let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
-        let target = try Self.open(InMemoryDataStore(), holding: [Item(itemType: "Review", id: "v1")])
-        let report = try Migration(source: source, target: target, options: MigrationOptions(dryRun: true)).run()
-        #expect(report.dryRun && report.read == 290 && report.skipped == 1 && !report.verified)
-        #expect(try Self.everything(target).count == 1)
+        let existing = Item(itemType: "Review", id: "v1")
+        let target = try Self.open(InMemoryDataStore(), holding: [existing])
+        let skipping = try Migration(source: source, target: target, options: MigrationOptions(ifExists: .skip, dryRun: true)).run()
+        #expect(skipping.dryRun && skipping.read == 290 && skipping.skipped == 1 && skipping.written == 289 && !skipping.verified)
+        #expect(try Self.everything(target) == [existing])
+        let atomic = try Migration(source: source, target: target,
+                                   options: MigrationOptions(ifExists: .replace, dryRun: true, atomic: true)).run()
+        #expect(atomic.written == 290 && atomic.skipped == 0)
+        #expect(try Self.everything(target) == [existing])
+        // With .fail, a dry run stops where the real run would.
+        let error = expectError(.alreadyExists) {
+            try Migration(source: source, target: target, options: MigrationOptions(dryRun: true)).run()
+        }
+        #expect(error?.items == [existing.reference])
+        #expect(try Self.everything(target) == [existing])
     }
 
     @Test("verification finds a target that does not hold what was written")

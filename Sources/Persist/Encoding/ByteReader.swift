@@ -15,33 +15,33 @@ import Foundation
 /// }
 /// ```
 package struct ByteReader {
-    private let bytes: UnsafeRawBufferPointer
+    @usableFromInline let bytes: UnsafeRawBufferPointer
     /// The position of the next byte to read.
-    package private(set) var offset: Int = 0
+    @usableFromInline package internal(set) var offset: Int = 0
 
     /// A reader over `bytes`, which must stay valid while the reader is used.
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// How many bytes are left.
-    package var remaining: Int { bytes.count - offset }
+    @inlinable package var remaining: Int { bytes.count - offset }
 
     /// Whether every byte has been read.
-    package var isAtEnd: Bool { offset >= bytes.count }
+    @inlinable package var isAtEnd: Bool { offset >= bytes.count }
 
-    static func corrupt(_ message: String) -> DataStoreError {
+    @usableFromInline static func corrupt(_ message: String) -> DataStoreError {
         DataStoreError(.corrupt, message)
     }
 
-    private func require(_ count: Int, _ what: String) throws {
+    @inlinable func require(_ count: Int, _ what: @autoclosure () -> String) throws {
         guard count >= 0, count <= remaining else {
-            throw Self.corrupt("\(what) needs \(count) bytes at byte \(offset) but only \(remaining) remain")
+            throw Self.corrupt("\(what()) needs \(count) bytes at byte \(offset) but only \(remaining) remain")
         }
     }
 
     /// Reads one byte.
-    package mutating func readByte() throws -> UInt8 {
+    @inlinable package mutating func readByte() throws -> UInt8 {
         try require(1, "a byte")
         let byte = bytes[offset]
         offset += 1
@@ -65,13 +65,13 @@ package struct ByteReader {
     }
 
     /// Skips `count` bytes.
-    package mutating func skip(_ count: Int) throws {
+    @inlinable package mutating func skip(_ count: Int) throws {
         try require(count, "skipped bytes")
         offset += count
     }
 
     /// Reads 8 big-endian bytes.
-    package mutating func readFixed64() throws -> UInt64 {
+    @inlinable package mutating func readFixed64() throws -> UInt64 {
         try require(8, "a 64-bit number")
         var value: UInt64 = 0
         for index in offset..<(offset + 8) { value = value << 8 | UInt64(bytes[index]) }
@@ -89,7 +89,7 @@ package struct ByteReader {
     }
 
     /// Reads an unsigned LEB128 varint, rejecting overlong and overflowing forms.
-    package mutating func readVarint() throws -> UInt64 {
+    @inlinable package mutating func readVarint() throws -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -108,10 +108,11 @@ package struct ByteReader {
     }
 
     /// Reads a varint count and checks that `count × minimumBytesEach` bytes remain.
-    package mutating func readLength(minimumBytesEach: Int = 1) throws -> Int {
+    @inlinable package mutating func readLength(minimumBytesEach: Int = 1) throws -> Int {
         let start = offset
         let value = try readVarint()
-        guard value <= UInt64(remaining / max(minimumBytesEach, 1)) else {
+        let (needed, overflow) = value.multipliedReportingOverflow(by: UInt64(max(minimumBytesEach, 1)))
+        guard !overflow, needed <= UInt64(remaining) else {
             throw Self.corrupt("length \(value) at byte \(start) is larger than the \(remaining) bytes that remain")
         }
         return Int(value)

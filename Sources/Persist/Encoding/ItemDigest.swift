@@ -19,6 +19,15 @@ struct ItemDigest: Sendable, Hashable {
         (high, low) = hasher.finalize()
     }
 
+    /// The digest of a row: the digest of its item.
+    init(_ row: ItemRow, scratch: inout [UInt8]) {
+        scratch.removeAll(keepingCapacity: true)
+        CanonicalItemEncoding.encode(row, into: &scratch)
+        var hasher = StableHasher()
+        hasher.combine(bytes: scratch)
+        (high, low) = hasher.finalize()
+    }
+
     /// The digest of an optional item: `nil` for none.
     static func of(_ item: Item?) -> ItemDigest? {
         item.map(ItemDigest.init)

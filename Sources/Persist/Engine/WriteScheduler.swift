@@ -190,15 +190,38 @@ public final class WriteScheduler: Sendable {
     private func performWrite<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
         let current = phase.value
         guard current == .open || current == .closing else { throw notOpenError(current) }
-        return try engine.write { writer in
-            let context = BlockContext(logger: logger, location: engine.location)
-            defer { context.close() }
-            let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
-            let value = try block(accessor)
-            try context.checkPendingError()
-            let commit = (value as? TransactionStatus) != .rollback
-            if commit { try accessor.flushPendingChanges() }
-            return (value, commit)
+        return try engine.write { writer in try transaction(writer, block) }
+    }
+
+    /// One write block's accessor over `writer`: runs `block`, then decides to commit or roll back.
+    private func transaction<T>(
+        _ writer: any StoreWriter, _ block: (DataStoreReadWriteAccessor) throws -> T
+    ) throws -> (value: T, commit: Bool) {
+        let context = BlockContext(logger: logger, location: engine.location)
+        defer { context.close() }
+        let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
+        let value = try block(accessor)
+        try context.checkPendingError()
+        let commit = (value as? TransactionStatus) != .rollback
+        if commit { try accessor.flushPendingChanges() }
+        return (value, commit)
+    }
+
+    /// Runs a write block synchronously, as ``writeSync(_:)`` does, in the engine's bulk-load
+    /// transaction when it has one: `block` also receives the writer's bulk operations (`nil` for
+    /// an engine whose writer has none). Used by ``Migration``; it goes through the same queue and checks
+    /// as every other write.
+    package func bulkWriteSync<T>(_ block: (DataStoreReadWriteAccessor, (any BulkLoadWriter)?) throws -> T) throws -> T {
+        try checkMayWait("writeSync", waitsForCompletions: false)
+        return try writeQueue.sync {
+            let current = phase.value
+            guard current == .open || current == .closing else { throw notOpenError(current) }
+            guard let bulkEngine = engine as? any BulkLoadingEngine else {
+                return try engine.write { writer in
+                    try transaction(writer) { try block($0, writer as? any BulkLoadWriter) }
+                }
+            }
+            return try bulkEngine.bulkWrite { writer in try transaction(writer) { try block($0, writer) } }
         }
     }
 

@@ -1,0 +1,69 @@
+/// The attribute names of a row shape: distinct names in ascending order of their UTF-8 bytes, with
+/// those bytes kept for comparisons. Rows of one shape share one instance, so that a consumer can
+/// recognise a shape it has seen by identity and reuse what it worked out for it (a column
+/// mapping, a validated name list) instead of hashing names item by item.
+package final class AttributeNames: Sendable {
+    /// The names, in ascending UTF-8 byte order.
+    package let names: [String]
+    /// The UTF-8 bytes of each name.
+    package let bytes: [[UInt8]]
+
+    /// A shape of `names`, which must be distinct and in ascending UTF-8 byte order.
+    package init(sorted names: [String]) {
+        self.names = names
+        bytes = names.map { Array($0.utf8) }
+    }
+
+    /// The shape of an attribute dictionary.
+    package convenience init(of attributes: [String: Value]) {
+        self.init(sorted: BinaryValueCoding.sortedKeys(attributes))
+    }
+
+    /// How many names.
+    package var count: Int { names.count }
+
+    /// Whether the names are exactly these byte strings, in this order.
+    package func matches(_ candidate: [UnsafeRawBufferPointer]) -> Bool {
+        guard candidate.count == bytes.count else { return false }
+        for (name, other) in zip(bytes, candidate) where !name.elementsEqual(other) { return false }
+        return true
+    }
+}
+
+/// An item as engines stream it in bulk: its attribute values in the order of a shared
+/// ``AttributeNames`` shape, with no dictionary per item. Package API, for ``Migration``'s fast path.
+package struct ItemRow: Sendable {
+    package let itemType: String
+    package let id: ItemID
+    /// The shape: which attributes the row has.
+    package let names: AttributeNames
+    /// One value per name, in the same order; never `.null`.
+    package let values: [Value]
+
+    /// A row; `values` has one non-null value per name of `names`.
+    package init(itemType: String, id: ItemID, names: AttributeNames, values: [Value]) {
+        self.itemType = itemType
+        self.id = id
+        self.names = names
+        self.values = values
+    }
+
+    /// The row of an item (its own shape; callers that see many items of one shape should share one).
+    package init(_ item: Item) {
+        itemType = item.itemType
+        id = item.id
+        names = AttributeNames(of: item.attributes)
+        values = names.names.map { item.attributes[$0] ?? .null }
+    }
+
+    /// The row as an item.
+    package var item: Item {
+        var attributes: [String: Value] = [:]
+        attributes.reserveCapacity(values.count)
+        for (name, value) in zip(names.names, values) { attributes[name] = value }
+        return Item(itemType: itemType, id: id, attributes: attributes)
+    }
+
+    /// The reference naming the row's item.
+    package var reference: ItemReference { ItemReference(itemType: itemType, id: id) }
+}
