@@ -8,8 +8,15 @@ import Persist
 final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// What the transaction changed in the schema, for the log once it commits.
     private(set) var schemaChanges: [String] = []
+    /// Whether this transaction is a bulk load: tables it creates get their key index only in
+    /// ``finishBulkLoad()`` (see `SQLiteWriter+BulkLoad.swift`).
+    var isBulkLoad = false
+    /// Tables created by this bulk load whose key index is still to be built.
+    var deferredKeyIndexes: [String] = []
+    /// The bulk load's plans for binding rows of each shape, by table.
+    var bulkShapes: [String: BulkShapes] = [:]
 
-    private var editor: SchemaEditor { SchemaEditor(connection: connection) }
+    var editor: SchemaEditor { SchemaEditor(connection: connection) }
 
     // MARK: StoreWriter
 
@@ -81,7 +88,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// errors (a full disk, an I/O error), and the rest of the block must not then run, statement
     /// by statement, outside any transaction. Every write operation checks once, on entry: within
     /// one operation a failed statement throws, so none runs after a rollback.
-    private func checkTransaction() throws {
+    func checkTransaction() throws {
         guard connection.isInTransaction else {
             throw DataStoreError(
                 .misuse,
@@ -92,11 +99,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     /// Runs a write statement inside the transaction the operation checked on entry.
-    private func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
+    func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
         try connection.execute(sql, bindings, operation: operation())
     }
 
-    private func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
+    func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
         if table.key.isRowid, item.id.value.kind != .int {
             throw DataStoreError(
                 .typeMismatch,
@@ -110,7 +117,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     // MARK: Tables and columns
 
     /// The item's table (created or extended as needed) and its column values in table order.
-    private func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+    func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
         guard var table = schema.tables[item.itemType] else {
             return try create(item)
         }
@@ -150,7 +157,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         let attributes = item.attributes.sorted { SQLName.bytesPrecede($0.key, $1.key) }.map { (name: $0.key, value: $0.value) }
         let key = DatabaseSchema.createdKeyColumn
         let columns = try plannedColumns(attributes, of: item, taken: [SQLName.folded(key): key])
-        let table = try editor.createTable(item.itemType, columns: columns, in: &schema)
+        let table = try editor.createTable(item.itemType, columns: columns, deferKeyIndex: isBulkLoad, in: &schema)
+        if isBulkLoad { deferredKeyIndexes.append(table.name) }
         schemaChanges.append("created table \(String(reflecting: table.name)) with \(Self.describe(columns))")
         return (table, columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
     }
@@ -265,7 +273,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     /// Runs `body`, adding the item to errors SQLite reports about it (a constraint, a mismatch).
-    private func naming(_ item: Item, _ body: () throws -> Void) throws {
+    func naming(_ item: Item, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
