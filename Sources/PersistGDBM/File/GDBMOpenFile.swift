@@ -44,7 +44,8 @@ final class GDBMOpenFile: @unchecked Sendable {
         self.handle = handle
         self.claim = claim
         snapshot = SnapshotLock(location: path)
-        journal = options.readOnly ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
+        journal = options.readOnly || options.buildsPrivateFile
+            ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
         state.withLock { $0.needsFormatRecord = needsFormatRecord }
     }
 
@@ -127,13 +128,13 @@ final class GDBMOpenFile: @unchecked Sendable {
 
     /// Journals, applies and syncs one block's changes.
     private func commit(_ changes: [[UInt8]: GDBMWriter.Change]) throws {
-        guard !changes.isEmpty, let journal else { return }
-        var entries: [GDBMJournalEntry] = changes.map { key, change in
-            switch change {
-            case .put(let record): .store(key: key, value: record)
-            case .delete: .delete(key: key)
-            }
+        guard !changes.isEmpty, !options.readOnly else { return }
+        guard let journal else {
+            // A private file being built: nothing to protect, apply directly.
+            try snapshot.withExclusive { try handle.apply(Self.entries(changes)) }
+            return
         }
+        var entries = Self.entries(changes)
         let needsFormatRecord = state.withLock { $0.needsFormatRecord }
         if needsFormatRecord {
             entries.append(.store(key: GDBMStorageFormat.metadataKey, value: GDBMStorageFormat.metadataValue))
@@ -155,6 +156,33 @@ final class GDBMOpenFile: @unchecked Sendable {
             // The block is applied and durable; only a later replay of it (which is harmless) is
             // at stake, but stop so that nothing can interleave with that replay.
             _ = fail(after: error)
+        }
+    }
+
+    private static func entries(_ changes: [[UInt8]: GDBMWriter.Change]) -> [GDBMJournalEntry] {
+        changes.map { key, change in
+            switch change {
+            case .put(let record): .store(key: key, value: record)
+            case .delete: .delete(key: key)
+            }
+        }
+    }
+
+    /// Stores new records directly, while no read block runs (a bulk load into a private file).
+    ///
+    /// - Throws: `alreadyExists` naming the item of the first key already stored.
+    func storeNew(_ records: [(key: [UInt8], record: [UInt8], reference: ItemReference)]) throws {
+        try checkWritable()
+        try snapshot.withExclusive {
+            for entry in records {
+                let stored = try entry.key.withUnsafeBytes { key in
+                    try entry.record.withUnsafeBytes { record in try handle.insert(key, record) }
+                }
+                if !stored {
+                    throw DataStoreError(.alreadyExists, "\(entry.reference) already exists in \(path)", path: path,
+                                         items: [entry.reference])
+                }
+            }
         }
     }
 

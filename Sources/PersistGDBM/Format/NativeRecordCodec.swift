@@ -32,8 +32,23 @@ enum NativeRecordCodec {
         }
     }
 
+    /// Appends the record of a row, whose names are in the record's order already and were checked
+    /// (not empty, no NUL).
+    static func encode(_ row: ItemRow, into buffer: inout [UInt8], scratch: inout [UInt8]) {
+        buffer.append(version)
+        BinaryValueCoding.appendVarint(UInt64(row.values.count), to: &buffer)
+        for (name, value) in zip(row.names.bytes, row.values) {
+            BinaryValueCoding.appendVarint(UInt64(name.count), to: &buffer)
+            buffer.append(contentsOf: name)
+            scratch.removeAll(keepingCapacity: true)
+            BinaryValueCoding.encode(value, into: &scratch)
+            BinaryValueCoding.appendVarint(UInt64(scratch.count), to: &buffer)
+            buffer.append(contentsOf: scratch)
+        }
+    }
+
     /// Checks the version byte and returns a reader positioned at the attribute count.
-    private static func start(_ record: UnsafeRawBufferPointer) throws -> ByteReader {
+    static func start(_ record: UnsafeRawBufferPointer) throws -> ByteReader {
         var reader = ByteReader(record)
         let recordVersion = try reader.readByte()
         if recordVersion == 0 { throw DataStoreError(.corrupt, "the record has version 0, which is never written") }
@@ -46,7 +61,7 @@ enum NativeRecordCodec {
     }
 
     /// Reads one attribute entry's name and value ranges, checking that names ascend.
-    private static func readEntry(
+    static func readEntry(
         _ reader: inout ByteReader, _ record: UnsafeRawBufferPointer, after previous: Range<Int>?
     ) throws -> (name: Range<Int>, value: Range<Int>) {
         let entryOffset = reader.offset
@@ -120,7 +135,7 @@ enum NativeRecordCodec {
         return attributes
     }
 
-    private static func decodeValue(_ record: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> Value {
+    static func decodeValue(_ record: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> Value {
         var reader = ByteReader(UnsafeRawBufferPointer(rebasing: record[range]))
         let value = try BinaryValueCoding.decodeValue(from: &reader)
         guard reader.isAtEnd else {

@@ -12,7 +12,9 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     }
 
     /// The block's changes: the last change to each key wins.
-    private(set) var changes: [[UInt8]: Change] = [:]
+    var changes: [[UInt8]: Change] = [:]
+    /// Row shapes whose names the bulk path checked, kept alive so that their identities stay unique.
+    var checkedShapes: [ObjectIdentifier: AttributeNames] = [:]
 
     override func scan(prefix: [UInt8], withRecords: Bool,
                        _ visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Bool) throws {
