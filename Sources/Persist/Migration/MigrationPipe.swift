@@ -27,7 +27,10 @@ final class MigrationPipe: Sendable {
     private let waiting = DispatchSemaphore(value: 0)
 
     init(capacity: Int) {
-        freeSlots = DispatchSemaphore(value: max(capacity, 1))
+        // Created empty and then given its slots: libdispatch traps when a semaphore is released
+        // holding less than it was created with, as this one does when the reader stops early.
+        freeSlots = DispatchSemaphore(value: 0)
+        for _ in 0..<max(capacity, 1) { freeSlots.signal() }
     }
 
     /// Sends a message, waiting for a free slot; `false` when the consumer has given up.
