@@ -12,7 +12,7 @@ struct BenchSmokeTests {
                                                              "--work-dir", directory.url.path])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
-        let scenarios = ["migrate-gdbm-sqlite", "insert-typed-sqlite", "lookup-id-sqlite", "query-sqlite",
+        let scenarios = ["migrate-gdbm-sqlite", "migrate-raw-gdbm-sqlite", "migrate-sqlite-gdbm", "insert-typed-sqlite", "lookup-id-sqlite", "query-sqlite",
                          "write-blocks-gdbm", "child-merge", "migrate-rss"]
         #expect(lines.count == scenarios.count)
         for (line, scenario) in zip(lines, scenarios) {

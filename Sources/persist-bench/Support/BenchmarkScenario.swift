@@ -28,7 +28,7 @@ extension BenchmarkScenario {
 /// Every scenario, in the order they run.
 enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
-        MigrateScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
+        MigrateScenario(), MigrateRawScenario(), MigrateSQLiteGDBMScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
         ChildMergeScenario(), MigrateMemoryScenario(),
     ]
 }

@@ -11,6 +11,8 @@ struct BenchmarkResult: Codable, Sendable {
     var ratio: Double
     var peakRssMb: Double
     var note: String?
+    /// Further numbers of a scenario (seconds of each baseline, end-to-end times, ratios), by name.
+    var measurements: [String: Double]?
 
     func jsonLine() throws -> String {
         let encoder = JSONEncoder()
