@@ -70,11 +70,20 @@ final class MigrationReader: Sendable {
         let checksums: Bool
         let targetLocation: String
         let cancellation: MigrationCancellation?
+        /// The chunks and counts of the types other than the current one.
         var chunks: [String: [ItemRow]] = [:]
         var stats: [String: MigrationSourceStats] = [:]
+        /// The type of the last row, with its chunk and counts kept out of the dictionaries, so
+        /// that a run of rows of one type costs no lookups.
+        var currentType = ""
+        var hasCurrent = false
+        var currentChunk: [ItemRow] = []
+        var currentStats = MigrationSourceStats(itemType: "")
         /// Shapes whose names were checked, kept alive so that their identities stay unique.
         var checkedShapes: [ObjectIdentifier: AttributeNames] = [:]
         var checkedTypes: Set<String> = []
+        var lastShape: AttributeNames?
+        var lastType = ""
 
         mutating func readAll(_ accessor: DataStoreReadAccessor, types: [String]?) throws {
             if let rows = accessor.reader as? any RowStreamingReader {
@@ -89,11 +98,7 @@ final class MigrationReader: Sendable {
                     }
                 }
             }
-            if let (itemType, chunk, typeStats) = current {
-                chunks[itemType] = chunk
-                stats[itemType] = typeStats
-                current = nil
-            }
+            putBackCurrent()
             // Every chosen type is reported, also when the source holds none of it.
             for itemType in types ?? [] where stats[itemType] == nil {
                 stats[itemType] = MigrationSourceStats(itemType: itemType)
@@ -104,36 +109,36 @@ final class MigrationReader: Sendable {
             }
         }
 
-        /// The type of the last row, with its chunk and counts kept out of the dictionaries, so
-        /// that a run of rows of one type costs no lookups.
-        var current: (itemType: String, chunk: [ItemRow], stats: MigrationSourceStats)?
-
         private mutating func take(_ row: ItemRow) throws {
             try check(row)
-            if current?.itemType != row.itemType { switchType(to: row.itemType) }
-            guard var state = current else { return }
-            current = nil
-            state.stats.read += 1
-            state.stats.bytes += ItemSize.bytes(of: row)
-            if checksums { state.stats.checksum.add(row) }
-            if state.chunk.isEmpty { state.chunk.reserveCapacity(MigrationReader.chunkSize) }
-            state.chunk.append(row)
-            if state.chunk.count >= MigrationReader.chunkSize {
+            if !hasCurrent || row.itemType != currentType { switchType(to: row.itemType) }
+            currentStats.read += 1
+            currentStats.bytes += ItemSize.bytes(of: row)
+            if checksums { currentStats.checksum.add(row) }
+            if currentChunk.isEmpty { currentChunk.reserveCapacity(MigrationReader.chunkSize) }
+            currentChunk.append(row)
+            if currentChunk.count >= MigrationReader.chunkSize {
                 try cancellation?.check()
-                try send(.items(itemType: state.itemType, state.chunk))
-                state.chunk = []
+                try send(.items(itemType: currentType, currentChunk))
+                currentChunk = []
             }
-            current = state
         }
 
         /// Puts the current type's chunk and counts back and takes out those of `itemType`.
         private mutating func switchType(to itemType: String) {
-            if let (previous, chunk, typeStats) = current {
-                chunks[previous] = chunk
-                stats[previous] = typeStats
-            }
-            current = (itemType, chunks.removeValue(forKey: itemType) ?? [],
-                       stats.removeValue(forKey: itemType) ?? MigrationSourceStats(itemType: itemType))
+            putBackCurrent()
+            currentType = itemType
+            hasCurrent = true
+            currentChunk = chunks.removeValue(forKey: itemType) ?? []
+            currentStats = stats.removeValue(forKey: itemType) ?? MigrationSourceStats(itemType: itemType)
+        }
+
+        private mutating func putBackCurrent() {
+            guard hasCurrent else { return }
+            chunks[currentType] = currentChunk
+            stats[currentType] = currentStats
+            currentChunk = []
+            hasCurrent = false
         }
 
         private func send(_ message: MigrationPipe.Message) throws {
@@ -143,14 +148,20 @@ final class MigrationReader: Sendable {
         /// The name rules every store applies (``NameRules``), checked once per type and per shape.
         private mutating func check(_ row: ItemRow) throws {
             do {
-                if !checkedTypes.contains(row.itemType) {
-                    try NameRules.validateItemType(row.itemType)
-                    checkedTypes.insert(row.itemType)
+                if row.itemType != lastType || lastType.isEmpty {
+                    if !checkedTypes.contains(row.itemType) {
+                        try NameRules.validateItemType(row.itemType)
+                        checkedTypes.insert(row.itemType)
+                    }
+                    lastType = row.itemType
                 }
-                let shape = ObjectIdentifier(row.names)
-                if checkedShapes[shape] == nil {
-                    for name in row.names.names { try NameRules.validateAttribute(name, of: row.itemType) }
-                    checkedShapes[shape] = row.names
+                if row.names !== lastShape {
+                    let shape = ObjectIdentifier(row.names)
+                    if checkedShapes[shape] == nil {
+                        for name in row.names.names { try NameRules.validateAttribute(name, of: row.itemType) }
+                        checkedShapes[shape] = row.names
+                    }
+                    lastShape = row.names
                 }
                 for value in row.values {
                     switch value {

@@ -20,10 +20,10 @@ struct NativeRowDecoder {
         let count = try reader.readLength(minimumBytesEach: 4)
         nameRanges.removeAll(keepingCapacity: true)
         valueRanges.removeAll(keepingCapacity: true)
-        var previous: Range<Int>?
         for _ in 0..<count {
-            let entry = try NativeRecordCodec.readEntry(&reader, record, after: previous)
-            previous = entry.name
+            // The order of the names is checked only for a shape not seen before: a known shape's
+            // names are in order, and these match them byte for byte.
+            let entry = try NativeRecordCodec.readEntry(&reader, record, after: nil)
             nameRanges.append(entry.name)
             valueRanges.append(entry.value)
         }
@@ -43,6 +43,11 @@ struct NativeRowDecoder {
                 shapes.insert(known, at: 0)
             }
             return known
+        }
+        for (previous, range) in zip(nameRanges, nameRanges.dropFirst())
+        where NativeRecordCodec.compare(UnsafeRawBufferPointer(rebasing: record[previous]),
+                                        UnsafeRawBufferPointer(rebasing: record[range])) >= 0 {
+            throw DataStoreError(.corrupt, "attribute names are out of order or repeated at byte \(range.lowerBound)")
         }
         var names: [String] = []
         for range in nameRanges {

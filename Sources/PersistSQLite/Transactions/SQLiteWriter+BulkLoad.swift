@@ -52,18 +52,42 @@ extension SQLiteWriter: BulkLoadWriter {
         bulkShapes[table.name] = shapes
     }
 
-    /// Binds a row by its shape's plan and inserts it.
+    /// Binds a row by its shape's plan and inserts it. Text and bytes are copied once into the
+    /// arena and bound in place; everything else is bound as the general path binds it.
     private func insert(_ row: ItemRow, into table: TableSchema, _ plan: BulkShapes.Plan) throws {
+        var size = 0
+        switch row.id {
+        case .string(let string): size += string.utf8.count
+        case .bytes(let bytes): size += bytes.count
+        case .int: break
+        }
+        for value in row.values { size += BindingArena.size(of: value) }
+        arena.start(row: size)
         try naming(row) {
             try connection.withStatement(table.insertAll) { statement in
-                try statement.bind(ValueCodec.binding(row.id), at: 1)
+                switch row.id {
+                case .int(let value): try statement.bind(.int(value), at: 1)
+                case .string(var string): try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, 1, statement) }
+                case .bytes(let bytes): try bytes.withUnsafeBytes { try bind($0, asText: false, 1, statement) }
+                }
                 for (value, parameter) in zip(row.values, plan.parameters) {
-                    try statement.bind(ValueCodec.typedBinding(value), at: parameter)
+                    switch value {
+                    case .string(var string):
+                        try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, parameter, statement) }
+                    case .bytes(let bytes):
+                        try bytes.withUnsafeBytes { try bind($0, asText: false, parameter, statement) }
+                    default:
+                        try statement.bind(ValueCodec.typedBinding(value), at: parameter)
+                    }
                 }
                 for parameter in plan.nullParameters { try statement.bind(.null, at: parameter) }
                 _ = try statement.step("Inserting \(row.reference)")
             }
         }
+    }
+
+    private func bind(_ bytes: UnsafeRawBufferPointer, asText: Bool, _ parameter: Int32, _ statement: SQLiteStatement) throws {
+        try statement.bindStatic(arena.copy(bytes), asText: asText, at: parameter)
     }
 
     private func naming(_ row: ItemRow, _ body: () throws -> Void) throws {

@@ -15,6 +15,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     var deferredKeyIndexes: [String] = []
     /// The bulk load's plans for binding rows of each shape, by table.
     var bulkShapes: [String: BulkShapes] = [:]
+    /// Where a bulk load copies each row's text and bytes to bind them in place.
+    lazy var arena = BindingArena()
 
     var editor: SchemaEditor { SchemaEditor(connection: connection) }
 
