@@ -83,7 +83,8 @@ struct MigrationSummary: Codable, Sendable {
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
-    /// A short table for people.
+    /// A short table for people. "writing" is the time spent writing each type's items into the
+    /// target; reading overlaps with it, so the whole run's seconds are on the first line.
     func text() -> String {
         let verb = dryRun ? "would copy" : "copied"
         let outcome = dryRun ? " (dry run, nothing written)" : verified ? " (verified)" : " (not verified)"
@@ -95,14 +96,13 @@ struct MigrationSummary: Codable, Sendable {
                 + cells.dropFirst().map { "  " + $0.leftAligned(10) }.joined()
         }
         lines.append(row(["type", "read", dryRun ? "to write" : "written", dryRun ? "present" : "skipped", "bytes",
-                          "seconds", "verified"]))
+                          "writing", "verified"]))
         for line in types {
             lines.append(row([line.itemType, "\(line.read)", "\(line.written)", "\(line.skipped)", Self.size(line.bytes),
-                              String(format: "%.2f", line.seconds), Self.verification(line.verified, line.verificationSeconds)]))
+                              Self.seconds(line.seconds), Self.verification(line.verified, line.verificationSeconds)]))
         }
         lines.append(row(["total", "\(totals.read)", "\(totals.written)", "\(totals.skipped)", Self.size(totals.bytes),
-                          String(format: "%.2f", types.reduce(0) { $0 + $1.seconds }),
-                          Self.verification(verified, verificationSeconds)]))
+                          Self.seconds(types.reduce(0) { $0 + $1.seconds }), Self.verification(verified, verificationSeconds)]))
         return lines.joined(separator: "\n")
     }
 
@@ -111,7 +111,11 @@ struct MigrationSummary: Codable, Sendable {
     }
 
     private static func verification(_ verified: Bool, _ seconds: Double) -> String {
-        verified ? "yes (" + String(format: "%.2f", seconds) + " s)" : "no"
+        verified ? "yes, " + Self.seconds(seconds) : "no"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        String(format: "%.2f", value) + " s"
     }
 
     /// Bytes for people: `812 B`, `5.2 MB`.
