@@ -164,13 +164,7 @@ struct MigrationCopy {
 
     /// Runs an engine call: an error without a path gets the target's, as accessors do.
     private func locating<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch var error as DataStoreError where error.path == nil {
-            error.path = targetLocation
-            error.message += " (store \(targetLocation))"
-            throw error
-        }
+        try BlockContext.locating(targetLocation, body)
     }
 
     // MARK: Reporting

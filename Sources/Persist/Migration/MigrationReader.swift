@@ -147,7 +147,7 @@ final class MigrationReader: Sendable {
 
         /// The name rules every store applies (``NameRules``), checked once per type and per shape.
         private mutating func check(_ row: ItemRow) throws {
-            do {
+            try BlockContext.locating(targetLocation) {
                 if row.itemType != lastType || lastType.isEmpty {
                     if !checkedTypes.contains(row.itemType) {
                         try NameRules.validateItemType(row.itemType)
@@ -173,10 +173,6 @@ final class MigrationReader: Sendable {
                         continue
                     }
                 }
-            } catch var error as DataStoreError {
-                error.path = targetLocation
-                error.message += " (store \(targetLocation))"
-                throw error
             }
         }
     }

@@ -72,15 +72,7 @@ enum BenchmarkDataset {
         let insert = try raw.prepare("INSERT INTO restaurants VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         try raw.execute("BEGIN")
         for number in 0..<count {
-            let restaurant = BenchmarkRestaurant(number: number)
-            insert.bind(1, Int64(restaurant.id))
-            insert.bind(2, restaurant.name)
-            insert.bind(3, restaurant.city)
-            insert.bind(4, Int64(restaurant.rating))
-            insert.bind(5, Int64(restaurant.open ? 1 : 0))
-            insert.bind(6, restaurant.score)
-            insert.bind(7, restaurant.updated.timeIntervalSinceReferenceDate)
-            if let note = restaurant.note { insert.bind(8, note) } else { insert.bindNull(8) }
+            insert.bindColumns(of: BenchmarkRestaurant(number: number))
             _ = try insert.step()
             insert.reset()
         }
