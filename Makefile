@@ -3,7 +3,7 @@ SWIFT ?= swift
 TSAN_BUILD := .build-tsan
 DEMO_ITEMS ?= 50000
 
-.PHONY: deps demo quickstart build test test-unit test-tsan torture docs bench clean
+.PHONY: deps demo quickstart build test test-with-server test-unit test-tsan torture docs bench postgres clean
 
 deps:
 	@./scripts/install-deps.sh
@@ -23,8 +23,14 @@ quickstart: deps
 build: deps
 	$(SWIFT) build --build-tests
 
-# Every test, then the concurrency tests again under ThreadSanitizer.
-test: test-unit test-tsan docs
+# Every test, then the concurrency tests again under ThreadSanitizer, against a throwaway
+# PostgreSQL server that scripts/postgres-cluster.sh starts for the run and stops afterwards, even
+# when a test fails; then the documentation.
+test: deps
+	./scripts/postgres-cluster.sh run $(MAKE) --no-print-directory test-with-server
+	$(MAKE) --no-print-directory docs
+
+test-with-server: test-unit test-tsan
 
 test-unit: deps
 	$(SWIFT) build --build-tests
@@ -39,7 +45,7 @@ torture: deps
 
 # The documentation of every library (the Persist.docc catalog and the wrappers' symbols), built
 # with swift-docc-plugin; any warning fails the build.
-DOC_TARGETS := Persist PersistSQLite PersistGDBM PersistConformance
+DOC_TARGETS := Persist PersistSQLite PersistGDBM PersistPostgres PersistConformance
 docs: deps
 	for target in $(DOC_TARGETS); do \
 		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
@@ -49,6 +55,19 @@ docs: deps
 bench: deps
 	$(SWIFT) build -c release --product persist-bench
 	.build/release/persist-bench run
+
+# A throwaway PostgreSQL server for development (scripts/postgres-cluster.sh): prints its URL and
+# how to stop it. Run again, it prints the URL of the one already running.
+PG_DEV_DIR ?= /tmp/persist-postgres-dev
+postgres: deps
+	@if [ -f $(PG_DEV_DIR)/url ] && [ -f $(PG_DEV_DIR)/data/postmaster.pid ]; then \
+		echo "a development server is already running in $(PG_DEV_DIR)"; \
+	else \
+		./scripts/postgres-cluster.sh stop $(PG_DEV_DIR) 2>/dev/null; \
+		./scripts/postgres-cluster.sh start $(PG_DEV_DIR) >/dev/null || exit 1; \
+	fi
+	@echo "export PERSIST_POSTGRES_URL=$$(cat $(PG_DEV_DIR)/url)"
+	@echo "stop it with: scripts/postgres-cluster.sh stop $(PG_DEV_DIR)"
 
 clean:
 	rm -rf .build $(TSAN_BUILD) demo

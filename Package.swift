@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "PersistConformance", targets: ["PersistConformance"]),
         .library(name: "PersistSQLite", targets: ["PersistSQLite"]),
         .library(name: "PersistGDBM", targets: ["PersistGDBM"]),
+        .library(name: "PersistPostgres", targets: ["PersistPostgres"]),
         .executable(name: "persist-migrate", targets: ["persist-migrate"]),
         .executable(name: "persist-bench", targets: ["persist-bench"]),
     ],
@@ -53,6 +54,19 @@ let package = Package(
             dependencies: [
                 "Persist",
                 "CGDBM",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "PersistPostgres",
+            dependencies: [
+                "Persist",
+                "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -167,6 +181,12 @@ let package = Package(
         .testTarget(
             name: "PersistGDBMTests",
             dependencies: ["PersistGDBM", "PersistConformance", "CGDBM", "persist-crash-worker", "PersistTestSupport"]
+        ),
+        .testTarget(
+            name: "PersistPostgresTests",
+            dependencies: [
+                "PersistPostgres", "Persist", "PersistConformance", .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "PersistMigrateTests",

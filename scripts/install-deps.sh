@@ -2,7 +2,7 @@
 # Installs the system libraries Persist links against, when they are missing.
 set -euo pipefail
 
-packages=(libsqlite3-dev libgdbm-dev)
+packages=(libsqlite3-dev libgdbm-dev libpq-dev postgresql)
 missing=()
 for package in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

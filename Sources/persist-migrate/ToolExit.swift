@@ -65,7 +65,7 @@ enum ToolExit: Int32, Sendable {
             return .dataError
         case .notFound, .readOnly, .unsupported:
             return side == .source ? .sourceUnavailable : .cannotCreate
-        case .conflict:
+        case .conflict, .uniqueViolation:
             return .dataError
         case .misuse:
             return .software

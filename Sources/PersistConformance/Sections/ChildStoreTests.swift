@@ -49,17 +49,24 @@ enum ChildStoreTests {
         return result
     }
 
+    /// A parent holding notes a, b and c (all 1), and a child that inserted d (4), changed b to 2
+    /// and deleted c.
+    static func parentWithEditedChild(_ context: ConformanceContext) throws -> (any DataStore, any DataStore) {
+        let parent = try context.makeStore()
+        try seed(parent, [note("a", 1), note("b", 1), note("c", 1)])
+        let child = try makeChild(of: parent)
+        try child.writeSync { accessor in
+            try accessor.insert(note("d", 4))
+            try accessor.save(note("b", 2))
+            try accessor.deleteItem(ofType: "Note", id: "c")
+        }
+        return (parent, child)
+    }
+
     static let all: [ConformanceTest] = [
         ConformanceTest("a child sees the parent overlaid with its own inserts, updates and deletes",
                         group: .children) { context in
-            let parent = try context.makeStore()
-            try seed(parent, [note("a", 1), note("b", 1), note("c", 1)])
-            let child = try makeChild(of: parent)
-            try child.writeSync { accessor in
-                try accessor.insert(note("d", 4))
-                try accessor.save(note("b", 2))
-                try accessor.deleteItem(ofType: "Note", id: "c")
-            }
+            let (parent, child) = try parentWithEditedChild(context)
             try parent.writeSync { accessor in try accessor.save(note("a", 9)) }
             #expect(try values(child) == ["a": 9, "b": 2, "d": 4])
             #expect(try values(parent) == ["a": 9, "b": 1, "c": 1])
@@ -94,13 +101,8 @@ enum ChildStoreTests {
         },
         ConformanceTest("merge applies every change in one write and leaves the child empty and usable",
                         group: .children) { context in
-            let parent = try context.makeStore()
-            try seed(parent, [note("a", 1), note("b", 1), note("c", 1)])
-            let child = try makeChild(of: parent)
+            let (parent, child) = try parentWithEditedChild(context)
             try child.writeSync { accessor in
-                try accessor.insert(note("d", 4))
-                try accessor.save(note("b", 2))
-                try accessor.deleteItem(ofType: "Note", id: "c")
                 let other = try accessor.createItem(ofType: "Other", id: 1)
                 other["x"] = "y"
             }

@@ -50,9 +50,9 @@ extension GDBMReader: RowStreamingReader {
             let total = try openFile.handle.count()
             return (total, [rawType: total])
         case .native:
-            if types == nil, !(self is GDBMWriter) {
-                // Every record but the store's own (its keys start with 0x00): GDBM counts them
-                // from the bucket headers without reading a key.
+            if types == nil, !(self is GDBMWriter), indexCatalog.definitions.isEmpty {
+                // Every record but the store's own (its keys start with 0x00; without indexes, only
+                // the format record): GDBM counts them from the bucket headers without reading a key.
                 let reserved = try withRecord(GDBMStorageFormat.metadataKey) { _ in 1 } ?? 0
                 return (max(try openFile.handle.count() - reserved, 0), nil)
             }

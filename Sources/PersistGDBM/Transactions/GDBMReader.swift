@@ -47,6 +47,50 @@ class GDBMReader: StoreReader {
         try key.withUnsafeBytes { keyBytes in try openFile.handle.fetch(keyBytes, body) }
     }
 
+    /// The indexes the block sees.
+    var indexCatalog: GDBMIndexCatalog { openFile.catalog }
+
+    /// The identifiers (as key suffixes) the entry of index `number` for `tuple` lists.
+    func entryIdentifiers(_ number: UInt64, tuple: [UInt8]) throws -> [[UInt8]] {
+        try fileEntryIdentifiers(number, tuple: tuple)
+    }
+
+    /// The identifiers the file's entry of index `number` for `tuple` lists.
+    final func fileEntryIdentifiers(_ number: UInt64, tuple: [UInt8]) throws -> [[UInt8]] {
+        let key = GDBMIndexFormat.entryKey(number, tuple: tuple)
+        return try key.withUnsafeBytes { keyBytes in
+            try openFile.handle.fetch(keyBytes) { record in
+                do {
+                    return try GDBMIndexFormat.decodeEntry(record)
+                } catch var error as DataStoreError {
+                    error.message = "an index entry of \(openFile.path) (key \(NativeKeyCodec.describe(keyBytes))) cannot be "
+                        + "read: \(error.message)"
+                    error.path = openFile.path
+                    throw error
+                }
+            }
+        } ?? []
+    }
+
+    /// Visits the key and (when `withRecords`) the record of each item the request could select:
+    /// the items listed by an index entry when an index answers the request's equality filter,
+    /// otherwise every item of the type.
+    final func candidates(
+        _ request: DataStoreRequest, prefix: [UInt8], withRecords: Bool,
+        _ visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Bool
+    ) throws {
+        guard let identifiers = try indexedIdentifiers(request) else {
+            return try scan(prefix: prefix, withRecords: withRecords, visit)
+        }
+        for identifier in identifiers {
+            let key = prefix + identifier
+            let goOn = try withRecord(key) { record in
+                try key.withUnsafeBytes { keyBytes in try visit(keyBytes, withRecords ? record : nil) }
+            }
+            if goOn == false { return }
+        }
+    }
+
     // MARK: StoreReader
 
     func item(ofType itemType: String, id: ItemID) throws -> Item? {
@@ -72,7 +116,7 @@ class GDBMReader: StoreReader {
         let codec = codec
         var skipped = 0
         var delivered = 0
-        try scan(prefix: prefix, withRecords: true) { key, record in
+        try candidates(request, prefix: prefix, withRecords: true) { key, record in
             guard let record else { return true }
             let item: Item? = try openFile.decoding(key: key) {
                 guard try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) else { return nil }
@@ -96,7 +140,7 @@ class GDBMReader: StoreReader {
         let sortKeys = GDBMRequestEvaluator.sortKeys(of: request)
         let bound = GDBMRequestEvaluator.bound(of: request)
         var entries: [GDBMRequestEvaluator.SortEntry] = []
-        try scan(prefix: prefix, withRecords: true) { key, record in
+        try candidates(request, prefix: prefix, withRecords: true) { key, record in
             guard let record else { return true }
             try openFile.decoding(key: key) {
                 guard try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) else { return }
@@ -126,7 +170,7 @@ class GDBMReader: StoreReader {
         let codec = codec
         let enough = GDBMRequestEvaluator.bound(of: request)
         var matching = 0
-        try scan(prefix: prefix, withRecords: request.filter != nil) { key, record in
+        try candidates(request, prefix: prefix, withRecords: request.filter != nil) { key, record in
             if let record {
                 let passes = try openFile.decoding(key: key) { try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) }
                 guard passes else { return true }

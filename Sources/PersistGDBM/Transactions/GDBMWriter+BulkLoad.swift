@@ -11,8 +11,17 @@ extension GDBMWriter: BulkLoadWriter {
         var direct: [(key: [UInt8], record: [UInt8], reference: ItemReference)] = []
         if openFile.options.buildsPrivateFile { direct.reserveCapacity(rows.count) }
         var scratch: [UInt8] = []
+        var indexedTypes: [String: Bool] = [:]
         for row in rows {
+            // A type with indexes keeps them through the general path, which maintains them.
+            let indexed = indexedTypes[row.itemType] ?? !indexCatalog.definitions(ofType: row.itemType).isEmpty
+            indexedTypes[row.itemType] = indexed
+            if indexed, case .native = codec {
+                try insert(row.item)
+                continue
+            }
             let (key, record) = try encode(row, scratch: &scratch)
+            if case .int(let id) = row.id { writtenIntegerIDs[row.itemType] = max(writtenIntegerIDs[row.itemType] ?? id, id) }
             if openFile.options.buildsPrivateFile {
                 direct.append((key, record, row.reference))
             } else if case .put = changes.updateValue(.put(record), forKey: key) {

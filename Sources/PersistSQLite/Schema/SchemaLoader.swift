@@ -23,9 +23,10 @@ enum SchemaLoader {
         }
         entries.sort { SQLName.bytesPrecede($0.name, $1.name) }
         schema.hasMetadataTable = entries.contains { $0.name == DatabaseSchema.metadataTable && $0.type == "table" }
+        schema.hasIndexTable = entries.contains { $0.name == DatabaseSchema.indexTable && $0.type == "table" }
         let kinds = schema.hasMetadataTable ? try loadKinds(connection) : [:]
         // The catalog tables themselves are not worth reporting.
-        let unreported: Set = [DatabaseSchema.metadataTable, "sqlite_schema", "sqlite_temp_schema"]
+        let unreported = DatabaseSchema.ownTables.union(["sqlite_schema", "sqlite_temp_schema"])
         for entry in entries where !unreported.contains(entry.name) {
             let reason: SkippedTable.Reason?
             if SQLName.isReservedBySQLite(entry.name) {
@@ -48,6 +49,7 @@ enum SchemaLoader {
             }
             if let reason { schema.skipped.append(SkippedTable(name: entry.name, reason: reason)) }
         }
+        try loadIndexes(into: &schema, connection)
         return schema
     }
 

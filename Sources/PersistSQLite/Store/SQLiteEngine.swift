@@ -11,11 +11,14 @@ final class SQLiteEngine: BulkLoadingEngine {
     private let openWriter = Locked<SQLiteConnection?>(nil)
 
     let location: String
-    private let options: SQLiteDataStore.Options
+    let options: SQLiteDataStore.Options
     /// Whether the database is a private scratch file (the in-memory variant).
     private let isScratch: Bool
     private let pool: ReaderPool
     private let schemas = SchemaCache()
+    /// While live queries watch for other processes' commits: the writer's last `data_version`
+    /// and the file's identity. Used only on the write queue.
+    let changeWatch = Locked<SQLiteChangeWatch?>(nil)
 
     init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
         location = path
@@ -171,7 +174,7 @@ final class SQLiteEngine: BulkLoadingEngine {
         }
     }
 
-    private func writerConnection() throws -> SQLiteConnection {
+    func writerConnection() throws -> SQLiteConnection {
         guard let connection = openWriter.value else {
             throw DataStoreError(.misuse, "the SQLite store at \(location) is not open; call setup() first",
                                  path: location)

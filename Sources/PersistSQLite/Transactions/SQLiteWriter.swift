@@ -18,6 +18,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// Where a bulk load copies each row's text and bytes to bind them in place.
     lazy var arena = BindingArena()
 
+    /// Records a schema change for the log written once the transaction commits.
+    func noteSchemaChange(_ change: String) {
+        schemaChanges.append(change)
+    }
+
     var editor: SchemaEditor { SchemaEditor(connection: connection) }
 
     // MARK: StoreWriter
@@ -121,7 +126,9 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// The item's table (created or extended as needed) and its column values in table order.
     func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
         guard var table = schema.tables[item.itemType] else {
-            return try create(item)
+            let created = try create(item)
+            try materializeIndexes(ofType: item.itemType)
+            return created
         }
         var values = [SQLBinding](repeating: .null, count: table.columns.count)
         var newColumns: [(name: String, value: Value)] = []
@@ -144,8 +151,49 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             table = try editor.addColumns(columns, to: table, in: &schema)
             schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
             values.append(contentsOf: columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
+            try materializeIndexes(ofType: item.itemType)
         }
         return (table, values)
+    }
+
+    /// The columns and bindings that set `values` on rows of the existing table of `itemType`,
+    /// adding and widening columns as ``resolve(_:)`` does for one item. A null removes the
+    /// attribute; a null for a column that does not exist needs nothing.
+    func resolveAssignments(
+        _ values: [String: Value], ofType itemType: String
+    ) throws -> (TableSchema, [(column: ColumnSchema, binding: SQLBinding)]) {
+        guard var table = schema.tables[itemType] else {
+            throw DataStoreError(.misuse, "the table \(String(reflecting: itemType)) is not in the SQLite database at \(path)",
+                                 path: path)
+        }
+        let probe = Item(itemType: itemType, id: .string("(each updated item)"), attributes: values)
+        var assignments: [(column: ColumnSchema, binding: SQLBinding)] = []
+        var newColumns: [(name: String, value: Value)] = []
+        for (name, value) in values.sorted(by: { SQLName.bytesPrecede($0.key, $1.key) }) {
+            guard let index = table.columnIndex[name] else {
+                if !value.isNull { newColumns.append((name, value)) }
+                continue
+            }
+            if value.isNull {
+                assignments.append((table.columns[index], .null))
+                continue
+            }
+            if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
+               given != kind, given.isNative, kind.isNative {
+                table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
+                schemaChanges.append("let column \(String(reflecting: name)) of table "
+                    + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+            }
+            assignments.append((table.columns[index], try binding(value, name, table.columns[index], probe)))
+        }
+        if !newColumns.isEmpty {
+            let columns = try plannedColumns(newColumns, of: probe, taken: table.takenNames)
+            table = try editor.addColumns(columns, to: table, in: &schema)
+            schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
+            assignments += columns.map { ($0, ValueCodec.typedBinding(values[$0.name] ?? .null)) }
+            try materializeIndexes(ofType: itemType)
+        }
+        return (table, assignments)
     }
 
     private func create(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
@@ -260,10 +308,17 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             try naming(item, write)
             return
         }
-        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
-        do {
+        try inSavepoint {
             try naming(item, write)
             try verify(item, table, columns, values)
+        }
+    }
+
+    /// Runs `body` in a savepoint, which is undone when `body` throws.
+    func inSavepoint(_ body: () throws -> Void) throws {
+        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
+        do {
+            try body()
             try connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
         } catch {
             if connection.isInTransaction {
@@ -278,6 +333,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     func naming(_ item: Item, _ body: () throws -> Void) throws {
         do {
             try body()
+        } catch let error as DataStoreError where error.code == .uniqueViolation && error.items.isEmpty {
+            throw try namingUniqueViolation(error, item)
         } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
             error.items = [item.reference]
             throw error

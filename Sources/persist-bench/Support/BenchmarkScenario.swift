@@ -22,7 +22,8 @@ extension BenchmarkScenario {
 /// Every scenario, in the order they run.
 enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
-        MigrateScenario(raw: false), MigrateScenario(raw: true), MigrateSQLiteGDBMScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
-        ChildMergeScenario(), MigrateMemoryScenario(),
+        MigrateScenario(raw: false), MigrateScenario(raw: true), MigrateSQLiteGDBMScenario(), InsertTypedScenario(),
+        LookupScenario(), QueryScenario(), WriteBlocksScenario(), ChildMergeScenario(), MigrateMemoryScenario(),
+        IndexedQueryScenario(), ObserveLatencyScenario(),
     ]
 }

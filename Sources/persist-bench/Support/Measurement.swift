@@ -11,6 +11,9 @@ struct BenchmarkResult: Codable, Sendable {
     var ratio: Double
     var peakRssMb: Double
     var note: String?
+    /// For latency scenarios: the median and 99th percentile, in microseconds.
+    var medianUs: Double?
+    var p99Us: Double?
     /// Further numbers of a scenario (seconds of each baseline, end-to-end times, ratios), by name.
     var measurements: [String: Double]?
 
@@ -26,7 +29,8 @@ struct BenchmarkResult: Codable, Sendable {
     }
 
     init(scenario: String, items: Int, seconds: Double, itemsPerS: Double, baselineItemsPerS: Double, ratio: Double,
-         peakRssMb: Double, note: String?, measurements: [String: Double]? = nil) {
+         peakRssMb: Double, note: String?, medianUs: Double? = nil, p99Us: Double? = nil,
+         measurements: [String: Double]? = nil) {
         self.scenario = scenario
         self.items = items
         self.seconds = seconds
@@ -35,6 +39,8 @@ struct BenchmarkResult: Codable, Sendable {
         self.ratio = ratio
         self.peakRssMb = peakRssMb
         self.note = note
+        self.medianUs = medianUs
+        self.p99Us = p99Us
         self.measurements = measurements
     }
 
@@ -83,6 +89,14 @@ struct AlternatingMeasurement {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// The value below which `fraction` of `values` fall (nearest rank).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -1,0 +1,25 @@
+extension PostgresURL {
+    /// The libpq connection keywords and values for this URL, for `PQconnectStartParams`.
+    ///
+    /// Values are passed as separate strings, never concatenated into a conninfo string, and
+    /// `expand_dbname` is off, so no part of the URL can add or change a setting.
+    /// `application_name` is `persist` and `client_encoding` is `UTF8`.
+    var connectionParameters: [(keyword: String, value: String)] {
+        var parameters: [(keyword: String, value: String)] = []
+        switch host {
+        case .name(let name): parameters.append(("host", name))
+        case .ipv6(let address): parameters.append(("host", address))
+        case .socketDirectory(let directory): parameters.append(("host", directory))
+        }
+        parameters.append(("port", String(port)))
+        parameters.append(("dbname", database))
+        if let user { parameters.append(("user", user)) }
+        if let password { parameters.append(("password", password)) }
+        for keyword in tlsSettings.keys.sorted() {
+            if let value = tlsSettings[keyword] { parameters.append((keyword, value)) }
+        }
+        parameters.append(("application_name", "persist"))
+        parameters.append(("client_encoding", "UTF8"))
+        return parameters
+    }
+}

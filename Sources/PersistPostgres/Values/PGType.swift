@@ -1,0 +1,24 @@
+/// The PostgreSQL type OIDs the wrapper encodes and decodes (from `pg_type.dat`; fixed in every
+/// PostgreSQL release).
+package enum PGType {
+    package static let bool: UInt32 = 16
+    package static let bytea: UInt32 = 17
+    package static let name: UInt32 = 19
+    package static let int8: UInt32 = 20
+    package static let int2: UInt32 = 21
+    package static let int4: UInt32 = 23
+    package static let text: UInt32 = 25
+    package static let oid: UInt32 = 26
+    package static let float4: UInt32 = 700
+    package static let float8: UInt32 = 701
+    package static let unknown: UInt32 = 705
+    package static let bpchar: UInt32 = 1042
+    package static let varchar: UInt32 = 1043
+    package static let timestamp: UInt32 = 1114
+    package static let timestamptz: UInt32 = 1184
+
+    /// Types whose binary form is UTF-8 text.
+    static let textual: Set<UInt32> = [text, varchar, bpchar, name, unknown]
+    /// Types whose binary form is a big-endian integer of 2, 4 or 8 bytes.
+    static let integers: Set<UInt32> = [int2, int4, int8, oid]
+}
