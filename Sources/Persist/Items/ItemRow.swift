@@ -1,3 +1,5 @@
+import Foundation
+
 /// The attribute names of a row shape: distinct names in ascending order of their UTF-8 bytes, with
 /// those bytes kept for comparisons. Rows of one shape share one instance, so that a consumer can
 /// recognise a shape it has seen by identity and reuse what it worked out for it (a column
@@ -7,11 +9,21 @@ package final class AttributeNames: Sendable {
     package let names: [String]
     /// The UTF-8 bytes of each name.
     package let bytes: [[UInt8]]
+    /// Every name's bytes one after the other, and where each ends: for comparing a record's
+    /// names with a shape in one pass over one buffer.
+    package let flat: [UInt8]
+    package let ends: [Int]
 
     /// A shape of `names`, which must be distinct and in ascending UTF-8 byte order.
     package init(sorted names: [String]) {
         self.names = names
         bytes = names.map { Array($0.utf8) }
+        flat = bytes.flatMap { $0 }
+        var end = 0
+        ends = bytes.map { name in
+            end += name.count
+            return end
+        }
     }
 
     /// The shape of an attribute dictionary.
@@ -22,11 +34,22 @@ package final class AttributeNames: Sendable {
     /// How many names.
     package var count: Int { names.count }
 
-    /// Whether the names are exactly these byte strings, in this order.
-    package func matches(_ candidate: [UnsafeRawBufferPointer]) -> Bool {
-        guard candidate.count == bytes.count else { return false }
-        for (name, other) in zip(bytes, candidate) where !name.elementsEqual(other) { return false }
-        return true
+    /// Whether the names are exactly the bytes of `record` in `ranges`, in this order.
+    package func matches(_ ranges: [Range<Int>], in record: UnsafeRawBufferPointer) -> Bool {
+        guard ranges.count == ends.count else { return false }
+        guard let base = record.baseAddress else { return ranges.allSatisfy(\.isEmpty) && flat.isEmpty }
+        return flat.withUnsafeBytes { flat in
+            var start = 0
+            for (range, end) in zip(ranges, ends) {
+                guard end - start == range.count else { return false }
+                if let names = flat.baseAddress, range.count > 0,
+                   memcmp(names + start, base + range.lowerBound, range.count) != 0 {
+                    return false
+                }
+                start = end
+            }
+            return true
+        }
     }
 }
 

@@ -37,7 +37,8 @@ struct NativeRowDecoder {
 
     /// The shape of the names just read: a known one, or a new one after checking its names.
     private mutating func shape(_ record: UnsafeRawBufferPointer) throws -> AttributeNames {
-        for (position, known) in shapes.enumerated() where matches(known, record) {
+        for position in shapes.indices where shapes[position].matches(nameRanges, in: record) {
+            let known = shapes[position]
             if position > 0 {
                 shapes.remove(at: position)
                 shapes.insert(known, at: 0)
@@ -64,18 +65,5 @@ struct NativeRowDecoder {
         shapes.insert(shape, at: 0)
         if shapes.count > Self.shapeLimit { shapes.removeLast() }
         return shape
-    }
-
-    private func matches(_ shape: AttributeNames, _ record: UnsafeRawBufferPointer) -> Bool {
-        guard shape.count == nameRanges.count else { return false }
-        for (known, range) in zip(shape.bytes, nameRanges) {
-            guard known.count == range.count else { return false }
-            let equal = known.withUnsafeBytes { bytes -> Bool in
-                guard let left = bytes.baseAddress, let right = record.baseAddress else { return bytes.isEmpty }
-                return memcmp(left, right + range.lowerBound, range.count) == 0
-            }
-            if !equal { return false }
-        }
-        return true
     }
 }

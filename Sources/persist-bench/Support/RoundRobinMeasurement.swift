@@ -1,7 +1,8 @@
 import Foundation
 
 /// Times several ways of doing the same work (the library and raw loops), in turns, and keeps the
-/// median seconds of each; the first side's peak memory is measured too.
+/// median seconds of each; the first side's peak memory is measured too. Every run starts after
+/// `sync()`, so that no run pays for flushing another's writes.
 struct RoundRobinMeasurement {
     struct Side {
         let name: String
@@ -22,6 +23,9 @@ struct RoundRobinMeasurement {
                 let index = (offset + repetition) % sides.count
                 let side = sides[index]
                 try side.prepare()
+                // Each side starts with no other side's writes still going to the disk: they would
+                // slow whichever side syncs next (ext4 commits them with it).
+                sync()
                 if index == 0 { PeakMemory.reset() }
                 times[side.name, default: []].append(try AlternatingMeasurement.time(side.body))
                 if index == 0 { peak = max(peak, PeakMemory.megabytes()) }
