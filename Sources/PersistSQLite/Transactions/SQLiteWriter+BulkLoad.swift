@@ -9,20 +9,38 @@ import Persist
 extension SQLiteWriter: BulkLoadWriter {
     func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
         try checkTransaction()
-        var itemType: String?
-        var shapes: BulkShapes?
-        for row in rows {
-            if row.itemType != itemType {
-                itemType = row.itemType
-                shapes = bulkShapes[row.itemType]
+        var next = rows.startIndex
+        while next < rows.endIndex {
+            next = try insertPlanned(rows, from: next)
+            if next < rows.endIndex {
+                try insertPlanning(rows[next])
+                next += 1
             }
-            if let shapes, let table = shapes.table, let plan = shapes.plans[ObjectIdentifier(row.names)], plan.fits(row) {
-                try insert(row, into: table, plan)
-                continue
-            }
-            try insertPlanning(row)
-            shapes = bulkShapes[row.itemType]
         }
+    }
+
+    /// Inserts rows from `start` on, on one statement, for as long as each is of one table and
+    /// fits its shape's plan; returns the index of the first row it left.
+    private func insertPlanned(_ rows: ArraySlice<ItemRow>, from start: Int) throws -> Int {
+        guard let shapes = bulkShapes[rows[start].itemType], let table = shapes.table else { return start }
+        var index = start
+        try connection.withStatement(table.insertAll) { statement in
+            var names: AttributeNames?
+            var current: BulkShapes.Plan?
+            while index < rows.endIndex {
+                let row = rows[index]
+                guard row.itemType == table.name else { return }
+                if row.names !== names {
+                    names = row.names
+                    current = shapes.plans[ObjectIdentifier(row.names)]
+                }
+                guard let plan = current, plan.fits(row) else { return }
+                try insert(row, plan, statement)
+                statement.reset()
+                index += 1
+            }
+        }
+        return index
     }
 
     /// Inserts a row whose table or shape has no plan yet: through the general path, which creates
@@ -52,9 +70,9 @@ extension SQLiteWriter: BulkLoadWriter {
         bulkShapes[table.name] = shapes
     }
 
-    /// Binds a row by its shape's plan and inserts it. Text and bytes are copied once into the
-    /// arena and bound in place; everything else is bound as the general path binds it.
-    private func insert(_ row: ItemRow, into table: TableSchema, _ plan: BulkShapes.Plan) throws {
+    /// Binds a row by its shape's plan and steps the statement. Text and bytes are copied once
+    /// into the arena and bound in place; everything else is bound as the general path binds it.
+    private func insert(_ row: ItemRow, _ plan: BulkShapes.Plan, _ statement: SQLiteStatement) throws {
         var size = 0
         switch row.id {
         case .string(let string): size += string.utf8.count
@@ -64,25 +82,23 @@ extension SQLiteWriter: BulkLoadWriter {
         for value in row.values { size += BindingArena.size(of: value) }
         arena.start(row: size)
         try naming(row) {
-            try connection.withStatement(table.insertAll) { statement in
-                switch row.id {
-                case .int(let value): try statement.bind(.int(value), at: 1)
-                case .string(var string): try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, 1, statement) }
-                case .bytes(let bytes): try bytes.withUnsafeBytes { try bind($0, asText: false, 1, statement) }
-                }
-                for (value, parameter) in zip(row.values, plan.parameters) {
-                    switch value {
-                    case .string(var string):
-                        try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, parameter, statement) }
-                    case .bytes(let bytes):
-                        try bytes.withUnsafeBytes { try bind($0, asText: false, parameter, statement) }
-                    default:
-                        try statement.bind(ValueCodec.typedBinding(value), at: parameter)
-                    }
-                }
-                for parameter in plan.nullParameters { try statement.bind(.null, at: parameter) }
-                _ = try statement.step("Inserting \(row.reference)")
+            switch row.id {
+            case .int(let value): try statement.bind(.int(value), at: 1)
+            case .string(var string): try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, 1, statement) }
+            case .bytes(let bytes): try bytes.withUnsafeBytes { try bind($0, asText: false, 1, statement) }
             }
+            for (value, parameter) in zip(row.values, plan.parameters) {
+                switch value {
+                case .string(var string):
+                    try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, parameter, statement) }
+                case .bytes(let bytes):
+                    try bytes.withUnsafeBytes { try bind($0, asText: false, parameter, statement) }
+                default:
+                    try statement.bind(ValueCodec.typedBinding(value), at: parameter)
+                }
+            }
+            for parameter in plan.nullParameters { try statement.bind(.null, at: parameter) }
+            _ = try statement.step("Inserting \(row.reference)")
         }
     }
 
