@@ -8,7 +8,8 @@ import Testing
 
 /// Kinds and layouts detected from content, on files written by other programs: made here with
 /// the GDBM and SQLite C APIs, in every GDBM format and in both SQLite journal modes.
-@Suite("persist-migrate detects kinds and layouts from content")
+// Serialized: each test blocks a test thread while the tool runs.
+@Suite("persist-migrate detects kinds and layouts from content", .serialized)
 struct DetectionTests {
     static let pairs: [[UInt8]: [UInt8]] = {
         var pairs: [[UInt8]: [UInt8]] = [[]: Array("empty key".utf8), [0]: [], [0xff, 0xfe]: [0, 0, 0]]

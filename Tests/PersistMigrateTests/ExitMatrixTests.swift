@@ -178,7 +178,9 @@ enum ExitMatrix {
     static let cases = forms + usage + sources + targets + data
 }
 
-@Suite("persist-migrate's exit matrix: every form and case, its status, a message that fits, nothing changed")
+// Serialized: each case blocks a test thread while the tool runs, and live-query tests elsewhere
+// need threads free to see their results.
+@Suite("persist-migrate's exit matrix: every form and case, its status, a message that fits, nothing changed", .serialized)
 struct ExitMatrixTests {
     @Test("exit matrix", arguments: ExitMatrix.cases)
     func exitCase(_ exitCase: ExitCase) throws {

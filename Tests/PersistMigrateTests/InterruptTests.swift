@@ -6,7 +6,8 @@ import Testing
 /// SIGINT and SIGTERM stop the tool cleanly: it says so, exits 130 or 143, leaves no staging file,
 /// and the target is as it was. A signal that comes after the copy was swapped in finds a
 /// complete target and a run that succeeded.
-@Suite("persist-migrate stops cleanly on SIGINT and SIGTERM")
+// Serialized: each test blocks a test thread for the runs it interrupts.
+@Suite("persist-migrate stops cleanly on SIGINT and SIGTERM", .serialized)
 struct InterruptTests {
     static let items = 20_000
 
