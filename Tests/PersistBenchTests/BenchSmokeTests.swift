@@ -12,9 +12,9 @@ struct BenchSmokeTests {
                                                              "--work-dir", directory.url.path])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
-        let scenarios = ["migrate-gdbm-sqlite", "insert-typed-sqlite", "fetch-typed-sqlite", "lookup-id-sqlite",
-                         "query-sqlite", "write-blocks-gdbm", "child-merge", "migrate-rss", "query-gdbm-indexed",
-                         "observe-latency"]
+        let scenarios = ["migrate-gdbm-sqlite", "migrate-raw-gdbm-sqlite", "migrate-sqlite-gdbm", "insert-typed-sqlite",
+                         "fetch-typed-sqlite", "lookup-id-sqlite", "query-sqlite", "write-blocks-gdbm", "child-merge",
+                         "migrate-rss", "query-gdbm-indexed", "observe-latency"]
         #expect(lines.count == scenarios.count)
         for (line, scenario) in zip(lines, scenarios) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]

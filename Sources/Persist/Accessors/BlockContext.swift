@@ -41,6 +41,12 @@ final class BlockContext {
     /// ``DataStoreError`` it throws without a path gets this block's store as its path and in its
     /// message, so that every error names the store concerned.
     func locating<T>(_ body: () throws -> T) throws -> T {
+        try Self.locating(location, body)
+    }
+
+    /// Runs `body`; a ``DataStoreError`` it throws without a path gets `location` as its path
+    /// and in its message.
+    static func locating<T>(_ location: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var error as DataStoreError where error.path == nil {

@@ -216,25 +216,62 @@ public final class WriteScheduler: Sendable {
     private func performWrite<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
         let current = phase.value
         guard current == .open || current == .closing else { throw notOpenError(current) }
+        var outcome = BlockOutcome()
+        let value = try engine.write { writer in try transaction(writer, &outcome, block) }
+        finish(outcome)
+        return value
+    }
+
+    /// What a write block decided, for what follows its commit.
+    private struct BlockOutcome {
         var committed = false
         var declared: [DataStoreIndex] = []
-        let value = try engine.write { writer in
-            let context = makeContext()
-            defer { context.close() }
-            let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
-            let value = try block(accessor)
-            try context.checkPendingError()
-            let commit = (value as? TransactionStatus) != .rollback
-            if commit { try accessor.flushPendingChanges() }
-            committed = commit
-            declared = context.declaredIndexes
-            return (value, commit)
+    }
+
+    /// One write block's accessor over `writer`: runs `block`, then decides to commit or roll back.
+    private func transaction<T>(
+        _ writer: any StoreWriter, _ outcome: inout BlockOutcome, _ block: (DataStoreReadWriteAccessor) throws -> T
+    ) throws -> (value: T, commit: Bool) {
+        let context = makeContext()
+        defer { context.close() }
+        let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
+        let value = try block(accessor)
+        try context.checkPendingError()
+        let commit = (value as? TransactionStatus) != .rollback
+        if commit { try accessor.flushPendingChanges() }
+        outcome.committed = commit
+        outcome.declared = context.declaredIndexes
+        return (value, commit)
+    }
+
+    /// After a block committed: its declared indexes join the catalog, and observers hear of it.
+    private func finish(_ outcome: BlockOutcome) {
+        guard outcome.committed else { return }
+        catalog.add(outcome.declared)
+        observations.post(.changed)
+    }
+
+    /// Runs a write block synchronously, as ``writeSync(_:)`` does, in the engine's bulk-load
+    /// transaction when it has one: `block` also receives the writer's bulk operations (`nil` for
+    /// an engine whose writer has none). Used by ``Migration``; it goes through the same queue and
+    /// checks as every other write, and its commit is observed like theirs.
+    package func bulkWriteSync<T>(_ block: (DataStoreReadWriteAccessor, (any BulkLoadWriter)?) throws -> T) throws -> T {
+        try checkMayWait("writeSync", waitsForCompletions: false)
+        return try writeQueue.sync {
+            let current = phase.value
+            guard current == .open || current == .closing else { throw notOpenError(current) }
+            var outcome = BlockOutcome()
+            let value: T
+            if let bulkEngine = engine as? any BulkLoadingEngine {
+                value = try bulkEngine.bulkWrite { writer in try transaction(writer, &outcome) { try block($0, writer) } }
+            } else {
+                value = try engine.write { writer in
+                    try transaction(writer, &outcome) { try block($0, writer as? any BulkLoadWriter) }
+                }
+            }
+            finish(outcome)
+            return value
         }
-        if committed {
-            catalog.add(declared)
-            observations.post(.changed)
-        }
-        return value
     }
 
     private func makeContext() -> BlockContext {

@@ -56,7 +56,8 @@ final class GDBMOpenFile: @unchecked Sendable {
         self.handle = handle
         self.claim = claim
         snapshot = SnapshotLock(location: path)
-        journal = options.readOnly ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
+        journal = options.readOnly || options.buildsPrivateFile
+            ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
         state.withLock { state in
             state.needsFormatRecord = needsFormatRecord
             state.formatVersion = formatVersion
@@ -169,17 +170,12 @@ final class GDBMOpenFile: @unchecked Sendable {
     }
 
     /// Journals, applies and syncs one block's changes, with the index entries they change and
-    /// the new catalog when the block declared an index.
+    /// the new catalog when the block declared an index. A private file being built has no journal:
+    /// there is nothing to protect, and the changes are applied directly.
     private func commit(_ changes: [[UInt8]: GDBMWriter.Change], indexEntries: [GDBMJournalEntry],
                         catalog newCatalog: GDBMIndexCatalog?) throws {
-        guard !changes.isEmpty || !indexEntries.isEmpty || newCatalog != nil, let journal else { return }
-        var entries: [GDBMJournalEntry] = changes.map { key, change in
-            switch change {
-            case .put(let record): .store(key: key, value: record)
-            case .delete: .delete(key: key)
-            }
-        }
-        entries += indexEntries
+        guard !changes.isEmpty || !indexEntries.isEmpty || newCatalog != nil, !options.readOnly else { return }
+        var entries = Self.entries(changes) + indexEntries
         let (needsFormatRecord, version) = state.withLock { ($0.needsFormatRecord, $0.formatVersion) }
         let raisesVersion = newCatalog != nil && version < GDBMStorageFormat.indexedFormatVersion
         if let newCatalog {
@@ -189,7 +185,7 @@ final class GDBMOpenFile: @unchecked Sendable {
             entries.append(.store(key: GDBMStorageFormat.metadataKey,
                                   value: GDBMStorageFormat.metadataValue(version: raisesVersion ? GDBMStorageFormat.indexedFormatVersion : version)))
         }
-        try journal.write(entries)
+        try journal?.write(entries)
         do {
             try snapshot.withExclusive { try handle.apply(entries) }
             if options.durability == .full { try handle.sync() }
@@ -205,11 +201,38 @@ final class GDBMOpenFile: @unchecked Sendable {
             logger.debug("wrote the native format record into the adopted empty file", metadata: ["store": .string(path)])
         }
         do {
-            try journal.clear()
+            try journal?.clear()
         } catch {
             // The block is applied and durable; only a later replay of it (which is harmless) is
             // at stake, but stop so that nothing can interleave with that replay.
             _ = fail(after: error)
+        }
+    }
+
+    private static func entries(_ changes: [[UInt8]: GDBMWriter.Change]) -> [GDBMJournalEntry] {
+        changes.map { key, change in
+            switch change {
+            case .put(let record): .store(key: key, value: record)
+            case .delete: .delete(key: key)
+            }
+        }
+    }
+
+    /// Stores new records directly, while no read block runs (a bulk load into a private file).
+    ///
+    /// - Throws: `alreadyExists` naming the item of the first key already stored.
+    func storeNew(_ records: [(key: [UInt8], record: [UInt8], reference: ItemReference)]) throws {
+        try checkWritable()
+        try snapshot.withExclusive {
+            for entry in records {
+                let stored = try entry.key.withUnsafeBytes { key in
+                    try entry.record.withUnsafeBytes { record in try handle.insert(key, record) }
+                }
+                if !stored {
+                    throw DataStoreError(.alreadyExists, "\(entry.reference) already exists in \(path)", path: path,
+                                         items: [entry.reference])
+                }
+            }
         }
     }
 

@@ -31,10 +31,27 @@ enum NativeRecordCodec {
     /// Appends one attribute entry: its name, its value's byte count, its value.
     static func appendEntry(_ name: String, _ value: Value, to buffer: inout [UInt8], scratch: inout [UInt8]) {
         BinaryValueCoding.appendLengthPrefixed(name, to: &buffer)
+        appendValue(value, to: &buffer, scratch: &scratch)
+    }
+
+    /// Appends a value's byte count and its bytes, encoded through `scratch`.
+    static func appendValue(_ value: Value, to buffer: inout [UInt8], scratch: inout [UInt8]) {
         scratch.removeAll(keepingCapacity: true)
         BinaryValueCoding.encode(value, into: &scratch)
         BinaryValueCoding.appendVarint(UInt64(scratch.count), to: &buffer)
         buffer.append(contentsOf: scratch)
+    }
+
+    /// Appends the record of a row, whose names are in the record's order already and were checked
+    /// (not empty, no NUL).
+    static func encode(_ row: ItemRow, into buffer: inout [UInt8], scratch: inout [UInt8]) {
+        buffer.append(version)
+        BinaryValueCoding.appendVarint(UInt64(row.values.count), to: &buffer)
+        for (name, value) in zip(row.names.bytes, row.values) {
+            BinaryValueCoding.appendVarint(UInt64(name.count), to: &buffer)
+            buffer.append(contentsOf: name)
+            appendValue(value, to: &buffer, scratch: &scratch)
+        }
     }
 
     /// Checks the version byte and returns a reader positioned at the attribute count.

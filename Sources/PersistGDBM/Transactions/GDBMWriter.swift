@@ -23,7 +23,9 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     }
 
     /// The block's changes: the last change to each key wins.
-    private(set) var changes: [[UInt8]: Change] = [:]
+    var changes: [[UInt8]: Change] = [:]
+    /// Row shapes whose names the bulk path checked, kept alive so that their identities stay unique.
+    var checkedShapes: [ObjectIdentifier: AttributeNames] = [:]
     /// The indexes as this block sees them.
     private var catalog: GDBMIndexCatalog
     private var catalogChanged = false
@@ -32,7 +34,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     /// Entry key → the identifiers the block added and removed.
     private var entryChanges: [[UInt8]: EntryChange] = [:]
     /// The largest integer identifier the block wrote, by item type.
-    private(set) var writtenIntegerIDs: [String: Int64] = [:]
+    var writtenIntegerIDs: [String: Int64] = [:]
 
     init(openFile: GDBMOpenFile, catalog: GDBMIndexCatalog) {
         self.catalog = catalog

@@ -12,6 +12,11 @@ struct DatabaseSchema: Sendable {
     /// The store's own tables, which are never item types.
     static let ownTables: Set<String> = [metadataTable, indexTable]
 
+    /// The unique index on ``createdKeyColumn`` of a table the store creates for `itemType`.
+    static func keyIndexName(for itemType: String) -> String {
+        "persist_key:" + itemType
+    }
+
     /// Item type → table; names match exactly.
     var tables: [String: TableSchema] = [:]
     /// Every table, view and index name (case-folded, as SQLite compares them) → the name as declared.
@@ -53,6 +58,11 @@ struct DatabaseSchema: Sendable {
         }
         if SQLName.isReservedBySQLite(itemType) {
             return "SQLite reserves table names starting with \"sqlite_\""
+        }
+        let index = DatabaseSchema.keyIndexName(for: itemType)
+        if let taken = takenNames[SQLName.folded(index)] {
+            return "the table's key index would be named \(String(reflecting: index)), and the database already has "
+                + "\(String(reflecting: taken))"
         }
         if let taken = takenNames[SQLName.folded(itemType)] {
             if taken == itemType {

@@ -49,6 +49,9 @@ extension SchemaLoader {
                     }
                 }
                 guard plain, !columns.isEmpty else { continue }
+                // The unique index on the key of a table the store created is the key, not an index
+                // of its items (see the SQLite storage format article).
+                if case .column(let key, _, _)? = schema.tables[table]?.key, columns == [key] { continue }
                 schema.adoptedIndexes[table, default: []].append(
                     DataStoreIndex(itemType: table, attributes: columns, isUnique: unique, name: name))
             }

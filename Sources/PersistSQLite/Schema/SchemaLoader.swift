@@ -106,6 +106,13 @@ enum SchemaLoader {
         } else if primaryKey.count > 1 {
             skipDetail = "its primary key has \(primaryKey.count) columns"
         }
+        if key == nil, !withoutRowid, primaryKey.isEmpty,
+           let column = raw.first(where: { $0.name == DatabaseSchema.createdKeyColumn && !$0.isGenerated }),
+           try hasKeyIndex(name, connection) {
+            // The form of the tables the store creates: a rowid table with a unique index on persist_id.
+            key = .column(name: column.name, affinity: ColumnAffinity(declaredType: column.declaredType, strict: strict),
+                          needsBinaryCollation: column.collation.uppercased() != "BINARY")
+        }
         if key == nil {
             if withoutRowid {
                 return .failure(Skip(reason: .noUsableKey(skipDetail + " and it is a WITHOUT ROWID table")))
@@ -136,6 +143,20 @@ enum SchemaLoader {
                                 hasDefault: column.hasDefault)
         }
         return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict))
+    }
+
+    /// Whether `table` has a unique index, without a WHERE clause, on exactly its
+    /// ``DatabaseSchema/createdKeyColumn`` column with BINARY collation.
+    private static func hasKeyIndex(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
+        try connection.integer(
+            """
+            SELECT count(*) FROM pragma_index_list(?1, 'main') AS list
+            WHERE list."unique" = 1 AND list.partial = 0
+              AND (SELECT count(*) FROM pragma_index_xinfo(list.name, 'main') WHERE key = 1) = 1
+              AND EXISTS (SELECT 1 FROM pragma_index_xinfo(list.name, 'main')
+                          WHERE key = 1 AND name = ?2 AND upper(coll) = 'BINARY')
+            """,
+            [.text(table), .text(DatabaseSchema.createdKeyColumn)], operation: operation) > 0
     }
 
     private static func loadKinds(_ connection: SQLiteConnection) throws -> [String: [String: ColumnKind]] {

@@ -37,6 +37,15 @@ extension SQLiteDataStore {
         /// a warning, and failures of asynchronous writes nobody waited for as errors. The default
         /// logs nothing.
         public var logger: Logger
+        /// The database is a new file that only this store uses until it is closed, and that is
+        /// thrown away if the work fails (`persist-migrate`'s staging file): write blocks keep their
+        /// rollback journal in memory and do not sync, so that each page is written once, and the
+        /// file is switched to WAL mode when the store closes. A crash leaves a file to discard.
+        package var buildsPrivateFile = false
+        /// With ``readOnly``: the file is opened with SQLite's `immutable` flag, so that nothing is
+        /// created beside it (no `-wal`, no `-shm`) and no lock is taken. Only for a file that
+        /// nothing writes while the store is open; the caller checks that it did not change.
+        package var readsUnchangingFile = false
 
         /// Options; every argument has a default.
         public init(

@@ -100,3 +100,35 @@ struct RowDecoder {
             path: path, items: [ItemReference(itemType: table.name, id: id)])
     }
 }
+
+extension RowDecoder {
+    /// The columns in ascending byte order of their names: the order of a row's attributes.
+    func columnsByName() -> [Int] {
+        table.columns.indices.sorted { SQLName.bytesPrecede(table.columns[$0].name, table.columns[$1].name) }
+    }
+
+    /// The row in the current row of a statement selecting ``TableSchema/selectList``: its values in
+    /// the order `byName` gives, its shape from `shapes` (one per set of non-null columns).
+    func row(_ statement: SQLiteStatement, byName: [Int], shapes: inout [UInt64: AttributeNames]) throws -> ItemRow {
+        guard byName.count <= 64 else { return ItemRow(try item(statement)) }
+        let id = try identifier(statement)
+        var values: [Value] = []
+        values.reserveCapacity(byName.count)
+        var present: UInt64 = 0
+        for (position, offset) in byName.enumerated() {
+            let index = Int32(offset + 1)
+            guard let storage = statement.storageClass(index) else { continue }
+            values.append(try value(statement, index, storage, table.columns[offset].storage, offset, id))
+            present |= 1 << UInt64(position)
+        }
+        let names: AttributeNames
+        if let known = shapes[present] {
+            names = known
+        } else {
+            names = AttributeNames(sorted: byName.indices.filter { present & (1 << UInt64($0)) != 0 }
+                .map { table.columns[byName[$0]].name })
+            shapes[present] = names
+        }
+        return ItemRow(itemType: table.name, id: id, names: names, values: values)
+    }
+}

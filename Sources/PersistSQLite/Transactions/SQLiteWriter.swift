@@ -8,13 +8,22 @@ import Persist
 final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// What the transaction changed in the schema, for the log once it commits.
     private(set) var schemaChanges: [String] = []
+    /// Whether this transaction is a bulk load: tables it creates get their key index only in
+    /// ``finishBulkLoad()`` (see `SQLiteWriter+BulkLoad.swift`).
+    var isBulkLoad = false
+    /// Tables created by this bulk load whose key index is still to be built.
+    var deferredKeyIndexes: [String] = []
+    /// The bulk load's plans for binding rows of each shape, by table.
+    var bulkShapes: [String: BulkShapes] = [:]
+    /// Where a bulk load copies each row's text and bytes to bind them in place.
+    lazy var arena = BindingArena()
 
     /// Records a schema change for the log written once the transaction commits.
     func noteSchemaChange(_ change: String) {
         schemaChanges.append(change)
     }
 
-    private var editor: SchemaEditor { SchemaEditor(connection: connection) }
+    var editor: SchemaEditor { SchemaEditor(connection: connection) }
 
     // MARK: StoreWriter
 
@@ -101,7 +110,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         try connection.execute(sql, bindings, operation: operation())
     }
 
-    private func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
+    func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
         if table.key.isRowid, item.id.value.kind != .int {
             throw DataStoreError(
                 .typeMismatch,
@@ -115,7 +124,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     // MARK: Tables and columns
 
     /// The item's table (created or extended as needed) and its column values in table order.
-    private func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+    func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
         guard var table = schema.tables[item.itemType] else {
             let created = try create(item)
             try materializeIndexes(ofType: item.itemType)
@@ -198,7 +207,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         let attributes = item.attributes.sorted { SQLName.bytesPrecede($0.key, $1.key) }.map { (name: $0.key, value: $0.value) }
         let key = DatabaseSchema.createdKeyColumn
         let columns = try plannedColumns(attributes, of: item, taken: [SQLName.folded(key): key])
-        let table = try editor.createTable(item.itemType, columns: columns, in: &schema)
+        let table = try editor.createTable(item.itemType, columns: columns, deferKeyIndex: isBulkLoad, in: &schema)
+        if isBulkLoad { deferredKeyIndexes.append(table.name) }
         schemaChanges.append("created table \(String(reflecting: table.name)) with \(Self.describe(columns))")
         return (table, columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
     }
@@ -320,7 +330,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     /// Runs `body`, adding the item to errors SQLite reports about it (a constraint, a mismatch).
-    private func naming(_ item: Item, _ body: () throws -> Void) throws {
+    func naming(_ item: Item, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as DataStoreError where error.code == .uniqueViolation && error.items.isEmpty {
