@@ -134,11 +134,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         var newColumns: [(name: String, value: Value)] = []
         for (name, value) in item.attributes {
             if let index = table.columnIndex[name] {
-                if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
-                   given != kind, given.isNative, kind.isNative {
-                    table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
-                    schemaChanges.append("let column \(String(reflecting: name)) of table "
-                        + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+                if SchemaEditor.mustWiden(table.columns[index], of: table, toHold: value) {
+                    table = try widen(columnAt: index, of: table)
                 }
                 values[index] = try binding(value, name, table.columns[index], item)
             } else {
@@ -178,11 +175,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                 assignments.append((table.columns[index], .null))
                 continue
             }
-            if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
-               given != kind, given.isNative, kind.isNative {
-                table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
-                schemaChanges.append("let column \(String(reflecting: name)) of table "
-                    + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+            if SchemaEditor.mustWiden(table.columns[index], of: table, toHold: value) {
+                table = try widen(columnAt: index, of: table)
             }
             assignments.append((table.columns[index], try binding(value, name, table.columns[index], probe)))
         }
@@ -217,8 +211,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private static func describe(_ columns: [ColumnSchema]) -> String {
         guard !columns.isEmpty else { return "no attribute columns" }
         let list = columns.map { column in
-            if case .typed(let kind) = column.storage { return "\(String(reflecting: column.name)) (\(kind.rawValue))" }
-            return String(reflecting: column.name)
+            switch column.storage {
+            case .typed(let kind): return "\(String(reflecting: column.name)) (\(kind.rawValue))"
+            case .mixed: return "\(String(reflecting: column.name)) (\(ColumnKind.mixedName))"
+            case .legacy: return String(reflecting: column.name)
+            }
         }
         return (columns.count == 1 ? "column " : "columns ") + list.joined(separator: ", ")
     }
@@ -262,7 +259,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private func binding(_ value: Value, _ name: String, _ column: ColumnSchema, _ item: Item) throws -> SQLBinding {
         switch column.storage {
         case .typed(let kind):
-            guard ColumnKind(of: value) == kind else {
+            guard value.isNull || ColumnKind(of: value) == kind else {
                 throw DataStoreError(
                     .typeMismatch,
                     "the attribute \(String(reflecting: name)) of type \(String(reflecting: item.itemType)) holds "
@@ -271,6 +268,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                     path: path, items: [item.reference])
             }
             return ValueCodec.typedBinding(value)
+        case .mixed:
+            return MixedCodec.binding(value)
         case .legacy:
             guard let binding = ValueCodec.legacyBinding(value) else {
                 throw DataStoreError(
