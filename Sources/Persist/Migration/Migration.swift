@@ -82,6 +82,7 @@ public struct Migration: Sendable {
         try cancellation?.check()
 
         var copy = MigrationCopy(options: options, targetLocation: target.location, preexisting: preexisting)
+        copy.descriptions = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, cancellation: cancellation)
@@ -116,7 +117,7 @@ public struct Migration: Sendable {
         tracker.begin(.finished)
         let copied = chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
-                               seconds: tracker.elapsed)
+                               seconds: tracker.elapsed, fallbacks: copy.fallbacks.map(MigrationReport.Fallback.init))
     }
 
     /// Runs one write block on the target: through its scheduler's bulk-load path when it is

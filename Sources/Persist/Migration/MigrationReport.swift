@@ -39,6 +39,9 @@ public struct MigrationReport: Sendable, Hashable {
     public var dryRun: Bool
     /// Seconds the whole run took.
     public var seconds: TimeInterval
+    /// Columns of recreated tables whose declared type could not keep some value and took a
+    /// lossless fallback instead (no value is ever dropped); empty when every value fit.
+    public var fallbacks: [Fallback] = []
 
     /// Items read, over every type.
     public var read: Int { types.reduce(0) { $0 + $1.read } }

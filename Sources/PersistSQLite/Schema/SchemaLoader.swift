@@ -53,6 +53,27 @@ enum SchemaLoader {
         return schema
     }
 
+    /// The table `name` as the connection's transaction sees it, with the kinds recorded for it;
+    /// `nil` when it is not an item type.
+    static func loadTable(_ name: String, _ connection: SQLiteConnection) throws -> TableSchema? {
+        var flags: (withoutRowid: Bool, strict: Bool)?
+        try connection.withStatement("SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?1",
+                                     [.text(name)]) { statement in
+            if try statement.step(operation) { flags = (statement.int64(0) != 0, statement.int64(1) != 0) }
+        }
+        guard let flags else { return nil }
+        var kinds: [String: ColumnSchema.Storage] = [:]
+        if try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name = ?1", [.text(DatabaseSchema.metadataTable)],
+                                  operation: operation) > 0 {
+            kinds = try loadKinds(connection)[name] ?? [:]
+        }
+        if case .success(let table) = try loadTable(name, withoutRowid: flags.withoutRowid, strict: flags.strict,
+                                                    kinds: kinds, connection) {
+            return table
+        }
+        return nil
+    }
+
     /// A skipped table, as the failure of loading one.
     struct Skip: Error {
         let reason: SkippedTable.Reason

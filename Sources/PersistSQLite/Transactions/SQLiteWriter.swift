@@ -17,6 +17,15 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     var bulkShapes: [String: BulkShapes] = [:]
     /// Where a bulk load copies each row's text and bytes to bind them in place.
     lazy var arena = BindingArena()
+    /// The descriptions of adopted tables a migration recreates, by item type, with any fallbacks
+    /// applied (see `SQLiteWriter+Recreate.swift`).
+    var recreatedTables: [String: TableDescription] = [:]
+    /// Recreated tables created by this transaction, whose secondary indexes come after the load.
+    var tablesAwaitingIndexes: [String] = []
+    /// Columns whose declared type gave way to a fallback in this transaction.
+    var columnFallbacks: [ColumnFallback] = []
+    /// Declared type → the temporary table that probes what SQLite stores for it.
+    var probeTables: [String: String] = [:]
 
     /// Records a schema change for the log written once the transaction commits.
     func noteSchemaChange(_ change: String) {
