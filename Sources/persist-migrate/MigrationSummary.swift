@@ -51,6 +51,8 @@ struct MigrationSummary: Codable, Sendable {
     var verificationSeconds: Double
     /// What the run found or did that the user should know: a detected layout, a recovered copy.
     var notes: [String]
+    /// Columns of recreated tables whose declared type gave way to a lossless fallback.
+    var fallbacks: [MigrationReport.Fallback]
     var exitStatus: Int32
     var error: Failure?
 
@@ -70,6 +72,7 @@ struct MigrationSummary: Codable, Sendable {
         self.seconds = Self.rounded(seconds)
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
+        fallbacks = report?.fallbacks ?? []
         exitStatus = exit.rawValue
         self.error = error
     }
@@ -90,6 +93,10 @@ struct MigrationSummary: Codable, Sendable {
         let outcome = dryRun ? " (dry run, nothing written)" : verified ? " (verified)" : " (not verified)"
         var lines = ["\(verb) \(Self.name(source)) → \(Self.name(target)) in " + String(format: "%.1f s", seconds) + outcome]
         lines += notes.map { "  note: " + $0 }
+        lines += fallbacks.map { fallback in
+            "  fallback: \(fallback.itemType).\(fallback.column) declared \(fallback.declaredType) is now "
+                + "\(fallback.fallbackType), to keep \(fallback.example) (no value lost)"
+        }
         let nameWidth = max(types.map(\.itemType.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
             "  " + cells[0].padding(toLength: nameWidth, withPad: " ", startingAt: 0)
