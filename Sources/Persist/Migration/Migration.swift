@@ -117,7 +117,7 @@ public struct Migration: Sendable {
         tracker.begin(.finished)
         let copied = chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
-                               seconds: tracker.elapsed, fallbacks: copy.fallbacks.map(MigrationReport.Fallback.init))
+                               seconds: tracker.elapsed, fallbacks: copy.fallbacks)
     }
 
     /// Runs one write block on the target: through its scheduler's bulk-load path when it is

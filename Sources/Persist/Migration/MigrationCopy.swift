@@ -38,7 +38,7 @@ struct MigrationCopy {
     /// The adopted SQL tables of the source, by item type, for a target that recreates them.
     var descriptions: [String: TableDescription] = [:]
     /// Columns of recreated tables that took a fallback, in the order met.
-    private(set) var fallbacks: [ColumnFallback] = []
+    private(set) var fallbacks: [MigrationReport.Fallback] = []
     /// A chunk received but only partly taken into the last batch.
     private var leftover: (itemType: String, items: ArraySlice<ItemRow>)?
 

@@ -27,10 +27,5 @@ extension MigrationReport {
             self.fallbackType = fallbackType
             self.example = example
         }
-
-        init(_ fallback: ColumnFallback) {
-            self.init(itemType: fallback.itemType, column: fallback.column, declaredType: fallback.declaredType,
-                      fallbackType: fallback.fallbackType, example: fallback.example)
-        }
     }
 }

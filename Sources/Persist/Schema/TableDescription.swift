@@ -95,28 +95,10 @@ package protocol SchemaRecreatingWriter: StoreWriter {
 
     /// The columns whose declared type gave way to a lossless fallback so far, because a value did
     /// not fit it.
-    var columnFallbacks: [ColumnFallback] { get }
+    var columnFallbacks: [MigrationReport.Fallback] { get }
 }
 
 /// The SQL engine a declared type is spelled for.
 package enum SQLDialect: String, Sendable, Equatable {
     case sqlite, postgresql
-}
-
-/// A column whose declared type could not keep a value, and what it became.
-package struct ColumnFallback: Sendable, Equatable {
-    package var itemType: String
-    package var column: String
-    package var declaredType: String
-    package var fallbackType: String
-    /// The first value that did not fit, briefly.
-    package var example: String
-
-    package init(itemType: String, column: String, declaredType: String, fallbackType: String, example: String) {
-        self.itemType = itemType
-        self.column = column
-        self.declaredType = declaredType
-        self.fallbackType = fallbackType
-        self.example = example
-    }
 }

@@ -33,6 +33,21 @@ enum MixedKindTests {
         return result
     }
 
+    /// A value of another kind than `value`'s.
+    static func anotherKind(_ value: Value) -> Value {
+        switch value {
+        case .null: true
+        case .bool: 1
+        case .int: "text"
+        case .double: .date(Date(timeIntervalSinceReferenceDate: 7))
+        case .string: true
+        case .bytes: [1, "a"]
+        case .date: "a date"
+        case .array: .bytes([1])
+        case .object: 2.5
+        }
+    }
+
     /// Literals of every kind, for comparing with the mixed attribute.
     static let literals: [Value] = [
         .null, false, true, 0, -1, 2.5, .double(.nan), .double(-.infinity), .int(.max), "", "a", "a\u{0}b",

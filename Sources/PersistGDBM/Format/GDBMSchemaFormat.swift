@@ -47,5 +47,5 @@ extension GDBMWriter: SchemaRecreatingWriter {
     }
 
     /// A GDBM file has no declared types, so no value ever needs a fallback.
-    var columnFallbacks: [ColumnFallback] { [] }
+    var columnFallbacks: [MigrationReport.Fallback] { [] }
 }

@@ -95,7 +95,7 @@ struct RowDecoder {
     }
 
     /// A value as SQLite stores it: INTEGER, REAL, TEXT or BLOB.
-    private static func native(_ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass) -> Value {
+    static func native(_ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass) -> Value {
         switch storage {
         case .integer: .int(statement.int64(index))
         case .real: .double(statement.double(index))

@@ -10,10 +10,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
 
     func recreate(_ description: TableDescription) throws -> Bool {
         try checkTransaction()
-        if let known = recreatedTables[description.itemType] {
-            _ = known
-            return false
-        }
+        if recreatedTables[description.itemType] != nil { return false }
         guard schema.tables[description.itemType] == nil else {
             // A later write block of the same load: the table is there; remember its declared types.
             if let table = schema.tables[description.itemType], !table.isCreatedByStore {
@@ -146,12 +143,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try connection.execute("INSERT INTO \(table) (v) VALUES (?1)", [binding], operation: Self.recreating)
         let stored: Value? = try connection.withStatement("SELECT v FROM \(table)") { statement in
             guard try statement.step(Self.recreating), let storage = statement.storageClass(0) else { return nil }
-            switch storage {
-            case .integer: return .int(statement.int64(0))
-            case .real: return .double(statement.double(0))
-            case .text: return .string(statement.text(0))
-            case .blob: return .bytes(statement.blob(0))
-            }
+            return RowDecoder.native(statement, 0, storage)
         }
         try connection.executeOnce("DELETE FROM \(table)", operation: Self.recreating)
         guard let stored else { return false }
@@ -182,7 +174,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             fallbackType = "none, tagged with each value's kind"
         }
         let original = columnFallbacks.firstIndex { $0.itemType == itemType && $0.column == column }
-        let record = ColumnFallback(itemType: itemType, column: column,
+        let record = MigrationReport.Fallback(itemType: itemType, column: column,
                                     declaredType: original.map { columnFallbacks[$0].declaredType } ?? declared,
                                     fallbackType: fallbackType, example: Self.brief(value))
         if let original { columnFallbacks[original] = record } else { columnFallbacks.append(record) }

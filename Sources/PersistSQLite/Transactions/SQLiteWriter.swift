@@ -23,7 +23,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// Recreated tables created by this transaction, whose secondary indexes come after the load.
     var tablesAwaitingIndexes: [String] = []
     /// Columns whose declared type gave way to a fallback in this transaction.
-    var columnFallbacks: [ColumnFallback] = []
+    var columnFallbacks: [MigrationReport.Fallback] = []
     /// Declared type → the temporary table that probes what SQLite stores for it.
     var probeTables: [String: String] = [:]
 
