@@ -5,7 +5,9 @@ extension Migration {
         try source.read { accessor in
             guard let describing = accessor.reader as? any SchemaDescribingReader else { return [:] }
             var descriptions: [String: TableDescription] = [:]
-            for itemType in try chosen ?? accessor.itemTypes() where !targetTypes.contains(itemType) {
+            let wanted = chosen.map(Set.init)
+            for itemType in try describing.describedTypes()
+            where !targetTypes.contains(itemType) && wanted?.contains(itemType) ?? true {
                 if let description = try describing.tableDescription(ofType: itemType) {
                     descriptions[itemType] = description
                 }
