@@ -37,6 +37,7 @@ struct MigrationTransformTests {
         #expect(report.verified && report.written == 150 && report.omitted == 0)
         #expect(report.types.map(\.itemType) == ["Memo", "Tag"])
         #expect(report.unusedRules.isEmpty)
+        #expect(report.reshape.map(\.items) == [120, 120, 120])
     }
 
     @Test("rules that match no item are reported, not refused")

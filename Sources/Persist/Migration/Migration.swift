@@ -126,7 +126,7 @@ public struct Migration: Sendable {
         let copied = transform.isActive ? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             : chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
-                               seconds: tracker.elapsed, unusedRules: reader.unusedRules.withLock { $0 })
+                               seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 })
     }
 
     /// Runs one write block on the target: through its scheduler's bulk-load path when it is

@@ -25,8 +25,8 @@ final class MigrationReader: Sendable {
     static let pipeCapacity = 8
 
     let pipe = MigrationPipe(capacity: MigrationReader.pipeCapacity)
-    /// The reshape rules that applied to no item, once the reader has finished.
-    let unusedRules = Locked<[MigrationReshape.Rule]>([])
+    /// How many items each reshape rule applied to, once the reader has finished.
+    let ruleReports = Locked<[MigrationReport.RuleReport]>([])
     private let done = DispatchSemaphore(value: 0)
     private let joined = Locked(false)
 
@@ -42,15 +42,15 @@ final class MigrationReader: Sendable {
          transform: MigrationTransform, cancellation: MigrationCancellation?) {
         let pipe = pipe
         let done = done
-        let unusedRules = unusedRules
+        let ruleReports = ruleReports
         let thread = Thread {
             var failure: (any Error)?
             do {
                 var reading = Reading(pipe: pipe, checksums: checksums, targetLocation: targetLocation,
                                       cancellation: cancellation, transform: transform.isActive ? transform : nil)
                 try source.read { accessor in try reading.readAll(accessor, types: types) }
-                let unused = reading.transform?.unusedRules ?? []
-                unusedRules.withLock { $0 = unused }
+                let reports = reading.transform?.ruleReports ?? transform.ruleReports
+                ruleReports.withLock { $0 = reports }
             } catch is MigrationPipeClosed {
                 // The writer stopped first and reports its own error.
             } catch {

@@ -44,17 +44,37 @@ public struct MigrationReport: Sendable, Hashable {
     public var dryRun: Bool
     /// Seconds the whole run took.
     public var seconds: TimeInterval
-    /// The rules of ``MigrationOptions/reshape`` that applied to no item read (a type the source
-    /// does not hold, or an attribute none of its items has), in the order given.
-    public var unusedRules: [MigrationReshape.Rule]
+    /// Each rule of ``MigrationOptions/reshape``, in the order given, with the number of items
+    /// read that it applied to.
+    public var reshape: [RuleReport]
+
+    /// What one rule of ``MigrationOptions/reshape`` did.
+    public struct RuleReport: Sendable, Hashable {
+        /// The rule.
+        public var rule: MigrationReshape.Rule
+        /// The items it applied to: every item of the type for a type's rename, the items that
+        /// had the attribute for an attribute's rename or drop.
+        public var items: Int
+
+        /// A report of `rule` applying to `items` items.
+        public init(rule: MigrationReshape.Rule, items: Int) {
+            self.rule = rule
+            self.items = items
+        }
+    }
 
     /// A report of `types`.
-    public init(types: [TypeReport], dryRun: Bool, seconds: TimeInterval, unusedRules: [MigrationReshape.Rule] = []) {
+    public init(types: [TypeReport], dryRun: Bool, seconds: TimeInterval, reshape: [RuleReport] = []) {
         self.types = types
         self.dryRun = dryRun
         self.seconds = seconds
-        self.unusedRules = unusedRules
+        self.reshape = reshape
     }
+
+    /// The rules of ``MigrationOptions/reshape`` that applied to no item read (a type the source
+    /// does not hold, or an attribute none of its items has), in the order given. They are not
+    /// errors: the same rules may serve several sources.
+    public var unusedRules: [MigrationReshape.Rule] { reshape.filter { $0.items == 0 }.map(\.rule) }
 
     /// Items read, over every type.
     public var read: Int { types.reduce(0) { $0 + $1.read } }

@@ -13,6 +13,8 @@ struct MigrationTransform: Sendable {
         /// For each new name, the index of its value in the source row.
         let sourceIndices: [Int]
         let collision: MigrationReshape.Collision?
+        /// The indices of the rules that apply.
+        let rules: [Int]
         /// Whether the row stays as it is.
         let unchanged: Bool
     }
@@ -32,20 +34,21 @@ struct MigrationTransform: Sendable {
     private var lastPlan: ShapePlan?
     /// Shapes of transformed rows, by their names.
     private var shapes: [[String]: AttributeNames] = [:]
-    /// The rules that applied to at least one item.
-    private(set) var usedRules: Set<MigrationReshape.Rule> = []
+    /// How many items each rule of the reshape applied to.
+    private(set) var ruleCounts: [Int]
 
     init(options: MigrationOptions) {
         reshape = options.reshape
         transform = options.transform
+        ruleCounts = Array(repeating: 0, count: options.reshape.rules.count)
     }
 
     /// Whether items change at all.
     var isActive: Bool { !reshape.isEmpty || transform != nil }
 
-    /// The rules that applied to no item, in the order given.
-    var unusedRules: [MigrationReshape.Rule] {
-        reshape.rules.filter { !usedRules.contains($0) }
+    /// Each rule with the number of items it applied to, in the order given.
+    var ruleReports: [MigrationReport.RuleReport] {
+        zip(reshape.rules, ruleCounts).map { MigrationReport.RuleReport(rule: $0, items: $1) }
     }
 
     /// The row to write for `row`, or `nil` when the transform leaves it out.
@@ -83,6 +86,7 @@ struct MigrationTransform: Sendable {
             lastPlan = plan
         }
         if let collision = plan.collision { throw collision.error(row.reference) }
+        for rule in plan.rules { ruleCounts[rule] += 1 }
         if plan.unchanged { return row }
         var values: [Value] = []
         values.reserveCapacity(plan.sourceIndices.count)
@@ -92,7 +96,6 @@ struct MigrationTransform: Sendable {
 
     private mutating func makePlan(_ itemType: String, _ names: AttributeNames, key: ShapeKey) -> ShapePlan {
         let rules = reshape.plan(for: itemType, names: names.names)
-        usedRules.formUnion(rules.used)
         var renamed: [(name: String, index: Int)] = []
         for (index, name) in names.names.enumerated() {
             if let newName = rules.newNames[name] { renamed.append((newName, index)) }
@@ -102,7 +105,8 @@ struct MigrationTransform: Sendable {
         let unchanged = rules.itemType == itemType && newNames == names.names
         let plan = ShapePlan(
             source: names, itemType: rules.itemType, names: unchanged ? names : shape(newNames),
-            sourceIndices: renamed.map(\.index), collision: rules.collision, unchanged: unchanged)
+            sourceIndices: renamed.map(\.index), collision: rules.collision,
+            rules: rules.used.compactMap { reshape.rules.firstIndex(of: $0) }, unchanged: unchanged)
         // Readers without rows give every item a shape of its own: keep the cache bounded.
         if plans.count >= Self.cacheLimit { plans.removeAll(keepingCapacity: true) }
         plans[key] = plan
