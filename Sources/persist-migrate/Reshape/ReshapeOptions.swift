@@ -31,16 +31,16 @@ struct ReshapeOptions: ParsableArguments {
     func reshape() throws -> MigrationReshape {
         var rules: [MigrationReshape.Rule] = []
         for spec in renameTypes {
-            let (old, new) = try Self.split(spec, at: "=", option: "--rename-type", form: "Old=New")
+            let (old, new) = try Self.split(spec, at: "=", option: "--rename-type", form: "Old=New", spec: spec)
             rules.append(.renameType(old, to: new))
         }
         for spec in renameAttributes {
-            let (left, new) = try Self.split(spec, at: "=", option: "--rename-attribute", form: "Type.old=new")
-            let (itemType, old) = try Self.splitLast(left, option: "--rename-attribute", form: "Type.old=new", spec: spec)
+            let (left, new) = try Self.split(spec, at: "=", option: "--rename-attribute", form: "Type.old=new", spec: spec)
+            let (itemType, old) = try Self.split(left, at: ".", option: "--rename-attribute", form: "Type.old=new", spec: spec)
             rules.append(.renameAttribute(old, ofType: itemType, to: new))
         }
         for spec in dropAttributes {
-            let (itemType, name) = try Self.splitLast(spec, option: "--drop-attribute", form: "Type.name", spec: spec)
+            let (itemType, name) = try Self.split(spec, at: ".", option: "--drop-attribute", form: "Type.name", spec: spec)
             rules.append(.dropAttribute(name, ofType: itemType))
         }
         let reshape = MigrationReshape(rules)
@@ -52,32 +52,20 @@ struct ReshapeOptions: ParsableArguments {
         return reshape
     }
 
-    /// Splits at the first `separator`; both sides must be non-empty.
-    private static func split(_ spec: String, at separator: Character, option: String, form: String) throws
-        -> (String, String)
+    /// Splits `text` at the first `=` (`Old=New`, `Type.old=new`) or, for `Type.name`, at the last
+    /// `.` (so that type names may hold dots); both sides must be non-empty.
+    private static func split(_ text: String, at separator: Character, option: String, form: String, spec: String)
+        throws -> (String, String)
     {
-        guard let index = spec.firstIndex(of: separator) else {
-            throw ValidationError("\(option) \(spec): expected \(form)")
-        }
-        let left = String(spec[..<index])
-        let right = String(spec[spec.index(after: index)...])
+        let found = separator == "." ? text.lastIndex(of: separator) : text.firstIndex(of: separator)
+        guard let index = found else { throw ValidationError("\(option) \(spec): expected \(form)") }
+        let left = String(text[..<index])
+        let right = String(text[text.index(after: index)...])
         guard !left.isEmpty, !right.isEmpty else {
-            throw ValidationError("\(option) \(spec): expected \(form), with names on both sides of '\(separator)'")
+            let names = separator == "." ? "a type and an attribute name" : "names on both sides of '='"
+            throw ValidationError("\(option) \(spec): expected \(form), with \(names)")
         }
         return (left, right)
-    }
-
-    /// Splits `Type.name` at the last `.`, so that type names may hold dots.
-    private static func splitLast(_ text: String, option: String, form: String, spec: String) throws -> (String, String) {
-        guard let index = text.lastIndex(of: ".") else {
-            throw ValidationError("\(option) \(spec): expected \(form)")
-        }
-        let itemType = String(text[..<index])
-        let name = String(text[text.index(after: index)...])
-        guard !itemType.isEmpty, !name.isEmpty else {
-            throw ValidationError("\(option) \(spec): expected \(form), with a type and an attribute name")
-        }
-        return (itemType, name)
     }
 
     /// Sets up `options` for the stores in `plans`: the reshape through the library's row path,
