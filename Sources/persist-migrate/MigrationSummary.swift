@@ -22,6 +22,8 @@ struct MigrationSummary: Codable, Sendable {
         var read: Int
         var written: Int
         var skipped: Int
+        /// Items the reshape left out (none unless a transform skips items).
+        var omitted: Int
         var bytes: Int
         var seconds: Double
         var verified: Bool
@@ -32,7 +34,14 @@ struct MigrationSummary: Codable, Sendable {
         var read: Int
         var written: Int
         var skipped: Int
+        var omitted: Int
         var bytes: Int
+    }
+
+    /// A `--rename-*` or `--drop-attribute` rule and the number of items it applied to.
+    struct RuleLine: Codable, Sendable {
+        var rule: String
+        var items: Int
     }
 
     struct Failure: Codable, Sendable {
@@ -53,26 +62,30 @@ struct MigrationSummary: Codable, Sendable {
     var notes: [String]
     /// Columns of recreated tables whose declared type gave way to a lossless fallback.
     var fallbacks: [MigrationReport.Fallback]
+    /// The reshape rules given, with their counts.
+    var reshape: [RuleLine]
     var exitStatus: Int32
     var error: Failure?
 
     init(source: Store, target: Store, dryRun: Bool, report: MigrationReport?, seconds: Double, notes: [String],
-         exit: ToolExit, error: Failure?) {
+         reshape: [RuleLine] = [], exit: ToolExit, error: Failure?) {
         self.source = source
         self.target = target
         self.dryRun = dryRun
         verified = report?.verified ?? false
         types = report?.types.map {
-            TypeLine(itemType: $0.itemType, read: $0.read, written: $0.written, skipped: $0.skipped, bytes: $0.bytes,
+            TypeLine(itemType: $0.itemType, read: $0.read, written: $0.written, skipped: $0.skipped, omitted: $0.omitted,
+                     bytes: $0.bytes,
                      seconds: Self.rounded($0.seconds), verified: $0.verified,
                      verificationSeconds: Self.rounded($0.verificationSeconds))
         } ?? []
         totals = Totals(read: report?.read ?? 0, written: report?.written ?? 0, skipped: report?.skipped ?? 0,
-                        bytes: report?.bytes ?? 0)
+                        omitted: report?.omitted ?? 0, bytes: report?.bytes ?? 0)
         self.seconds = Self.rounded(seconds)
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
         fallbacks = report?.fallbacks ?? []
+        self.reshape = reshape
         exitStatus = exit.rawValue
         self.error = error
     }
@@ -93,6 +106,8 @@ struct MigrationSummary: Codable, Sendable {
         let outcome = dryRun ? " (dry run, nothing written)" : verified ? " (verified)" : " (not verified)"
         var lines = ["\(verb) \(Self.name(source)) → \(Self.name(target)) in " + String(format: "%.1f s", seconds) + outcome]
         lines += notes.map { "  note: " + $0 }
+        lines += reshape.filter { $0.items > 0 }.map { "  reshaped: \($0.rule) applied to \($0.items) item(s)" }
+        if totals.omitted > 0 { lines.append("  omitted: \(totals.omitted) item(s) left out by the transform") }
         lines += fallbacks.map { fallback in
             "  fallback: \(fallback.itemType).\(fallback.column) declared \(fallback.declaredType) is now "
                 + "\(fallback.fallbackType), to keep \(fallback.example) (no value lost)"
