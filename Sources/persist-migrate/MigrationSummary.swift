@@ -60,6 +60,8 @@ struct MigrationSummary: Codable, Sendable {
     var verificationSeconds: Double
     /// What the run found or did that the user should know: a detected layout, a recovered copy.
     var notes: [String]
+    /// Columns of recreated tables whose declared type gave way to a lossless fallback.
+    var fallbacks: [MigrationReport.Fallback]
     /// The reshape rules given, with their counts.
     var reshape: [RuleLine]
     var exitStatus: Int32
@@ -82,6 +84,7 @@ struct MigrationSummary: Codable, Sendable {
         self.seconds = Self.rounded(seconds)
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
+        fallbacks = report?.fallbacks ?? []
         self.reshape = reshape
         exitStatus = exit.rawValue
         self.error = error
@@ -105,6 +108,10 @@ struct MigrationSummary: Codable, Sendable {
         lines += notes.map { "  note: " + $0 }
         lines += reshape.filter { $0.items > 0 }.map { "  reshaped: \($0.rule) applied to \($0.items) item(s)" }
         if totals.omitted > 0 { lines.append("  omitted: \(totals.omitted) item(s) left out by the transform") }
+        lines += fallbacks.map { fallback in
+            "  fallback: \(fallback.itemType).\(fallback.column) declared \(fallback.declaredType) is now "
+                + "\(fallback.fallbackType), to keep \(fallback.example) (no value lost)"
+        }
         let nameWidth = max(types.map(\.itemType.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
             "  " + cells[0].padding(toLength: nameWidth, withPad: " ", startingAt: 0)
