@@ -92,7 +92,7 @@ extension PGConnection {
     }
 
     /// The parameters in libpq's binary form, after checking the statement and their number.
-    private func encode(_ sql: String, _ parameters: [PGValue]) throws -> PGParameters {
+    func encode(_ sql: String, _ parameters: [PGValue]) throws -> PGParameters {
         try checkStatementText(sql)
         if parameters.count > PGParameters.maximumCount {
             throw DataStoreError(.invalidArgument, "A statement for \(url.location) has \(parameters.count) parameters; "

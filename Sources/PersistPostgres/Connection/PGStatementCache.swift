@@ -56,6 +56,18 @@ struct PGStatementCache {
         if let entry = entries.removeValue(forKey: key) { retired.append(entry.name) }
     }
 
+    /// Forgets `key`'s statement without deallocating it: the server never made it, or lost it.
+    mutating func forget(_ key: Key) {
+        entries.removeValue(forKey: key)
+    }
+
+    /// Retires every statement (the tables they read were altered): each is prepared again on
+    /// its next use, and the old ones are deallocated.
+    mutating func retireAll() {
+        retired.append(contentsOf: entries.values.map(\.name))
+        entries.removeAll()
+    }
+
     /// Takes the retired names, for deallocating them.
     mutating func takeRetired() -> [String] {
         defer { retired.removeAll() }

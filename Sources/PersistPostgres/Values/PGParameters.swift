@@ -15,7 +15,7 @@ struct PGParameters {
         var offsets: [Int?] = []
         var lengths: [Int32] = []
         for value in values {
-            if value == .null {
+            if value.isNull {
                 offsets.append(nil)
                 lengths.append(0)
             } else {
