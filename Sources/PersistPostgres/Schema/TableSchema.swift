@@ -1,0 +1,102 @@
+import Persist
+
+/// One table holding an item type: its key, its attribute columns, and the SQL the store runs on
+/// it, built once per schema so that hot paths never build SQL.
+final class TableSchema: Sendable {
+    /// The key column of the tables the store creates.
+    static let createdKeyColumn = "persist_id"
+
+    /// The item type.
+    let itemType: String
+    /// The table's name in SQL (the item type, or a shortened name for a long one).
+    let name: String
+    /// `"schema"."table"`.
+    let qualified: String
+    let key: ColumnSchema
+    /// The kind of the key of a table the store created; `nil` for an adopted table.
+    let keyKind: KeyKind?
+    /// The attribute columns, in table order.
+    let columns: [ColumnSchema]
+    /// Attribute → index in ``columns``.
+    let columnIndex: [String: Int]
+    /// Every column name of the table, attributes or not (generated columns, columns of types
+    /// Persist does not map): a new column must not take one.
+    let takenNames: Set<String>
+    /// Attributes that name a column Persist cannot write (the key of an adopted table, a
+    /// generated column, a column of an unmapped type), with the reason.
+    let reservedAttributes: [String: String]
+    /// Whether a write may be refused or changed by the table itself (an adopted table, or
+    /// constraints, triggers, rules or row security added to a created one): such writes run in
+    /// a savepoint and are read back.
+    let isGuarded: Bool
+
+    /// `key, c1, c2, …`: the key is result column 0, column `i` is result column `i + 1`.
+    let selectList: String
+    let selectByKey: String
+    let deleteByKey: String
+    let deleteAll: String
+    let exists: String
+    /// `INSERT … ON CONFLICT (key) DO NOTHING` with every column, parameters in table order.
+    let insertAll: String
+    /// `INSERT … ON CONFLICT (key) DO UPDATE` setting every column.
+    let upsertAll: String
+    /// The ORDER BY term of identifiers, ascending.
+    let keyOrder: String
+
+    init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
+         columns: [ColumnSchema], takenNames: Set<String>, reservedAttributes: [String: String], isGuarded: Bool) {
+        self.itemType = itemType
+        self.name = name
+        self.qualified = SQLNames.qualified(schema, name)
+        self.key = key
+        self.keyKind = keyKind
+        self.columns = columns
+        var index: [String: Int] = [:]
+        for (offset, column) in columns.enumerated() { index[column.attribute] = offset }
+        self.columnIndex = index
+        self.takenNames = takenNames
+        self.reservedAttributes = reservedAttributes
+        self.isGuarded = isGuarded
+
+        selectList = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
+        selectByKey = "SELECT \(selectList) FROM \(qualified) WHERE \(key.quoted) = $1"
+        deleteByKey = "DELETE FROM \(qualified) WHERE \(key.quoted) = $1"
+        deleteAll = "DELETE FROM \(qualified)"
+        exists = "SELECT EXISTS (SELECT 1 FROM \(qualified))"
+        insertAll = Self.insert(into: qualified, key: key, columns: columns) + " ON CONFLICT (\(key.quoted)) DO NOTHING"
+        if columns.isEmpty {
+            upsertAll = insertAll
+        } else {
+            let assignments = columns.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }.joined(separator: ", ")
+            upsertAll = Self.insert(into: qualified, key: key, columns: columns)
+                + " ON CONFLICT (\(key.quoted)) DO UPDATE SET \(assignments)"
+        }
+        keyOrder = OrderTerms.ascending(key)
+    }
+
+    /// `INSERT INTO table (key, columns…) VALUES ($1, $2, …)`.
+    static func insert(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
+        let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
+        let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
+        return "INSERT INTO \(table) (\(names)) VALUES (\(parameters))"
+    }
+
+    /// Whether the store created the table.
+    var isCreated: Bool { keyKind != nil }
+
+    /// The column for an attribute.
+    func column(_ attribute: String) -> ColumnSchema? {
+        columnIndex[attribute].map { columns[$0] }
+    }
+
+    /// The same table with other columns (added or widened), or another key.
+    func replacing(columns newColumns: [ColumnSchema]? = nil, key newKey: ColumnSchema? = nil,
+                   keyKind newKeyKind: KeyKind? = nil, schema: String) -> TableSchema {
+        let replacement = newColumns ?? columns
+        var taken = takenNames
+        for column in replacement { taken.insert(column.name) }
+        return TableSchema(itemType: itemType, name: name, schema: schema, key: newKey ?? key,
+                           keyKind: newKeyKind ?? keyKind, columns: replacement, takenNames: taken,
+                           reservedAttributes: reservedAttributes, isGuarded: isGuarded)
+    }
+}
