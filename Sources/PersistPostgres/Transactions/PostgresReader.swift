@@ -1,0 +1,173 @@
+import Persist
+
+/// The reads of one block, against the schema that block sees.
+///
+/// A read block gets one on a reader session (a `REPEATABLE READ READ ONLY` snapshot); a write
+/// block gets a ``PostgresWriter`` (a subclass) on the writer session, whose reads see its own
+/// changes.
+class PostgresReader: StoreReader {
+    let transaction: BlockTransaction
+    /// The schema the block uses; read again when another connection changed it.
+    var schema: StoreSchema
+    let environment: PostgresEnvironment
+
+    /// Requests whose result holds at most this many rows run as one statement; larger ones
+    /// stream through a cursor, this many rows at a time.
+    static let batchSize = 1000
+
+    init(transaction: BlockTransaction, schema: StoreSchema, environment: PostgresEnvironment) {
+        self.transaction = transaction
+        self.schema = schema
+        self.environment = environment
+    }
+
+    var location: String { environment.location }
+
+    static func reading(_ itemType: String) -> String {
+        "Reading items of type \(String(reflecting: itemType))"
+    }
+
+    // MARK: StoreReader
+
+    func item(ofType itemType: String, id: ItemID) throws -> Item? {
+        try withCurrentSchema(itemType) { table in
+            guard let key = table.key.type.encodeID(id) else { return nil }
+            let result = try transaction.run([PGCommand(table.selectByKey, [key], prepared: true,
+                                                        operation: Self.reading(itemType))])[0]
+            let decoder = try RowDecoder(table: table, result: result, location: location)
+            // A char(n) key compares ignoring trailing spaces: keep only the very identifier.
+            for row in 0..<decoder.rowCount where try decoder.identifier(row) == id {
+                return try decoder.item(row)
+            }
+            return nil
+        } ?? nil
+    }
+
+    func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        let items: [Item]? = try withCurrentSchema(request.itemType) { table in
+            guard let query = RequestCompiler.select(request, from: table) else {
+                // PostgreSQL cannot evaluate it exactly: the store does, over every item.
+                var all: [Item] = []
+                try stream(RequestCompiler.all(from: table), table, operation: Self.reading(request.itemType)) {
+                    all.append($0)
+                    return true
+                }
+                return request.apply(to: all)
+            }
+            guard !query.matchesNothing else { return [] }
+            if let limit = request.limit, limit <= Self.batchSize {
+                let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
+                                                            operation: Self.reading(request.itemType))])[0]
+                let decoder = try RowDecoder(table: table, result: result, location: location)
+                return try (0..<decoder.rowCount).map(decoder.item)
+            }
+            try stream(query, table, operation: Self.reading(request.itemType), body)
+            return nil
+        } ?? nil
+        guard let items else { return }
+        transaction.hasObservedResults = true
+        for item in items where try !body(item) { return }
+    }
+
+    func countItems(matching request: DataStoreRequest) throws -> Int {
+        try withCurrentSchema(request.itemType) { table in
+            guard let query = RequestCompiler.count(request, from: table) else {
+                var count = 0
+                try forEachItem(matching: request) { _ in
+                    count += 1
+                    return true
+                }
+                return count
+            }
+            guard !query.matchesNothing else { return 0 }
+            let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
+                                                        operation: "Counting items of type \(String(reflecting: request.itemType))")])[0]
+            return Int(try result.int64(0, 0) ?? 0)
+        } ?? 0
+    }
+
+    func itemTypes() throws -> [String] {
+        try refreshIfChanged()
+        let tables = schema.tables.values.sorted { $0.itemType.utf8.lexicographicallyPrecedes($1.itemType.utf8) }
+        guard !tables.isEmpty else { return [] }
+        let results = try transaction.run(tables.map {
+            PGCommand($0.exists, prepared: true, operation: Self.reading($0.itemType))
+        })
+        var names: [String] = []
+        for (table, result) in zip(tables, results) where try result.bool(0, 0) == true {
+            names.append(table.itemType)
+        }
+        return names
+    }
+
+    // MARK: Streaming
+
+    /// Runs `query` through a cursor, `batchSize` rows at a time, calling `body` for each item
+    /// until it returns `false`. Other statements may run between batches (the body's own).
+    func stream(_ query: CompiledQuery, _ table: TableSchema, operation: String, _ body: (Item) throws -> Bool) throws {
+        let cursor = SQLNames.quoted(transaction.session.nextCursorName())
+        let fetch = PGCommand("FETCH FORWARD \(Self.batchSize) FROM \(cursor)", operation: operation)
+        var results = try transaction.run([
+            PGCommand("DECLARE \(cursor) NO SCROLL CURSOR FOR \(query.sql)", query.parameters, operation: operation),
+            fetch,
+        ])
+        defer { transaction.session.connection.deferCommands([PGCommand("CLOSE \(cursor)", operation: operation)]) }
+        while true {
+            let decoder = try RowDecoder(table: table, result: results[results.count - 1], location: location)
+            for row in 0..<decoder.rowCount {
+                let item = try decoder.item(row)
+                transaction.hasObservedResults = true
+                guard try body(item) else { return }
+            }
+            guard decoder.rowCount == Self.batchSize else { return }
+            results = try transaction.run([fetch])
+        }
+    }
+
+    // MARK: Schema
+
+    /// Runs `body` with the table of `itemType`; `nil` when there is none. When the table is not
+    /// in the cached schema, or a statement finds it changed, the schema is read again (in this
+    /// block's snapshot) and `body` runs again.
+    func withCurrentSchema<T>(_ itemType: String, _ body: (TableSchema) throws -> T) throws -> T? {
+        guard let table = schema.tables[itemType] else {
+            guard try refreshIfChanged(), let table = schema.tables[itemType] else { return nil }
+            return try body(table)
+        }
+        do {
+            return try body(table)
+        } catch is StaleSchema {
+            try reloadSchema()
+        } catch let error as DataStoreError where Self.isStaleSchemaError(error) && !transaction.hasObservedResults
+            && !(self is PostgresWriter) {
+            try transaction.restart()
+            try reloadSchema()
+        }
+        guard let table = schema.tables[itemType] else { return nil }
+        return try body(table)
+    }
+
+    /// Reads the schema again if the catalog's fingerprint differs from the cached schema's;
+    /// `true` when it did.
+    @discardableResult
+    func refreshIfChanged() throws -> Bool {
+        let result = try transaction.run([PGCommand(SchemaFingerprint.query, [.text(schema.name)], prepared: true,
+                                                    operation: "Reading the schema")])[0]
+        let fingerprint = SchemaFingerprint(relations: try result.int64(0, 0) ?? 0, transactionSum: try result.int64(0, 1) ?? 0)
+        guard fingerprint != schema.fingerprint else { return false }
+        try reloadSchema()
+        return true
+    }
+
+    /// Reads the schema in this block's transaction.
+    func reloadSchema() throws {
+        schema = try environment.loader { try self.transaction.run($0) }.load()
+        environment.schemaWasRead(schema, byWriter: self is PostgresWriter)
+    }
+
+    /// Errors that say a statement was written for another version of the schema.
+    static func isStaleSchemaError(_ error: DataStoreError) -> Bool {
+        guard let code = error.engineCode, let state = PostgresSQLState(engineCode: code) else { return false }
+        return ["42P01", "42703", "42883", "42804", "0A000", "26000"].contains(state.code)
+    }
+}
