@@ -185,7 +185,8 @@ let package = Package(
         .testTarget(
             name: "PersistPostgresTests",
             dependencies: [
-                "PersistPostgres", "Persist", "PersistConformance", .product(name: "Logging", package: "swift-log"),
+                "PersistPostgres", "Persist", "PersistConformance", "PersistTestSupport", "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
