@@ -52,7 +52,8 @@ struct SchemaBuilder {
                 return skip(.noUsableKey("its name is the item type of the table \(String(reflecting: existing.name))"))
             }
         }
-        let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.typeOID,
+        // Results report a domain's base type.
+        let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.baseTypeOID,
                                      isCreated: created != nil)
         var attributes: [ColumnSchema] = []
         var reserved: [String: String] = [key.column: "it names the table's primary key column"]
@@ -67,10 +68,10 @@ struct SchemaBuilder {
             }
             if let (attribute, kind) = recorded[column.name] {
                 attributes.append(ColumnSchema(attribute: attribute, name: column.name, type: kind.columnType,
-                                               typeOID: column.typeOID, isCreated: true, hasDefault: column.hasDefault))
+                                               typeOID: column.baseTypeOID, isCreated: true, hasDefault: column.hasDefault))
             } else if let type = columnType(of: column) {
                 attributes.append(ColumnSchema(attribute: column.name, name: column.name, type: type,
-                                               typeOID: column.typeOID, isCreated: false, hasDefault: column.hasDefault))
+                                               typeOID: column.baseTypeOID, isCreated: false, hasDefault: column.hasDefault))
             } else {
                 reserved[column.name] = "it names a column of a type Persist does not map to values"
             }
@@ -85,7 +86,7 @@ struct SchemaBuilder {
         for column in attributes { reserved[column.attribute] = nil }
         schema.tables[itemType] = TableSchema(
             itemType: itemType, name: relation.name, schema: schema.name, key: keySchema, keyKind: created?.keyKind,
-            columns: attributes, takenNames: taken, reservedAttributes: reserved,
+            columns: attributes, columnOrder: columns.map(\.name), takenNames: taken, reservedAttributes: reserved,
             isGuarded: created == nil || isGuarded)
     }
 

@@ -88,7 +88,8 @@ struct SchemaEditor {
         commands += recordCommands(columns, table: name, schema)
         _ = try transaction.run(commands)
         let table = TableSchema(itemType: itemType, name: name, schema: schema.name, key: key, keyKind: keyKind,
-                                columns: columns, takenNames: Set([key.name] + columns.map(\.name)),
+                                columns: columns, columnOrder: [key.name] + columns.map(\.name),
+                                takenNames: Set([key.name] + columns.map(\.name)),
                                 reservedAttributes: [:], isGuarded: false)
         schema.tables[itemType] = table
         schema.takenNames.insert(name)

@@ -30,8 +30,12 @@ final class TableSchema: Sendable {
     /// a savepoint and are read back.
     let isGuarded: Bool
 
-    /// `key, c1, c2, …`: the key is result column 0, column `i` is result column `i + 1`.
-    let selectList: String
+    /// Every column of the table in the table's order, as `SELECT *` returns them, with what each
+    /// holds: results are checked against it, so that a column another connection added or
+    /// retyped is noticed.
+    let layout: [ResultColumn]
+    /// `*`: every column, so that results show what the table has now.
+    let selectList = "*"
     let selectByKey: String
     let deleteByKey: String
     let deleteAll: String
@@ -44,7 +48,8 @@ final class TableSchema: Sendable {
     let keyOrder: String
 
     init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
-         columns: [ColumnSchema], takenNames: Set<String>, reservedAttributes: [String: String], isGuarded: Bool) {
+         columns: [ColumnSchema], columnOrder: [String], takenNames: Set<String>, reservedAttributes: [String: String],
+         isGuarded: Bool) {
         self.itemType = itemType
         self.name = name
         self.qualified = SQLNames.qualified(schema, name)
@@ -57,8 +62,16 @@ final class TableSchema: Sendable {
         self.takenNames = takenNames
         self.reservedAttributes = reservedAttributes
         self.isGuarded = isGuarded
+        var bySQLName: [String: Int] = [:]
+        for (offset, column) in columns.enumerated() { bySQLName[column.name] = offset }
+        layout = columnOrder.map { name in
+            if name == key.name { return ResultColumn(name: name, typeOID: key.typeOID, role: .key) }
+            if let index = bySQLName[name] {
+                return ResultColumn(name: name, typeOID: columns[index].typeOID, role: .attribute(index))
+            }
+            return ResultColumn(name: name, typeOID: nil, role: .ignored)
+        }
 
-        selectList = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
         selectByKey = "SELECT \(selectList) FROM \(qualified) WHERE \(key.quoted) = $1"
         deleteByKey = "DELETE FROM \(qualified) WHERE \(key.quoted) = $1"
         deleteAll = "DELETE FROM \(qualified)"
@@ -94,9 +107,39 @@ final class TableSchema: Sendable {
                    keyKind newKeyKind: KeyKind? = nil, schema: String) -> TableSchema {
         let replacement = newColumns ?? columns
         var taken = takenNames
-        for column in replacement { taken.insert(column.name) }
+        var order = layout.map(\.name)
+        for column in replacement {
+            taken.insert(column.name)
+            if !order.contains(column.name) { order.append(column.name) }
+        }
         return TableSchema(itemType: itemType, name: name, schema: schema, key: newKey ?? key,
-                           keyKind: newKeyKind ?? keyKind, columns: replacement, takenNames: taken,
+                           keyKind: newKeyKind ?? keyKind, columns: replacement, columnOrder: order, takenNames: taken,
                            reservedAttributes: reservedAttributes, isGuarded: isGuarded)
+    }
+}
+
+/// One column of a table as `SELECT *` returns it.
+struct ResultColumn: Sendable {
+    /// What the column holds.
+    enum Role: Sendable {
+        case key
+        /// The attribute column at this index of ``TableSchema/columns``.
+        case attribute(Int)
+        /// Not an attribute (a generated column, a column of a type Persist does not map).
+        case ignored
+    }
+
+    let name: String
+    /// The name's bytes, NUL-terminated, to compare with a result's column names without copying.
+    let cName: ContiguousArray<CChar>
+    /// The type results report; `nil` for a column that is not read.
+    let typeOID: UInt32?
+    let role: Role
+
+    init(name: String, typeOID: UInt32?, role: Role) {
+        self.name = name
+        self.cName = name.utf8CString
+        self.typeOID = typeOID
+        self.role = role
     }
 }

@@ -80,9 +80,14 @@ class PostgresReader: StoreReader {
                 return count
             }
             guard !query.matchesNothing else { return 0 }
-            let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
-                                                        operation: "Counting items of type \(String(reflecting: request.itemType))")])[0]
-            return Int(try result.int64(0, 0) ?? 0)
+            let operation = "Counting items of type \(String(reflecting: request.itemType))"
+            // The empty SELECT * shows the table's columns now: a count must not use a stale schema.
+            let results = try transaction.run([
+                PGCommand("SELECT * FROM \(table.qualified) LIMIT 0", prepared: true, operation: operation),
+                PGCommand(query.sql, query.parameters, prepared: true, operation: operation),
+            ])
+            _ = try RowDecoder(table: table, result: results[0], location: location)
+            return Int(try results[1].int64(0, 0) ?? 0)
         } ?? 0
     }
 
@@ -144,7 +149,13 @@ class PostgresReader: StoreReader {
             try reloadSchema()
         }
         guard let table = schema.tables[itemType] else { return nil }
-        return try body(table)
+        do {
+            return try body(table)
+        } catch is StaleSchema {
+            throw DataStoreError(
+                .io, "the columns of table \(table.qualified) in PostgreSQL at \(location) changed while they were "
+                    + "read, or have types the store did not expect; retry the block", path: location)
+        }
     }
 
     /// Reads the schema again if the catalog's fingerprint differs from the cached schema's;

@@ -1,24 +1,40 @@
 import Persist
 
-/// Turns result rows of ``TableSchema/selectList`` into items.
+/// Turns result rows of `SELECT *` (or `RETURNING *`) on a table into items.
 struct RowDecoder {
     let table: TableSchema
     let result: PGResult
     let location: String
+    /// The result column of the key, and of each attribute column (in ``TableSchema/columns`` order).
+    private let keyColumn: Int
+    private let attributeColumns: [(column: ColumnSchema, index: Int)]
 
-    /// A decoder for `result`, after checking that its columns are those the schema expects.
+    /// A decoder for `result`, after checking that its columns are the table's, as the schema has them.
     ///
-    /// - Throws: ``StaleSchema`` when another connection changed the table since the schema was
-    ///   read (a column retyped), so the caller reads the schema again.
+    /// - Throws: ``StaleSchema`` when the table changed since the schema was read (another
+    ///   connection added or retyped a column), so the caller reads the schema again.
     init(table: TableSchema, result: PGResult, location: String) throws {
         self.table = table
         self.result = result
         self.location = location
-        guard result.columnCount == table.columns.count + 1,
-              result.columnType(0) == table.key.typeOID,
-              table.columns.indices.allSatisfy({ result.columnType($0 + 1) == table.columns[$0].typeOID }) else {
-            throw StaleSchema(table: table.itemType)
+        let layout = table.layout
+        guard result.columnCount == layout.count else { throw StaleSchema(table: table.itemType) }
+        var keyColumn = 0
+        var attributeColumns: [(column: ColumnSchema, index: Int)] = []
+        attributeColumns.reserveCapacity(table.columns.count)
+        for (index, expected) in layout.enumerated() {
+            guard result.columnName(index, equals: expected.cName),
+                  expected.typeOID.map({ $0 == result.columnType(index) }) ?? true else {
+                throw StaleSchema(table: table.itemType)
+            }
+            switch expected.role {
+            case .key: keyColumn = index
+            case .attribute(let offset): attributeColumns.append((table.columns[offset], index))
+            case .ignored: break
+            }
         }
+        self.keyColumn = keyColumn
+        self.attributeColumns = attributeColumns
     }
 
     var rowCount: Int { result.rowCount }
@@ -27,10 +43,10 @@ struct RowDecoder {
     func item(_ row: Int) throws -> Item {
         let id = try identifier(row)
         var attributes: [String: Value] = [:]
-        attributes.reserveCapacity(table.columns.count)
-        for (offset, column) in table.columns.enumerated() {
+        attributes.reserveCapacity(attributeColumns.count)
+        for (column, index) in attributeColumns {
             do {
-                let value = try result.withValue(row, offset + 1) { bytes in
+                let value = try result.withValue(row, index) { bytes in
                     try column.type.decode(bytes) { describe(column, id) }
                 }
                 if let value = value ?? nil { attributes[column.attribute] = value }
@@ -45,7 +61,7 @@ struct RowDecoder {
 
     /// The identifier in row `row`.
     func identifier(_ row: Int) throws -> ItemID {
-        let id = try result.withValue(row, 0) { bytes in
+        let id = try result.withValue(row, keyColumn) { bytes in
             try table.key.type.decodeID(bytes) {
                 "the key \(table.key.quoted) of a row of table \(table.qualified) in PostgreSQL at \(location)"
             }
