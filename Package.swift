@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "persist-crash-worker",
             dependencies: [
-                "Persist", "PersistGDBM", "PersistSQLite", .product(name: "Logging", package: "swift-log"),
+                "Persist", "PersistGDBM", "PersistSQLite", "PersistPostgres", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .systemLibrary(
@@ -199,7 +199,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "persist-crash-worker", "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM",
+                "persist-crash-worker", "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres",
                 "PersistConformance", "PersistTestSupport", "CSQLite", "CGDBM",
             ]
         ),

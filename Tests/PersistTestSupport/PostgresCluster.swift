@@ -24,6 +24,10 @@ public final class PostgresCluster: Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
     }
 
     private init(directory: URL, url: String, port: Int) {
