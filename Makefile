@@ -52,10 +52,11 @@ docs: deps
 		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
 	done
 
-# Every benchmark scenario at full size, in release mode (takes several minutes).
+# Every benchmark scenario at full size, in release mode (takes several minutes), the PostgreSQL
+# ones against a throwaway server that scripts/postgres-cluster.sh starts and stops.
 bench: deps
 	$(SWIFT) build -c release --product persist-bench
-	.build/release/persist-bench run
+	./scripts/postgres-cluster.sh run .build/release/persist-bench run
 
 # A throwaway PostgreSQL server for development (scripts/postgres-cluster.sh): prints its URL and
 # how to stop it. Run again, it prints the URL of the one already running.

@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "persist-bench",
             dependencies: [
-                "Persist", "PersistSQLite", "PersistGDBM", "CSQLite", "CGDBM",
+                "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres", "CSQLite", "CGDBM", "CLibPQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -13,7 +13,8 @@ struct BenchSmokeTests {
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
         let scenarios = ["migrate-gdbm-sqlite", "insert-typed-sqlite", "lookup-id-sqlite", "query-sqlite",
-                         "write-blocks-gdbm", "child-merge", "migrate-rss"]
+                         "write-blocks-gdbm", "child-merge", "migrate-rss", "insert-typed-postgres", "lookup-id-postgres",
+                         "query-postgres"]
         #expect(lines.count == scenarios.count)
         for (line, scenario) in zip(lines, scenarios) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]

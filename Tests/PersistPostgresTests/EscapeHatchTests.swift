@@ -48,8 +48,8 @@ struct EscapeHatchTests {
     @Test("inside a block, or before setup, it is misuse")
     func misuse() throws {
         try withPostgresStore { store, _ in
-            try store.read { _ in expectError(.misuse) { try store.withRawHandle { _ in 1 } } }
-            try store.writeSync { _ in expectError(.misuse) { try store.withRawHandle { _ in 1 } } }
+            _ = try store.read { _ in expectError(.misuse) { try store.withRawHandle { _ in 1 } } }
+            _ = try store.writeSync { _ in expectError(.misuse) { try store.withRawHandle { _ in 1 } } }
             try store.tearDown()
             expectError(.misuse) { try store.withRawHandle { _ in 1 } }
         }

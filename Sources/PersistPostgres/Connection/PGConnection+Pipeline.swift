@@ -128,7 +128,8 @@ extension PGConnection {
     }
 
     private func send(_ command: PGCommand, _ handle: OpaquePointer, wanted: Bool) throws {
-        let encoded = try encode(command.sql, command.parameters)
+        // A statement already prepared was checked when it was; others are checked now.
+        let encoded = try encode(command.sql, command.parameters, checkingText: !command.prepared)
         let sent: Int32
         var statementKey: PGStatementCache.Key?
         if command.prepared {
@@ -138,6 +139,7 @@ extension PGConnection {
             if let cached = statements.name(for: key) {
                 name = cached
             } else {
+                try checkStatementText(command.sql)
                 name = statements.nextName()
                 guard PQsendPrepare(handle, name, command.sql, Int32(clamping: encoded.types.count), encoded.types) == 1 else {
                     throw sendFailure(command.operation)

@@ -149,8 +149,11 @@ struct SchemaEditor {
         var rewrites: [(key: PGValue, value: PGValue)] = []
         for row in 0..<result.rowCount {
             let key = try result.withValue(row, 0) { [UInt8]($0) } ?? []
-            let value = try result.withValue(row, 1) { bytes in
-                try column.type.decode(bytes) { "the column \(column.quoted) of table \(table.qualified)" }
+            let value: Value??
+            do {
+                value = try result.withValue(row, 1) { try column.type.decode($0) }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: "the column \(column.quoted) of table \(table.qualified)", path: location)
             }
             guard let value = value ?? nil else { continue }
             rewrites.append((.raw(type: table.key.typeOID, bytes: key), .bytea(MixedValueCoding.encode(value))))
@@ -181,8 +184,11 @@ struct SchemaEditor {
         var rewrites: [(key: PGValue, value: PGValue)] = []
         for row in 0..<result.rowCount {
             let old = try result.withValue(row, 0) { [UInt8]($0) } ?? []
-            let id = try result.withValue(row, 0) { bytes in
-                try key.type.decodeID(bytes) { "the key \(key.quoted) of table \(table.qualified)" }
+            let id: ItemID?
+            do {
+                id = try result.withValue(row, 0) { try key.type.decodeID($0) }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: "the key \(key.quoted) of table \(table.qualified)", path: location)
             }
             guard let id else { continue }
             rewrites.append((.bytea([0xFF] + old), .bytea(MixedValueCoding.encode(id.value))))

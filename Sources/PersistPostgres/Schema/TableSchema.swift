@@ -46,6 +46,10 @@ final class TableSchema: Sendable {
     let upsertAll: String
     /// The ORDER BY term of identifiers, ascending.
     let keyOrder: String
+    /// What inserts and saves are called in errors (the item is named in the error's items).
+    let insertOperation: String
+    let saveOperation: String
+    let readOperation: String
 
     init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
          columns: [ColumnSchema], columnOrder: [String], takenNames: Set<String>, reservedAttributes: [String: String],
@@ -85,6 +89,9 @@ final class TableSchema: Sendable {
                 + " ON CONFLICT (\(key.quoted)) DO UPDATE SET \(assignments)"
         }
         keyOrder = OrderTerms.ascending(key)
+        insertOperation = "Inserting an item of type \(String(reflecting: itemType))"
+        saveOperation = "Saving an item of type \(String(reflecting: itemType))"
+        readOperation = "Reading items of type \(String(reflecting: itemType))"
     }
 
     /// `INSERT INTO table (key, columns…) VALUES ($1, $2, …)`.

@@ -6,11 +6,11 @@ extension ColumnType {
     /// The value in a column's binary bytes; `nil` for a value that is missing (a `persist_date`
     /// with both fields NULL, or a JSON `null`).
     ///
-    /// - Throws: `corrupt`, with `describe` naming the place, for bytes that are not a value of
-    ///   the type.
-    func decode(_ bytes: UnsafeRawBufferPointer, describe: () -> String) throws -> Value? {
-        func corrupt(_ what: String) -> DataStoreError {
-            DataStoreError(.corrupt, "\(describe()) holds \(bytes.count) bytes that are not \(what)")
+    /// - Throws: ``DecodingFailure`` for bytes that are not a value of the type; the caller names
+    ///   the place in its `corrupt` error.
+    func decode(_ bytes: UnsafeRawBufferPointer) throws -> Value? {
+        func corrupt(_ what: String) -> DecodingFailure {
+            DecodingFailure("holds \(bytes.count) bytes that are not \(what)")
         }
         func fixed<T: FixedWidthInteger>(_: T.Type, _ what: String) throws -> T {
             guard bytes.count == MemoryLayout<T>.size else { throw corrupt(what) }
@@ -47,18 +47,18 @@ extension ColumnType {
             else { throw corrupt("jsonb") }
             return value.isNull ? nil : value
         case .persistDate:
-            return try TimeCoding.date(fromComposite: bytes, describe: describe).map(Value.date)
+            return try TimeCoding.date(fromComposite: bytes).map(Value.date)
         case .encoded(let kind):
             let value: Value
             do {
                 value = try BinaryValueCoding.decode([UInt8](bytes))
             } catch let error as DataStoreError {
-                throw DataStoreError(.corrupt, "\(describe()) holds bytes that are not an encoded value: \(error.message)")
+                throw DecodingFailure("holds bytes that are not an encoded value: \(error.message)")
             }
             guard value.kind == kind else { throw corrupt("an encoded \(kind.rawValue)") }
             return value
         case .mixed:
-            return try MixedValueCoding.decode(ArraySlice(bytes), describe: describe)
+            return try MixedValueCoding.decode(ArraySlice(bytes))
         }
     }
 
@@ -130,10 +130,9 @@ extension ColumnType {
     }
 
     /// The identifier in a key column's binary bytes.
-    func decodeID(_ bytes: UnsafeRawBufferPointer, describe: () -> String) throws -> ItemID {
-        guard let value = try decode(bytes, describe: describe), let id = ItemID(value) else {
-            throw DataStoreError(.corrupt, "\(describe()) holds a key that is not an identifier (integer, string "
-                + "or bytes)")
+    func decodeID(_ bytes: UnsafeRawBufferPointer) throws -> ItemID {
+        guard let value = try decode(bytes), let id = ItemID(value) else {
+            throw DecodingFailure("holds a key that is not an identifier (integer, string or bytes)")
         }
         return id
     }
@@ -151,5 +150,21 @@ extension ColumnType {
         var bytes: [UInt8] = []
         bytes.appendBigEndian(value)
         return bytes
+    }
+}
+
+/// Bytes that are not a value of their column's type; the caller turns it into a `corrupt`
+/// `DataStoreError` naming the place.
+struct DecodingFailure: Error {
+    /// What is wrong, after the place: "holds 3 bytes that are not a boolean".
+    let detail: String
+
+    init(_ detail: String) {
+        self.detail = detail
+    }
+
+    /// The error for `place` ("the column "x" of item …").
+    func error(at place: String, path: String? = nil, items: [ItemReference] = []) -> DataStoreError {
+        DataStoreError(.corrupt, "\(place) \(detail)", path: path, items: items)
     }
 }

@@ -103,10 +103,10 @@ enum MixedValueCoding {
 
     /// The value an encoding holds.
     ///
-    /// - Throws: `corrupt` (with `describe` naming the place) when the bytes are not an encoding.
-    static func decode(_ bytes: ArraySlice<UInt8>, describe: () -> String) throws -> Value {
-        func corrupt(_ detail: String) -> DataStoreError {
-            DataStoreError(.corrupt, "\(describe()) holds bytes that are not a Persist mixed value: \(detail)")
+    /// - Throws: ``DecodingFailure`` when the bytes are not an encoding.
+    static func decode(_ bytes: ArraySlice<UInt8>) throws -> Value {
+        func corrupt(_ detail: String) -> DecodingFailure {
+            DecodingFailure("holds bytes that are not a Persist mixed value: \(detail)")
         }
         guard let tag = bytes.first else { throw corrupt("it is empty") }
         let payload = bytes.dropFirst()

@@ -105,10 +105,10 @@ enum TimeCoding {
     }
 
     /// The date a `persist_date` holds: its `seconds`, or when another program left them NULL, its
-    /// `at`; `nil` when both are NULL. Throws `corrupt` (named by `describe`) for other bytes.
-    static func date(fromComposite bytes: UnsafeRawBufferPointer, describe: () -> String) throws -> Date? {
-        func corrupt() -> DataStoreError {
-            DataStoreError(.corrupt, "\(describe()) holds a persist_date that is not (timestamptz, double precision)")
+    /// `at`; `nil` when both are NULL. Throws ``DecodingFailure`` for other bytes.
+    static func date(fromComposite bytes: UnsafeRawBufferPointer) throws -> Date? {
+        func corrupt() -> DecodingFailure {
+            DecodingFailure("holds a persist_date that is not (timestamptz, double precision)")
         }
         var reader = RawReader(bytes)
         guard let count = reader.int32(), count == 2 else { throw corrupt() }

@@ -28,6 +28,13 @@ final class PostgresSession: @unchecked Sendable {
     /// Whether a transaction is open on the server for the current block (begun by the block, or
     /// by the writer on the block's behalf). Used only by the thread that owns the session.
     var isTransactionOpen = false
+    /// When the session went idle with statements still unsent (its last read's `COMMIT`);
+    /// `nil` when it has none. Read by the reader pool under its lock, set while owning.
+    var idleSince: DispatchTime? {
+        get { idle.value }
+        set { idle.withLock { $0 = newValue } }
+    }
+    private let idle = Locked<DispatchTime?>(nil)
     /// Whether a thread is using the connection: the block's own, or the writer starting the
     /// block's snapshot. Never held across I/O: a thread takes it, does its work, gives it back.
     private let owned = Locked(false)
@@ -81,18 +88,13 @@ final class PostgresSession: @unchecked Sendable {
         return min(max(1, millis.partialValue + attoseconds / 1_000_000_000_000_000), Int64(Int32.max))
     }
 
-    /// Readies the session for a block: reads what earlier blocks left unread, and reconnects
-    /// when the server closed the connection (it was restarted, or the session terminated).
+    /// Readies the session for a block: reconnects when libpq found the connection broken, or the
+    /// server closed it while it was idle (it was restarted, or the session terminated).
+    ///
+    /// Results earlier blocks left unread (the `COMMIT` of the last read) are not waited for here:
+    /// the block's first statement goes out at once and they are read before its own result.
     func prepareForBlock() throws {
-        if connection.isBroken || isClosedByServer() {
-            try reconnect()
-            return
-        }
-        do {
-            try connection.drainPending()
-        } catch let error as DataStoreError where Self.isConnectionLoss(error) || connection.isBroken {
-            try reconnect()
-        }
+        if connection.isBroken || isClosedByServer() { try reconnect() }
     }
 
     /// Whether the server closed the socket while the session was idle: it is readable, and
@@ -140,7 +142,7 @@ final class PostgresSession: @unchecked Sendable {
             }
             if taken { return true }
             if let deadline, ContinuousClock.now >= deadline { return false }
-            usleep(50)
+            sched_yield()
         }
     }
 

@@ -1,14 +1,24 @@
+import Dispatch
 import Persist
 
 /// The reader sessions of a store: a few are kept open and reused, more are opened when every
 /// kept one is busy (so a read never waits for another read, and nested reads cannot deadlock),
 /// and closed when handed back.
 ///
-/// The lock guards only the idle list: sessions connect and close outside it.
+/// A read block ends by queuing its `COMMIT`, which goes out with the session's next statement;
+/// a session that stays idle gets it sent by the pool within a few milliseconds, so that no
+/// snapshot (and no lock it holds) outlives its block by more.
+///
+/// The lock guards only the idle list: sessions connect, flush and close outside it.
 final class ReaderPool: Sendable {
+    /// How long a session may stay idle with its last read's `COMMIT` unsent.
+    static let flushDelay = DispatchTimeInterval.milliseconds(5)
+
     private struct State {
         var idle: [PostgresSession] = []
         var isOpen = false
+        /// Whether a flush of idle sessions is scheduled.
+        var flushScheduled = false
     }
 
     private let state = Locked(State())
@@ -51,11 +61,50 @@ final class ReaderPool: Sendable {
 
     /// Hands a session back; it is kept when `reusable`, the pool is open and not full.
     func checkin(_ session: PostgresSession, reusable: Bool) {
-        let kept = state.withLock { state in
-            guard reusable, state.isOpen, state.idle.count < capacity else { return false }
-            state.idle.append(session)
-            return true
+        let hasUnsent = session.owning { () -> Bool in
+            let hasUnsent = session.connection.hasUnsentCommands
+            session.idleSince = hasUnsent ? DispatchTime.now() : nil
+            return hasUnsent
         }
-        if !kept { session.close() }
+        let (kept, schedule) = state.withLock { state -> (Bool, Bool) in
+            guard reusable, state.isOpen, state.idle.count < capacity else { return (false, false) }
+            state.idle.append(session)
+            guard hasUnsent, !state.flushScheduled else { return (true, false) }
+            state.flushScheduled = true
+            return (true, true)
+        }
+        if !kept {
+            session.owning { try? session.connection.flushDeferred() }
+            session.close()
+        }
+        if schedule {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
+        }
+    }
+
+    /// Sends what idle sessions have queued (the `COMMIT` of their last read). A session stays in
+    /// the idle list meanwhile: a block that takes it waits for the flush, which owns it briefly.
+    private func flushIdle() {
+        let (sessions, reschedule) = state.withLock { state -> ([PostgresSession], Bool) in
+            let now = DispatchTime.now()
+            // Sessions used again meanwhile send their COMMIT with their next statement; only the
+            // ones idle since before the delay began are flushed here.
+            var due: [PostgresSession] = []
+            var waiting = false
+            for session in state.idle {
+                guard let since = session.idleSince else { continue }
+                if since + Self.flushDelay <= now { due.append(session) } else { waiting = true }
+            }
+            state.flushScheduled = waiting
+            return (due, waiting)
+        }
+        for session in sessions where session.acquire(timeout: .zero) {
+            if session.connection.hasUnsentCommands { try? session.connection.flushDeferred() }
+            session.idleSince = nil
+            session.release()
+        }
+        if reschedule {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
+        }
     }
 }

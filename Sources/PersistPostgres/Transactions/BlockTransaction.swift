@@ -75,15 +75,15 @@ final class BlockTransaction {
         }
     }
 
-    /// Ends a read transaction without waiting: `COMMIT` is sent now and its result read when the
-    /// session is next used.
+    /// Ends a read transaction without waiting: `COMMIT` is queued, to go out with the session's
+    /// next statement, or within a millisecond when the session stays idle (the reader pool sends
+    /// it), and its result is read with the next statement's.
     func endWithoutWaiting() {
         notifyOpened()
         session.owning {
             guard session.isTransactionOpen else { return }
             session.isTransactionOpen = false
             session.connection.deferCommands([PGCommand("COMMIT", prepared: true, operation: "Ending a read")])
-            try? session.connection.flushDeferred()
         }
     }
 }

@@ -33,7 +33,7 @@ class PostgresReader: StoreReader {
         try withCurrentSchema(itemType) { table in
             guard let key = table.key.type.encodeID(id) else { return nil }
             let result = try transaction.run([PGCommand(table.selectByKey, [key], prepared: true,
-                                                        operation: Self.reading(itemType))])[0]
+                                                        operation: table.readOperation)])[0]
             let decoder = try RowDecoder(table: table, result: result, location: location)
             // A char(n) key compares ignoring trailing spaces: keep only the very identifier.
             for row in 0..<decoder.rowCount where try decoder.identifier(row) == id {
@@ -48,7 +48,7 @@ class PostgresReader: StoreReader {
             guard let query = RequestCompiler.select(request, from: table) else {
                 // PostgreSQL cannot evaluate it exactly: the store does, over every item.
                 var all: [Item] = []
-                try stream(RequestCompiler.all(from: table), table, operation: Self.reading(request.itemType)) {
+                try stream(RequestCompiler.all(from: table), table, operation: table.readOperation) {
                     all.append($0)
                     return true
                 }
@@ -57,11 +57,11 @@ class PostgresReader: StoreReader {
             guard !query.matchesNothing else { return [] }
             if let limit = request.limit, limit <= Self.batchSize {
                 let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
-                                                            operation: Self.reading(request.itemType))])[0]
+                                                            operation: table.readOperation)])[0]
                 let decoder = try RowDecoder(table: table, result: result, location: location)
                 return try (0..<decoder.rowCount).map(decoder.item)
             }
-            try stream(query, table, operation: Self.reading(request.itemType), body)
+            try stream(query, table, operation: table.readOperation, body)
             return nil
         } ?? nil
         guard let items else { return }

@@ -23,8 +23,8 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             return
         }
         let result = try naming(item) {
-            try transaction.run([PGCommand(table.insertAll, [key] + values(item, table), prepared: true,
-                                           operation: "Inserting \(item.reference)")])[0]
+            try transaction.run([PGCommand(table.insertAll, parameters(key, item, table), prepared: true,
+                                           operation: table.insertOperation)])[0]
         }
         if result.affectedRows == 0 { throw alreadyExists(item) }
     }
@@ -37,8 +37,8 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             return
         }
         _ = try naming(item) {
-            try transaction.run([PGCommand(table.upsertAll, [key] + values(item, table), prepared: true,
-                                           operation: "Saving \(item.reference)")])
+            try transaction.run([PGCommand(table.upsertAll, parameters(key, item, table), prepared: true,
+                                           operation: table.saveOperation)])
         }
     }
 
@@ -111,7 +111,13 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             schemaChanges.append("let the key of table \(table.qualified) hold identifiers of every kind")
         }
         var planned: [SchemaEditor.PlannedColumn] = []
-        for name in item.attributes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        // The common case first: every attribute has a column that keeps its value.
+        let dateOID = schema.dateTypeOID ?? 0
+        let fits = item.attributes.allSatisfy { name, value in
+            guard let index = table.columnIndex[name] else { return false }
+            return table.columns[index].type.encode(value, persistDateOID: dateOID) != nil
+        }
+        for name in fits ? [] : item.attributes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let value = item.attributes[name] else { continue }
             if let index = table.columnIndex[name] {
                 let column = table.columns[index]
@@ -162,16 +168,23 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         return (columns.count == 1 ? "column " : "columns ") + list.joined(separator: ", ")
     }
 
-    /// The parameters of every column of `table`, in table order.
-    private func values(_ item: Item, _ table: TableSchema) throws -> [PGValue] {
+    /// The key, then the parameters of every column of `table`, in table order.
+    private func parameters(_ key: PGValue, _ item: Item, _ table: TableSchema) throws -> [PGValue] {
         let dateOID = schema.dateTypeOID ?? 0
-        return try table.columns.map { column in
-            guard let value = item.attributes[column.attribute] else { return column.nullParameter }
+        var parameters: [PGValue] = []
+        parameters.reserveCapacity(table.columns.count + 1)
+        parameters.append(key)
+        for column in table.columns {
+            guard let value = item.attributes[column.attribute] else {
+                parameters.append(column.nullParameter)
+                continue
+            }
             guard let parameter = column.type.encode(value, persistDateOID: dateOID) else {
                 throw mismatch(item, column.attribute, value, column, table)
             }
-            return parameter
+            parameters.append(parameter)
         }
+        return parameters
     }
 
     private func mismatch(_ item: Item, _ name: String, _ value: Value, _ column: ColumnSchema, _ table: TableSchema)

@@ -7,7 +7,7 @@ struct RowDecoder {
     let location: String
     /// The result column of the key, and of each attribute column (in ``TableSchema/columns`` order).
     private let keyColumn: Int
-    private let attributeColumns: [(column: ColumnSchema, index: Int)]
+    private let attributeColumns: [(offset: Int, index: Int)]
 
     /// A decoder for `result`, after checking that its columns are the table's, as the schema has them.
     ///
@@ -20,7 +20,7 @@ struct RowDecoder {
         let layout = table.layout
         guard result.columnCount == layout.count else { throw StaleSchema(table: table.itemType) }
         var keyColumn = 0
-        var attributeColumns: [(column: ColumnSchema, index: Int)] = []
+        var attributeColumns: [(offset: Int, index: Int)] = []
         attributeColumns.reserveCapacity(table.columns.count)
         for (index, expected) in layout.enumerated() {
             guard result.columnName(index, equals: expected.cName),
@@ -29,7 +29,7 @@ struct RowDecoder {
             }
             switch expected.role {
             case .key: keyColumn = index
-            case .attribute(let offset): attributeColumns.append((table.columns[offset], index))
+            case .attribute(let offset): attributeColumns.append((offset, index))
             case .ignored: break
             }
         }
@@ -44,16 +44,14 @@ struct RowDecoder {
         let id = try identifier(row)
         var attributes: [String: Value] = [:]
         attributes.reserveCapacity(attributeColumns.count)
-        for (column, index) in attributeColumns {
+        let columns = table.columns
+        for (offset, index) in attributeColumns {
             do {
-                let value = try result.withValue(row, index) { bytes in
-                    try column.type.decode(bytes) { describe(column, id) }
-                }
-                if let value = value ?? nil { attributes[column.attribute] = value }
-            } catch var error as DataStoreError where error.code == .corrupt {
-                error.path = location
-                error.items = [ItemReference(itemType: table.itemType, id: id)]
-                throw error
+                let value = try result.withValue(row, index) { try columns[offset].type.decode($0) }
+                if let value = value ?? nil { attributes[columns[offset].attribute] = value }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: describe(columns[offset], id), path: location,
+                                    items: [ItemReference(itemType: table.itemType, id: id)])
             }
         }
         return Item(itemType: table.itemType, id: id, attributes: attributes)
@@ -61,10 +59,12 @@ struct RowDecoder {
 
     /// The identifier in row `row`.
     func identifier(_ row: Int) throws -> ItemID {
-        let id = try result.withValue(row, keyColumn) { bytes in
-            try table.key.type.decodeID(bytes) {
-                "the key \(table.key.quoted) of a row of table \(table.qualified) in PostgreSQL at \(location)"
-            }
+        let id: ItemID?
+        do {
+            id = try result.withValue(row, keyColumn) { try table.key.type.decodeID($0) }
+        } catch let failure as DecodingFailure {
+            throw failure.error(at: "the key \(table.key.quoted) of a row of table \(table.qualified) in PostgreSQL at "
+                + "\(location)", path: location)
         }
         guard let id else {
             throw DataStoreError(.corrupt, "a row of table \(table.qualified) in PostgreSQL at \(location) has NULL "

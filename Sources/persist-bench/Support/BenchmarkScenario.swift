@@ -30,5 +30,7 @@ enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
         MigrateScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
         ChildMergeScenario(), MigrateMemoryScenario(),
+        // On the server PERSIST_POSTGRES_URL names (make bench starts one).
+        InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(),
     ]
 }
