@@ -129,6 +129,11 @@ let package = Package(
             path: "Examples/LegacyAdoption"
         ),
         .executableTarget(
+            name: "LibpqAdoption",
+            dependencies: ["Persist", "PersistPostgres", "CLibPQ"],
+            path: "Examples/LibpqAdoption"
+        ),
+        .executableTarget(
             name: "StoreSwap",
             dependencies: ["Persist", "PersistSQLite", "PersistGDBM", .product(name: "Logging", package: "swift-log")],
             path: "Examples/StoreSwap"
@@ -209,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "LibpqAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
                            "PersistConformance", "Persist", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),

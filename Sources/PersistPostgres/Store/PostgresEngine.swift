@@ -49,7 +49,7 @@ final class PostgresEngine: DataStoreEngine {
         lockKey = Int64(bitPattern: StableName.value("persist-postgres:" + schema))
         let location = location
         pool = ReaderPool(capacity: max(options.readerConnections, 0), location: location) {
-            try PostgresSession.open(try url.get(), role: .reader, options: options)
+            try PostgresSession.open(try url.get(), schema: schema, role: .reader, options: options)
         }
     }
 
@@ -66,7 +66,7 @@ final class PostgresEngine: DataStoreEngine {
     func open() throws {
         let url = try self.url.get()
         try options.validate(location: location)
-        let writer = try PostgresSession.open(url, role: .writer, options: options)
+        let writer = try PostgresSession.open(url, schema: schemaName, role: .writer, options: options)
         do {
             try checkServer(writer)
             let transaction = BlockTransaction(lazilyOn: writer)

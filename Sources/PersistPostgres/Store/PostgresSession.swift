@@ -21,6 +21,9 @@ final class PostgresSession: @unchecked Sendable {
     let connection: PGConnection
     let role: Role
     private let settings: PostgresDataStore.Options
+    /// The store's schema: the sessions' `search_path`, so that legacy SQL given the writer's
+    /// connection finds the store's tables by their names.
+    private let schema: String
     private var cursorCounter = 0
     /// The generation of the store's schema cache the session's prepared statements were made
     /// for: when the schema changed since, they are prepared again.
@@ -39,17 +42,19 @@ final class PostgresSession: @unchecked Sendable {
     /// block's snapshot. Never held across I/O: a thread takes it, does its work, gives it back.
     private let owned = Locked(false)
 
-    private init(connection: PGConnection, role: Role, settings: PostgresDataStore.Options) {
+    private init(connection: PGConnection, role: Role, settings: PostgresDataStore.Options, schema: String) {
         self.connection = connection
         self.role = role
         self.settings = settings
+        self.schema = schema
     }
 
     /// Connects to `url` and sets the session up for `role`.
-    static func open(_ url: PostgresURL, role: Role, options: PostgresDataStore.Options) throws -> PostgresSession {
+    static func open(_ url: PostgresURL, schema: String, role: Role, options: PostgresDataStore.Options) throws
+        -> PostgresSession {
         let connection = try PGConnection.connect(to: url, options: PGConnection.Options(
             connectTimeout: options.connectTimeout, statementCacheCapacity: 256, logger: options.logger))
-        let session = PostgresSession(connection: connection, role: role, settings: options)
+        let session = PostgresSession(connection: connection, role: role, settings: options, schema: schema)
         do {
             try session.configure()
         } catch {
@@ -66,6 +71,7 @@ final class PostgresSession: @unchecked Sendable {
         var settings = [
             "SET statement_timeout = \(Self.milliseconds(self.settings.statementTimeout))",
             "SET lock_timeout = \(Self.milliseconds(self.settings.lockTimeout))",
+            "SET search_path = \(SQLNames.quoted(schema))\(schema == PostgresURL.defaultSchema ? "" : ", public")",
         ]
         switch role {
         case .reader:

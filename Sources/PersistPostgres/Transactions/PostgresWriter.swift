@@ -17,6 +17,13 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     func insert(_ item: Item) throws {
         try checkTransaction()
+        if let (table, parameters) = ready(item) {
+            let result = try naming(item) {
+                try transaction.run([PGCommand(table.insertAll, parameters, prepared: true, operation: table.insertOperation)])[0]
+            }
+            if result.affectedRows == 0 { throw alreadyExists(item) }
+            return
+        }
         let (table, key) = try resolve(item)
         if table.isGuarded {
             try guardedUpsert(item, table, key, replacing: false)
@@ -31,6 +38,12 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     func save(_ item: Item) throws {
         try checkTransaction()
+        if let (table, parameters) = ready(item) {
+            _ = try naming(item) {
+                try transaction.run([PGCommand(table.upsertAll, parameters, prepared: true, operation: table.saveOperation)])
+            }
+            return
+        }
         let (table, key) = try resolve(item)
         if table.isGuarded {
             try guardedUpsert(item, table, key, replacing: true)
@@ -94,6 +107,29 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     }
 
     // MARK: Tables and columns
+
+    /// The common case in one pass: a created table whose columns already keep every value of the
+    /// item, and its parameters (the key, then each column in table order); `nil` otherwise.
+    private func ready(_ item: Item) -> (TableSchema, [PGValue])? {
+        guard let table = schema.tables[item.itemType], !table.isGuarded, let key = table.key.type.encodeID(item.id) else {
+            return nil
+        }
+        let dateOID = schema.dateTypeOID ?? 0
+        var parameters: [PGValue] = []
+        parameters.reserveCapacity(table.columns.count + 1)
+        parameters.append(key)
+        var matched = 0
+        for column in table.columns {
+            guard let value = item.attributes[column.attribute] else {
+                parameters.append(column.nullParameter)
+                continue
+            }
+            guard let parameter = column.type.encode(value, persistDateOID: dateOID) else { return nil }
+            parameters.append(parameter)
+            matched += 1
+        }
+        return matched == item.attributes.count ? (table, parameters) : nil
+    }
 
     /// The item's table (created, extended or widened as needed) and its key parameter.
     private func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
