@@ -38,7 +38,11 @@ extension PostgresDataStore {
     /// try PostgresDataStore.dropCreatedTables(at: PostgresURL("postgresql://app@localhost/shop"))
     /// ```
     ///
-    /// - Parameter schema: the store's schema; `nil` takes the URL's (`public` unless it names one).
+    /// - Parameters:
+    ///   - url: the server and database.
+    ///   - schema: the store's schema; `nil` takes the options', then the URL's (`public` unless it
+    ///     names one).
+    ///   - options: the connect timeout and logger to use.
     public static func dropCreatedTables(at url: PostgresURL, schema: String? = nil, options: Options = Options()) throws {
         let name = schema ?? options.schema ?? url.schema
         let tables = SQLNames.qualified(name, StoreSchema.tablesTable)
