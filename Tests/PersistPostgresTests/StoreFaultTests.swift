@@ -125,43 +125,46 @@ struct StoreFaultTests {
         }
     }
 
-    @Test("a server restarted between blocks: the next blocks reconnect and succeed")
-    func restartBetweenBlocks() throws {
+    /// Runs `body` with a server of the test's own and a store on it holding one note.
+    private func withClusterStore(_ body: (PostgresCluster, PostgresDataStore) throws -> Void) throws {
         let cluster = try PostgresCluster.start()
         defer { cluster.stop() }
         let store = PostgresDataStore(url: cluster.url, options: TestStores.quietOptions())
         try store.setup()
         defer { try? store.tearDown() }
         try seed(store, [Item(itemType: "Note", id: 1)])
-        #expect(try allItems(store, "Note").count == 1)
-        try cluster.restart()
-        try seed(store, [Item(itemType: "Note", id: 2)])
-        #expect(try allItems(store, "Note").map(\.id) == [1, 2])
+        try body(cluster, store)
+    }
+
+    @Test("a server restarted between blocks: the next blocks reconnect and succeed")
+    func restartBetweenBlocks() throws {
+        try withClusterStore { cluster, store in
+            #expect(try allItems(store, "Note").count == 1)
+            try cluster.restart()
+            try seed(store, [Item(itemType: "Note", id: 2)])
+            #expect(try allItems(store, "Note").map(\.id) == [1, 2])
+        }
     }
 
     @Test("a server killed during a write block: the block throws, nothing is half-applied, the store works once it is back")
     func killedDuringWrite() throws {
-        let cluster = try PostgresCluster.start()
-        defer { cluster.stop() }
-        let store = PostgresDataStore(url: cluster.url, options: TestStores.quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        try seed(store, [Item(itemType: "Note", id: 1)])
-        let error = expectError(.io) {
-            try store.writeSync { accessor in
-                try accessor.insert(Item(itemType: "Note", id: 2))
-                try cluster.stopImmediately()
-                try accessor.insert(Item(itemType: "Note", id: 3))
+        try withClusterStore { cluster, store in
+            let error = expectError(.io) {
+                try store.writeSync { accessor in
+                    try accessor.insert(Item(itemType: "Note", id: 2))
+                    try cluster.stopImmediately()
+                    try accessor.insert(Item(itemType: "Note", id: 3))
+                }
             }
+            #expect(error?.message.contains("127.0.0.1:\(cluster.port)") == true, "\(String(describing: error))")
+            // While it is down, blocks fail at once with a clear error.
+            let down = expectError(.io) { try allItems(store, "Note") }
+            #expect(down?.message.contains("127.0.0.1:\(cluster.port)") == true, "\(String(describing: down))")
+            try cluster.startAgain()
+            #expect(try allItems(store, "Note").map(\.id) == [1])
+            try seed(store, [Item(itemType: "Note", id: 4)])
+            #expect(try allItems(store, "Note").map(\.id) == [1, 4])
         }
-        #expect(error?.message.contains("127.0.0.1:\(cluster.port)") == true, "\(String(describing: error))")
-        // While it is down, blocks fail at once with a clear error.
-        let down = expectError(.io) { try allItems(store, "Note") }
-        #expect(down?.message.contains("127.0.0.1:\(cluster.port)") == true, "\(String(describing: down))")
-        try cluster.startAgain()
-        #expect(try allItems(store, "Note").map(\.id) == [1])
-        try seed(store, [Item(itemType: "Note", id: 4)])
-        #expect(try allItems(store, "Note").map(\.id) == [1, 4])
     }
 
     @Test("no password reaches a log line of the store")

@@ -1,3 +1,5 @@
+import Persist
+
 /// Exact comparisons between a column's stored integers and a literal of another kind, turned
 /// into comparisons of the stored integers with integer bounds, so that PostgreSQL compares
 /// exactly what the predicate semantics compare (and can use an index).
@@ -62,20 +64,12 @@ enum LiteralBounds {
     /// Three-way comparison of doubles in the predicate semantics: NaN equals NaN and is below
     /// every other number; -0.0 equals 0.0.
     static func compare(_ x: Double, _ y: Double) -> Int {
-        if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
-        return x < y ? -1 : (x > y ? 1 : 0)
+        ValueSemantics.compare(x, y)
     }
 
     /// Exact three-way comparison of an integer with a double.
     static func compare(_ x: Int64, _ y: Double) -> Int {
-        if y.isNaN { return 1 }
-        if y >= 9_223_372_036_854_775_808.0 { return -1 }
-        if y < -9_223_372_036_854_775_808.0 { return 1 }
-        let whole = y.rounded(.towardZero)
-        let wholeInt = Int64(whole)
-        if x != wholeInt { return x < wholeInt ? -1 : 1 }
-        let fraction = y - whole
-        return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
+        ValueSemantics.compare(x, y)
     }
 
     /// The doubles nearest an integer from below and above: equal when the integer is a double.

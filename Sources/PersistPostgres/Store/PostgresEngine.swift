@@ -149,12 +149,16 @@ final class PostgresEngine: DataStoreEngine {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let session = try pool.checkout()
         var reusable = false
-        defer { pool.checkin(session, reusable: reusable && !session.connection.isBroken) }
-        try session.prepareForBlock()
-        let (schema, generation) = try self.schema(for: session)
+        defer { pool.checkin(session, reusable: reusable && session.owning { !session.connection.isBroken }) }
+        // The reader pool's flush may be sending the last read's COMMIT: work on the session owning it.
+        let (schema, generation) = try session.owning {
+            try session.prepareForBlock()
+            return try self.schema(for: session)
+        }
         let pending = pendingSnapshots
-        pending.add(session)
         let transaction = BlockTransaction(lazilyOn: session) { pending.remove(session) }
+        // Registered once the transaction exists, so that a writer opening its snapshot is not undone.
+        pending.add(session)
         let reader = PostgresReader(transaction: transaction, schema: schema, environment: environment(generation: generation))
         defer {
             pending.remove(session)

@@ -44,7 +44,8 @@ final class ReaderPool: Sendable {
             defer { state.idle.removeAll() }
             return state.idle
         }
-        for session in sessions { session.close() }
+        // A flush may be using one: close each owning it.
+        for session in sessions { session.owning { session.close() } }
     }
 
     /// An idle session, or a new one.
@@ -74,8 +75,10 @@ final class ReaderPool: Sendable {
             return (true, true)
         }
         if !kept {
-            session.owning { try? session.connection.flushDeferred() }
-            session.close()
+            session.owning {
+                try? session.connection.flushDeferred()
+                session.close()
+            }
         }
         if schedule {
             DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
@@ -99,7 +102,7 @@ final class ReaderPool: Sendable {
             return (due, waiting)
         }
         for session in sessions where session.acquire(timeout: .zero) {
-            if session.connection.hasUnsentCommands { try? session.connection.flushDeferred() }
+            if !session.connection.isClosed, session.connection.hasUnsentCommands { try? session.connection.flushDeferred() }
             session.idleSince = nil
             session.release()
         }
