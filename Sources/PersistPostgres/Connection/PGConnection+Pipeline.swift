@@ -116,7 +116,8 @@ extension PGConnection {
     /// The names of prepared statements evicted from the cache, as `DEALLOCATE` statements to
     /// defer; call it where no transaction is open (a failure inside one would abort it).
     package func takeRetiredStatementDeallocations() -> [PGCommand] {
-        statements.takeRetired().map { PGCommand("DEALLOCATE \($0)", operation: "Deallocating a prepared statement") }
+        guard !statements.retired.isEmpty else { return [] }
+        return statements.takeRetired().map { PGCommand("DEALLOCATE \($0)", operation: "Deallocating a prepared statement") }
     }
 
     // MARK: Sending
@@ -183,8 +184,11 @@ extension PGConnection {
     /// Reads every expected result.
     private func collect(_ handle: OpaquePointer) throws -> Outcome {
         var outcome = Outcome()
-        while !pipeline.expected.isEmpty {
-            let entry = pipeline.expected.removeFirst()
+        var next = 0
+        defer { pipeline.expected.removeFirst(min(next, pipeline.expected.count)) }
+        while next < pipeline.expected.count {
+            let entry = pipeline.expected[next]
+            next += 1
             if case .sync = entry {
                 guard let result = PQgetResult(handle) else { throw lost("Synchronizing a pipeline") }
                 PQclear(result)
@@ -193,17 +197,23 @@ extension PGConnection {
             }
             guard let raw = PQgetResult(handle) else { throw lost(entry.operation) }
             while let extra = PQgetResult(handle) { PQclear(extra) }
-            let result = PGResult(handle: raw, location: url.location)
-            switch result.status {
+            let status = PQresultStatus(raw)
+            switch status {
             case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-                if case .statement(_, _, true) = entry { outcome.wanted.append(result) }
+                if case .statement(_, _, true) = entry {
+                    outcome.wanted.append(PGResult(handle: raw, location: url.location))
+                } else {
+                    PQclear(raw)
+                }
             case PGRES_PIPELINE_ABORTED:
+                PQclear(raw)
                 outcome.aborted = true
             default:
+                let result = PGResult(handle: raw, location: url.location)
                 outcome.aborted = true
                 let state: PostgresSQLState = isBroken ? .connectionFailure : .clientError
                 let failure = result.failure(clientState: state)
-                    ?? ServerFailure(sqlState: state, message: String(cString: PQresStatus(result.status)))
+                    ?? ServerFailure(sqlState: state, message: String(cString: PQresStatus(status)))
                 let error = PostgresErrors.error(failure, url: url, operation: entry.operation)
                 forgetStatement(after: error, entry)
                 switch entry {
@@ -217,6 +227,7 @@ extension PGConnection {
                 }
                 if isBroken {
                     pipeline.expected.removeAll()
+                    next = 0
                     throw error
                 }
             }

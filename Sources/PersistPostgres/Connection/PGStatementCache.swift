@@ -30,9 +30,10 @@ struct PGStatementCache {
     /// The name of the statement for `key`, marking it used; `nil` when it must be prepared.
     mutating func name(for key: Key) -> String? {
         clock &+= 1
-        guard entries[key] != nil else { return nil }
-        entries[key]?.lastUse = clock
-        return entries[key]?.name
+        // One hash of the key (its SQL can be long): find, then update in place.
+        guard let index = entries.index(forKey: key) else { return nil }
+        entries.values[index].lastUse = clock
+        return entries.values[index].name
     }
 
     /// A new, unused name for `key`'s statement, to record with ``insert(_:name:)`` once prepared.

@@ -126,9 +126,11 @@ final class PostgresSession: @unchecked Sendable {
     /// The statements that start a transaction: `BEGIN`, then deallocations of prepared
     /// statements evicted from the cache (harmless inside the transaction, and it is healthy).
     func beginCommands() -> [PGCommand] {
-        [PGCommand("BEGIN", prepared: true, operation: "Starting a transaction")]
-            + connection.takeRetiredStatementDeallocations()
+        let deallocations = connection.takeRetiredStatementDeallocations()
+        return deallocations.isEmpty ? [Self.begin] : [Self.begin] + deallocations
     }
+
+    private static let begin = PGCommand("BEGIN", prepared: true, operation: "Starting a transaction")
 
     /// A cursor name not used before on this session.
     func nextCursorName() -> String {
