@@ -70,18 +70,7 @@ struct PredicateCompiler {
         let start = parameters.count
         let absorbing: SQLCondition = isAnd ? .never : .always
         var terms: [String] = []
-        var operands: [DataStorePredicate] = []
-        var pending = [rhs, lhs]
-        while let next = pending.popLast() {
-            switch next {
-            case .and(let left, let right) where isAnd, .or(let left, let right) where !isAnd:
-                pending.append(right)
-                pending.append(left)
-            default:
-                operands.append(next)
-            }
-        }
-        for operand in operands {
+        for operand in DataStorePredicate.chain(lhs, rhs, isAnd: isAnd) {
             guard let compiled = condition(operand) else { return nil }
             switch compiled {
             case .sql(let term):

@@ -1,3 +1,5 @@
+import Persist
+
 /// A compiled filter: known never to hold, known always to hold, or an SQL expression.
 enum SQLCondition: Equatable {
     /// The filter holds for no row: the query need not run.
@@ -9,23 +11,7 @@ enum SQLCondition: Equatable {
 
     /// `terms` joined pairwise into a balanced tree, so that long lists stay shallow.
     static func balanced(_ terms: [String], joinedBy connective: String) -> String? {
-        guard !terms.isEmpty else { return nil }
-        var level = terms
-        while level.count > 1 {
-            var next: [String] = []
-            next.reserveCapacity((level.count + 1) / 2)
-            var index = 0
-            while index < level.count {
-                if index + 1 < level.count {
-                    next.append("(\(level[index]) \(connective) \(level[index + 1]))")
-                } else {
-                    next.append(level[index])
-                }
-                index += 2
-            }
-            level = next
-        }
-        return level[0]
+        DataStorePredicate.balancedSQL(terms, joinedBy: connective)
     }
 }
 
