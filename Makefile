@@ -15,7 +15,7 @@ demo: deps
 	$(SWIFT) build --product persist-migrate
 	rm -rf demo && mkdir -p demo
 	.build/debug/persist-bench generate --items $(DEMO_ITEMS) --to gdbm:demo/legacy.db
-	.build/debug/persist-migrate --from gdbm:demo/legacy.db --to sqlite:demo/restaurants.sqlite --progress always
+	.build/debug/persist-migrate demo/legacy.db demo/restaurants.sqlite --progress always
 
 quickstart: deps
 	$(SWIFT) run QuickStart

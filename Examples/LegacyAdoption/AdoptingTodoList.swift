@@ -17,9 +17,8 @@ final class AdoptingTodoList {
     // Moved: a write block instead of a prepared INSERT.
     func add(_ title: String, due: String?) throws {
         try store.writeSync { accessor in
-            // Identifiers come back in ascending order: one above the last never reuses a deleted id.
-            let last = try accessor.items(forRequest: DataStoreRequest(itemType: "todo")).last
-            let todo = try accessor.createItem(ofType: "todo", id: .int((last?.id.value.intValue ?? 0) + 1))
+            // SQLite assigns the identifier, as for the legacy INSERT: the two never hand out the same one.
+            let todo = try accessor.createItem(ofType: "todo", idGeneration: .nextInteger)
             todo["title"] = .string(title)
             todo["due"] = due.map(Value.string)
         }

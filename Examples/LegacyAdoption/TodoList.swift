@@ -17,9 +17,8 @@ struct TodoList {
 
     func add(_ title: String, due: String?) throws {
         try store.writeSync { accessor in
-            // Identifiers come back in ascending order: one above the last never reuses a deleted id.
-            let nextID = (try accessor.getAll(Todo.self).last?.id ?? 0) + 1
-            try accessor.insert(Todo(id: nextID, title: title, done: 0, due: due))
+            // The store generates the identifier (the model's 0 is a placeholder), as SQLite would.
+            try accessor.insert(Todo(id: 0, title: title, done: 0, due: due), idGeneration: .nextInteger)
         }
     }
 

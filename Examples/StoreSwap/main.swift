@@ -18,9 +18,8 @@ func launch(_ number: Int, kind: DataStoreClient.Kind, adding name: String) thro
     let store = try DataStoreClient.makeStore(kind: kind, in: directory)
     defer { try? store.tearDown() }
     try store.writeSync { accessor in
-        // Identifiers come back in ascending order: one above the last never reuses a deleted id.
-        let next = (try accessor.getAll(Restaurant.self).last?.id ?? 0) + 1
-        try accessor.insert(Restaurant(id: next, name: name, rating: 4))
+        // The store generates the identifier (the model's 0 is a placeholder) on GDBM and SQLite alike.
+        try accessor.insert(Restaurant(id: 0, name: name, rating: 4), idGeneration: .nextInteger)
     }
     let names = try store.read { accessor in try accessor.getAll(Restaurant.self).map(\.name) }
     print("launch \(number) on \(kind.rawValue): \(names.joined(separator: ", "))")

@@ -13,5 +13,6 @@ static inline sqlite3_destructor_type persist_sqlite_transient(void) {
 static inline int persist_sqlite_constraint_primarykey(void) { return SQLITE_CONSTRAINT_PRIMARYKEY; }
 static inline int persist_sqlite_constraint_rowid(void) { return SQLITE_CONSTRAINT_ROWID; }
 static inline int persist_sqlite_constraint_datatype(void) { return SQLITE_CONSTRAINT_DATATYPE; }
+static inline int persist_sqlite_constraint_unique(void) { return SQLITE_CONSTRAINT_UNIQUE; }
 
 #endif

@@ -14,7 +14,7 @@ struct PersistBench: ParsableCommand {
             Each scenario prints one JSON line; ratio is the library's throughput divided by the raw \
             C API's, measured alternately in the same process, medians of the repetitions.
             """,
-        subcommands: [Run.self, Generate.self, MeasureMigration.self],
+        subcommands: [Run.self, Generate.self],
         defaultSubcommand: Run.self)
 
     struct Run: ParsableCommand {
@@ -82,32 +82,6 @@ struct PersistBench: ParsableCommand {
             try BenchmarkDataset.write(count: items, to: store)
             try store.tearDown()
             print("wrote \(items) Restaurant items to \(to)")
-        }
-    }
-
-    struct MeasureMigration: ParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Migrate a GDBM file to a new SQLite database; print the seconds and the peak RSS in MiB.",
-            shouldDisplay: false)
-
-        @Option(name: .long) var source: String
-        @Option(name: .long) var target: String
-
-        func run() throws {
-            try SQLiteDataStore.deleteFiles(atPath: target)
-            let from = GDBMDataStore(path: source, options: .init(readOnly: true, createIfMissing: false, logger: .benchmark))
-            let to = SQLiteDataStore(path: target, options: .init(logger: .benchmark))
-            try from.setup()
-            try to.setup()
-            PeakMemory.reset()
-            let seconds = try AlternatingMeasurement.time {
-                _ = try Migration(source: from, target: to, options: MigrationOptions(verify: false, atomic: true)).run()
-            }
-            let megabytes = PeakMemory.megabytes()
-            try to.tearDown()
-            try from.tearDown()
-            try SQLiteDataStore.deleteFiles(atPath: target)
-            print(seconds, megabytes)
         }
     }
 }

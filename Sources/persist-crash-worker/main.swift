@@ -11,6 +11,13 @@
 //       Runs child-store merges forever. Round n makes a child, inserts Batch/"n-0".."n-(k-1)"
 //       with round = n, sets Latest/0 to round = n, deletes the Batch items of round n - 8, merges
 //       the child into the store, and prints n after merge returns.
+//   persist-crash-worker update <sqlite|gdbm> <path> [items]
+//       Declares an index on Row.round, makes Row/0..k-1 once, then runs updateItems over every
+//       Row forever: round n sets round = n on all of them in one write block and prints n after
+//       writeSync returns.
+//   persist-crash-worker ids <sqlite|gdbm> <path> <items>
+//       Inserts Ticket items one write block each, with generated integer identifiers, printing
+//       each identifier, then exits.
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 
@@ -19,6 +26,8 @@ import Foundation
 let modes: [String: ([String]) throws -> Void] = [
     "blocks": BlockMode.run,
     "merge": MergeMode.run,
+    "update": UpdateMode.run,
+    "ids": IDMode.run,
     "gdbm-hold": HoldMode.run,
 ]
 

@@ -10,17 +10,17 @@ struct GDBMDriver: StoreDriver {
     /// How long to wait for another process's lock before reporting `locked`.
     static let lockWait = Duration.seconds(2)
 
-    func openReadOnly(path: String, layout: Layout) throws -> any DataStore {
+    func openReadOnly(path: String, layout: Layout, unchanging: Bool) throws -> any DataStore {
         let store = GDBMDataStore(path: path, options: .init(
-            readOnly: true, createIfMissing: false, layout: layout, lockWait: Self.lockWait,
-            logger: logger))
+            readOnly: true, createIfMissing: false, layout: layout, lockWait: Self.lockWait, logger: logger))
         try store.setup()
         return store
     }
 
-    func openWritable(path: String, layout: Layout, create: Bool) throws -> any DataStore {
-        let store = GDBMDataStore(path: path, options: .init(
-            createIfMissing: create, layout: layout, lockWait: Self.lockWait, logger: logger))
+    func openWritable(path: String, layout: Layout, create: Bool, privateFile: Bool) throws -> any DataStore {
+        var options = GDBMDataStore.Options(createIfMissing: create, layout: layout, lockWait: Self.lockWait, logger: logger)
+        options.buildsPrivateFile = privateFile
+        let store = GDBMDataStore(path: path, options: options)
         try store.setup()
         return store
     }
@@ -33,7 +33,8 @@ struct GDBMDriver: StoreDriver {
     /// from its journal), closed, and copied byte for byte beside itself.
     var existingTargetStrategy: ExistingTargetStrategy {
         .stagedCopy { [logger] path, copy, layout in
-            let store = try GDBMDriver(logger: logger).openWritable(path: path, layout: layout, create: false)
+            let store = try GDBMDriver(logger: logger).openWritable(path: path, layout: layout, create: false,
+                                                                    privateFile: false)
             try store.tearDown()
             do {
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -43,4 +44,7 @@ struct GDBMDriver: StoreDriver {
             }
         }
     }
+
+    /// A GDBM write block is held in memory until it commits: batches keep memory flat.
+    var writesInOneBlock: Bool { false }
 }

@@ -1,68 +1,102 @@
 import Foundation
 import Logging
 import Persist
+import PersistGDBM
 
 /// One run of the tool: opens the stores, stages the target, runs the migration, and swaps the
 /// finished target into place — remembering how far it got, to choose the exit status.
+///
+/// The source is never changed: a GDBM source that needs recovery is recovered as a copy
+/// (`--recover`), and an SQLite source in WAL mode without a log is read as an unchanging file, so
+/// that nothing is created beside it. The target is never half-written: a new one is built beside
+/// its path and renamed into place, an existing SQLite database receives one transaction, and an
+/// existing GDBM file is copied, filled and swapped in. A dry run does all of it and keeps nothing.
 final class MigrationJob {
-    let from: StoreSpec
-    let to: StoreSpec
-    let fromLayout: StoreDriver.Layout
-    let toLayout: StoreDriver.Layout
+    var source: StorePlan
+    let target: StorePlan
+    let recover: Bool
+    /// The item type of raw GDBM pairs.
+    let rawType: String
+    /// `--batch-size`: without it, a target that takes one huge block gets the copy in one.
+    let batchSize: Int?
     let logger: Logger
+    let signals: SignalWatcher
     private(set) var stage: ToolExit.Stage = .openingSource
     private var stagingPath: String?
+    /// What `--recover` did, for the summary.
+    private(set) var recovery: GDBMRecoveryReport?
+    private var recoveryCopy: String?
 
-    init(from: StoreSpec, to: StoreSpec, fromLayout: StoreDriver.Layout, toLayout: StoreDriver.Layout, logger: Logger) {
-        self.from = from
-        self.to = to
-        self.fromLayout = fromLayout
-        self.toLayout = toLayout
+    init(source: StorePlan, target: StorePlan, recover: Bool, rawType: String, batchSize: Int?, logger: Logger,
+         signals: SignalWatcher) {
+        self.source = source
+        self.target = target
+        self.recover = recover
+        self.rawType = rawType
+        self.batchSize = batchSize
         self.logger = logger
+        self.signals = signals
     }
 
-    func run(options: inout MigrationOptions, progress: ((MigrationProgress) -> Void)?) throws -> MigrationReport {
-        let sourceDriver = StoreDrivers.driver(for: from.kind, logger: logger)
-        let targetDriver = StoreDrivers.driver(for: to.kind, logger: logger)
+    func run(options: MigrationOptions, progress: ((MigrationProgress) -> Void)?) throws -> MigrationReport {
+        defer { removeRecoveryCopy() }
+        let sourceDriver = StoreDrivers.driver(for: source.kind, logger: logger)
+        let targetDriver = StoreDrivers.driver(for: target.kind, logger: logger)
 
         stage = .openingSource
-        let source = try sourceDriver.openReadOnly(path: from.path, layout: fromLayout)
-        defer { try? source.tearDown() }
+        if source.needsRecovery { try recoverSource() }
+        let sourcePath = recoveryCopy ?? source.path
+        // An SQLite database in WAL mode without a log is complete by itself: read it as an
+        // unchanging file (nothing is created beside it) and check afterwards that it was.
+        var fingerprint: SourceFingerprint?
+        if case .sqlite(wal: true) = source.finding, !FileSystem.exists(source.path + "-wal"),
+           !FileSystem.exists(source.path + "-shm") {
+            fingerprint = SourceFingerprint(path: source.path)
+        }
+        let sourceStore = try sourceDriver.openReadOnly(path: sourcePath, layout: source.layout,
+                                                        unchanging: fingerprint != nil)
+        defer { try? sourceStore.tearDown() }
+        try signals.check()
 
         stage = .openingTarget
-        let targetExists = FileManager.default.fileExists(atPath: to.path)
-        if options.dryRun {
-            let target = targetExists
-                ? try targetDriver.openReadOnly(path: to.path, layout: toLayout) : InMemoryDataStore()
-            try target.setup()
-            defer { try? target.tearDown() }
-            stage = .copying
-            return try Migration(source: source, target: target, options: options).run(progress: progress)
-        }
-
-        StagingFile.removeLeftovers(of: to.path, companions: targetDriver.companionFiles)
+        var options = options
+        // Without --batch-size, an SQLite target takes one transaction: SQLite writes each page
+        // once, instead of once per batch, and holds nothing in memory for it.
+        options.batchSize = batchSize ?? 5_000
+        options.atomic = targetDriver.writesInOneBlock && batchSize == nil
+        StagingFile.removeLeftovers(of: target.path, companions: targetDriver.companionFiles)
         var copyExisting: (@Sendable (String, String, StoreDriver.Layout) throws -> Void)?
-        if targetExists {
+        if target.exists {
             switch targetDriver.existingTargetStrategy {
             case .singleTransaction:
-                let target = try targetDriver.openWritable(path: to.path, layout: toLayout, create: false)
+                let store = try targetDriver.openWritable(path: target.path, layout: target.layout, create: false,
+                                                          privateFile: false)
                 options.atomic = true
-                return try copy(from: source, to: target, options: options, progress: progress)
+                return try copy(from: sourceStore, to: store, options: options, progress: progress,
+                                fingerprint: fingerprint)
             case .stagedCopy(let copy):
                 copyExisting = copy
             }
         }
 
-        let staging = StagingFile(finalPath: to.path, companions: targetDriver.companionFiles)
+        let staging = StagingFile(finalPath: target.path, companions: targetDriver.companionFiles)
         stagingPath = staging.path
         do {
             if let copyExisting {
-                try copyExisting(to.path, staging.path, toLayout)
+                try copyExisting(target.path, staging.path, target.layout)
             }
-            let target = try targetDriver.openWritable(path: staging.path, layout: toLayout,
-                                                       create: !targetExists)
-            let report = try copy(from: source, to: target, options: options, progress: progress)
-            try staging.promote()
+            try signals.check()
+            let store = try targetDriver.openWritable(path: staging.path, layout: target.layout, create: !target.exists,
+                                                      privateFile: true)
+            let report = try copy(from: sourceStore, to: store, options: options, progress: progress,
+                                  fingerprint: fingerprint)
+            if options.dryRun {
+                staging.discard()
+            } else {
+                // The last moment to stop: after it, the target is replaced whole.
+                try signals.check()
+                try staging.promote()
+            }
             return report
         } catch {
             staging.discard()
@@ -72,35 +106,76 @@ final class MigrationJob {
 
     /// Runs the migration into an open target and closes it; the target is closed on failure too.
     private func copy(
-        from source: any DataStore, to target: any DataStore, options: MigrationOptions,
-        progress: ((MigrationProgress) -> Void)?
+        from sourceStore: any DataStore, to targetStore: any DataStore, options: MigrationOptions,
+        progress: ((MigrationProgress) -> Void)?, fingerprint: SourceFingerprint?
     ) throws -> MigrationReport {
         stage = .copying
         let report: MigrationReport
         do {
-            report = try Migration(source: source, target: target, options: options).run(progress: progress)
+            report = try Migration(source: sourceStore, target: targetStore, options: options)
+                .run(progress: progress, cancellation: signals.cancellation)
+            stage = .finishing
+            try fingerprint?.check(source.path)
         } catch {
-            try? target.tearDown()
+            try? targetStore.tearDown()
             throw error
         }
-        stage = .finishing
-        try target.tearDown()
+        try targetStore.tearDown()
         return report
+    }
+
+    /// `--recover`: the source is copied beside the target and the copy recovered; the source
+    /// itself is never touched. Without `--recover`, the run stops with 66 and says so.
+    private func recoverSource() throws {
+        guard recover else {
+            throw ToolFailure(.sourceUnavailable, code: "needsRecovery",
+                              "the source \(source.path) needs recovery: the program that last wrote it did not close it "
+                                + "cleanly", hint: "run again with --recover: persist-migrate recovers a copy and copies "
+                                + "from that, leaving \(source.path) as it is")
+        }
+        let copy = StagingFile(finalPath: target.path, companions: { _ in [] }).path + ".recovering"
+        recoveryCopy = copy
+        do {
+            try FileManager.default.copyItem(atPath: source.path, toPath: copy)
+        } catch {
+            throw DataStoreError(.io, "cannot copy \(source.path) to recover it: \(error.localizedDescription)", path: copy)
+        }
+        recovery = try GDBMDataStore.recover(path: copy, keepBackup: false, logger: logger)
+        if !source.layoutGiven,
+           let layout = try StoreResolver.detectLayout(path: copy, finding: source.finding, role: "source", rawType: rawType) {
+            source.layout = layout
+            source.layoutDetected = true
+        }
+        try signals.check()
+    }
+
+    private func removeRecoveryCopy() {
+        guard let recoveryCopy else { return }
+        for file in [recoveryCopy] + GDBMDataStore.companionSuffixes.map({ recoveryCopy + $0 }) {
+            try? FileManager.default.removeItem(atPath: file)
+        }
     }
 
     /// The exit status for an error this run raised.
     func exitStatus(for error: any Error) -> ToolExit {
-        let sourcePaths = Self.forms(of: from.path)
-        let targetPaths = Self.forms(of: to.path) + (stagingPath.map(Self.forms(of:)) ?? [])
+        if error is CancellationError { return signals.signal == SIGTERM ? .terminated : .interrupted }
+        let sourcePaths = Self.forms(of: source.path) + (recoveryCopy.map(Self.forms(of:)) ?? [])
+        let targetPaths = Self.forms(of: target.path) + (stagingPath.map(Self.forms(of:)) ?? [])
         return ToolExit.status(for: error, at: stage, sourcePaths: sourcePaths, targetPaths: targetPaths)
     }
 
-    /// The error's text, naming the target rather than its staged copy.
+    /// Whether `path` is the source's (or its recovered copy's).
+    func isSource(_ path: String?) -> Bool {
+        guard let path else { return false }
+        return (Self.forms(of: source.path) + (recoveryCopy.map(Self.forms(of:)) ?? [])).contains(path)
+    }
+
+    /// The error's text, naming the target rather than its staged copy, and the source rather
+    /// than its recovered copy.
     func describe(_ error: any Error) -> String {
         var text = (error as? DataStoreError)?.description ?? String(describing: error)
-        if let stagingPath {
-            text = text.replacingOccurrences(of: stagingPath, with: "\(to.path) (being built)")
-        }
+        if let stagingPath { text = text.replacingOccurrences(of: stagingPath, with: "\(target.path) (being built)") }
+        if let recoveryCopy { text = text.replacingOccurrences(of: recoveryCopy, with: "\(source.path) (recovered copy)") }
         return text
     }
 

@@ -9,42 +9,64 @@ struct PersistMigrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "persist-migrate",
         abstract: "Copy every item from one Persist store to another: streamed, verified, never half-written.",
+        usage: """
+            persist-migrate OLD NEW [options]
+            persist-migrate --from <kind> --to <kind> OLD NEW [options]
+            persist-migrate --from <kind>:<path> --to <kind>:<path> [options]
+            """,
         discussion: """
-            A store is written <kind>:<path>, where kind is gdbm or sqlite. The source is opened \
-            read-only and never changed. A new target is built beside its final path and renamed into \
-            place when it is complete and verified; an existing SQLite target receives the copy in one \
-            transaction, and an existing GDBM target is copied, filled and swapped in. Whatever happens, \
-            the target is either as it was or complete.
+            The kinds are gdbm and sqlite. A store given by its path alone has its kind detected from its \
+            content, as Python's dbm.whichdb does: the SQLite header, or the magic number of a GDBM file \
+            of any format. A GDBM file written by another program (without Persist's format record) is \
+            read in the raw layout, each key/value pair an item. A target that does not exist yet takes \
+            its kind from its name: .sqlite or .sqlite3, .gdbm or .dbm.
+
+            The source is opened read-only and never changed. A new target is built beside its final path \
+            and renamed into place when it is complete and verified; an existing SQLite target receives the \
+            copy in one transaction, and an existing GDBM target is copied, filled and swapped in. Whatever \
+            happens — an error, SIGINT, SIGTERM, even kill -9 — the target is either as it was or complete.
 
             Examples:
+              persist-migrate old.db new.sqlite
+              persist-migrate --from gdbm --to sqlite old.db new.sqlite
               persist-migrate --from gdbm:old.db --to sqlite:new.sqlite
-              persist-migrate --from sqlite:app.sqlite --to gdbm:app.db --types Restaurant,Review
-              persist-migrate --from gdbm:legacy.dbm --from-layout raw --raw-type Entry --to sqlite:legacy.sqlite
-              persist-migrate --from gdbm:old.db --to sqlite:existing.sqlite --if-exists skip --json
+              persist-migrate app.sqlite app.gdbm --types Restaurant,Review
+              persist-migrate legacy.dbm legacy.sqlite --raw-type Entry
+              persist-migrate old.db existing.sqlite --if-exists skip --json
+              persist-migrate crashed.db new.sqlite --recover
 
             Exit status:
               0   done and verified (or verification turned off)
-              64  usage: unknown kind, malformed store, bad option
+              64  usage: a malformed store name, an unknown kind, a bad option
               65  data error: an item cannot be decoded or stored, or verification found a difference
-              66  the source is missing or cannot be read as a store of its kind
+              66  the source is missing, empty, not a store, or needs --recover
               73  the target cannot be created, or already holds items (with --if-exists fail)
               74  input/output error
-              75  a store is locked by another process
+              75  a store is locked by another process, or the source changed while it was copied
+              130 stopped by SIGINT, 143 by SIGTERM: the target was left as it was
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The store to copy from, as <kind>:<path>.", valueName: "kind:path"),
-            transform: { try StoreSpec(parsing: $0, option: "--from") })
-    var from: StoreSpec
+    @Option(name: .long, help: ArgumentHelp("The store to copy from: a kind (with the path given after the options), "
+                                                + "kind:path, or a path.", valueName: "store"),
+            transform: { try StoreName(parsing: $0, option: "--from") })
+    var from: StoreName?
 
-    @Option(name: .long, help: ArgumentHelp("The store to copy to, as <kind>:<path>.", valueName: "kind:path"),
-            transform: { try StoreSpec(parsing: $0, option: "--to") })
-    var to: StoreSpec
+    @Option(name: .long, help: ArgumentHelp("The store to copy to: a kind (with the path given after the options), "
+                                                + "kind:path, or a path.", valueName: "store"),
+            transform: { try StoreName(parsing: $0, option: "--to") })
+    var to: StoreName?
 
-    @Option(name: .customLong("from-layout"), help: "The layout of a GDBM source: native, or raw for files written by other programs.")
-    var fromLayout: GDBMDataStore.Options.Layout = .native
+    @Argument(help: ArgumentHelp("The paths of the stores whose --from or --to gives no path: the source's, then the "
+                                    + "target's.", valueName: "path"))
+    var paths: [String] = []
 
-    @Option(name: .customLong("to-layout"), help: "The layout of a GDBM target: native, or raw.")
-    var toLayout: GDBMDataStore.Options.Layout = .native
+    @Option(name: .customLong("from-layout"), help: ArgumentHelp(
+        "The layout of a GDBM source: native, or raw for files written by other programs (detected when omitted)."))
+    var fromLayout: GDBMDataStore.Options.Layout?
+
+    @Option(name: .customLong("to-layout"), help: ArgumentHelp(
+        "The layout of a GDBM target: native (the default for a new file), or raw (detected for an existing file when omitted)."))
+    var toLayout: GDBMDataStore.Options.Layout?
 
     @Option(name: .customLong("raw-type"), help: "The item type that raw GDBM key/value pairs are read as or written from.")
     var rawType = "Entry"
@@ -56,16 +78,23 @@ struct PersistMigrate: ParsableCommand {
     var ifExists: MigrationOptions.ExistingItems = .fail
 
     @Option(name: .customLong("batch-size"), help: ArgumentHelp(
-        "Items per target write block (default 5000). Without it, a new SQLite database takes the whole copy "
-            + "in one transaction, the fastest way, in constant memory; an existing one always does.",
+        "Items per target write block (default 5000). Without it, an SQLite target takes the whole copy in one "
+            + "transaction, the fastest way, in constant memory.",
         valueName: "n"))
     var batchSize: Int?
 
     @Flag(name: .customLong("no-verify"), help: "Skip the verification pass.")
     var noVerify = false
 
-    @Flag(name: .customLong("dry-run"), help: "Read and decode everything, write nothing, report what would be copied.")
+    @Flag(name: .customLong("dry-run"), help: ArgumentHelp(
+        "Do everything a real run does, in a copy that is thrown away: the target's rules apply and the run fails where "
+            + "the real one would; report what would be copied."))
     var dryRun = false
+
+    @Flag(name: .long, help: ArgumentHelp(
+        "Recover a GDBM source that was not closed cleanly: a copy of it is recovered and copied from; the source "
+            + "itself is never changed."))
+    var recover = false
 
     @Option(name: .long, help: "auto: a live bar on a terminal, plain lines otherwise; always; never. Shown on standard error.")
     var progress: ProgressDisplay.Mode = .auto
@@ -77,16 +106,10 @@ struct PersistMigrate: ParsableCommand {
     var verbose = false
 
     var selectedTypes: [String]? {
-        types.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        types.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
     func validate() throws {
-        if fromLayout.isRaw && from.kind != .gdbm {
-            throw ValidationError("--from-layout raw applies to GDBM sources only; \(from) is \(from.kind.rawValue)")
-        }
-        if toLayout.isRaw && to.kind != .gdbm {
-            throw ValidationError("--to-layout raw applies to GDBM targets only; \(to) is \(to.kind.rawValue)")
-        }
         if let batchSize, batchSize < 1 {
             throw ValidationError("--batch-size must be at least 1, not \(batchSize)")
         }
@@ -96,74 +119,92 @@ struct PersistMigrate: ParsableCommand {
         if let selectedTypes, selectedTypes.isEmpty || selectedTypes.contains(where: \.isEmpty) {
             throw ValidationError("--types needs item type names separated by commas, such as --types Restaurant,Review")
         }
-        let source = URL(fileURLWithPath: from.path).standardizedFileURL.resolvingSymlinksInPath().path
-        let target = URL(fileURLWithPath: to.path).standardizedFileURL.resolvingSymlinksInPath().path
-        if source == target {
-            throw ValidationError("--from and --to name the same file, \(from.path); copy to another file")
-        }
+        _ = try resolver.names()
+    }
+
+    var resolver: StoreResolver {
+        StoreResolver(from: from, to: to, paths: paths, fromLayout: fromLayout, toLayout: toLayout, rawType: rawType)
     }
 
     func run() throws {
-        // Without --batch-size, an SQLite target takes one transaction: SQLite writes each page once,
-        // instead of once per batch, and holds nothing in memory for it.
-        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, batchSize: batchSize ?? 5_000,
-                                       verify: !noVerify, dryRun: dryRun, atomic: batchSize == nil && to.kind == .sqlite)
-        let display = ProgressDisplay(mode: progress, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1) { text in
-            FileHandle.standardError.write(Data(text.utf8))
-        }
+        let signals = SignalWatcher()
+        let options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
         var logger = Logger(label: "persist-migrate")
         logger.logLevel = verbose ? .debug : .warning
-        let job = MigrationJob(from: from, to: to, fromLayout: fromLayout.withRawType(rawType), toLayout: toLayout.withRawType(rawType),
-                               logger: logger)
         let started = DispatchTime.now().uptimeNanoseconds
         var report: MigrationReport?
-        var failure: (exit: ToolExit, error: any Error)?
+        var job: MigrationJob?
+        var failure: (any Error)?
+        var plans: (source: StorePlan, target: StorePlan)?
         do {
-            report = try job.run(options: &options, progress: progress == .never ? nil : display.update)
+            let resolved = try resolver.resolve()
+            if recover && resolved.source.kind != .gdbm {
+                throw ValidationError("--recover applies to GDBM sources only; \(resolved.source.path) is "
+                                        + resolved.source.kind.aFile)
+            }
+            plans = resolved
+            let display = ProgressDisplay(mode: progress, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1) { text in
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+            let running = MigrationJob(source: resolved.source, target: resolved.target, recover: recover, rawType: rawType,
+                                       batchSize: batchSize, logger: logger, signals: signals)
+            job = running
+            defer { display.finish() }
+            report = try running.run(options: options, progress: progress == .never ? nil : display.update)
+        } catch let error as ValidationError {
+            throw error
         } catch {
-            failure = (job.exitStatus(for: error), error)
+            failure = error
         }
-        display.finish()
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let exit = failure?.exit ?? .ok
+        let exit = failure.map { job?.exitStatus(for: $0) ?? ToolExit.status(for: $0, at: .openingSource, sourcePaths: [],
+                                                                                 targetPaths: []) } ?? .ok
+        let diagnosis = failure.map { ToolDiagnosis($0, exit: exit, job: job, options: options) }
+        let named = try? resolver.names()
         let summary = MigrationSummary(
-            source: .init(kind: from.kind.rawValue, path: from.path, layout: from.kind == .gdbm ? fromLayout.name : nil),
-            target: .init(kind: to.kind.rawValue, path: to.path, layout: to.kind == .gdbm ? toLayout.name : nil),
-            dryRun: dryRun, report: report, seconds: seconds, exit: exit,
-            error: failure.map { MigrationSummary.Failure(code: Self.code(of: $0.error), message: job.describe($0.error)) })
+            source: Self.store(job?.source ?? plans?.source, named: named?.source),
+            target: Self.store(job?.target ?? plans?.target, named: named?.target),
+            dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
+            notes: job.map(Self.notes) ?? [], exit: exit,
+            error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {
             print(try summary.json())
         } else if failure == nil {
             print(summary.text())
         }
-        if let failure {
-            FileHandle.standardError.write(Data("persist-migrate: \(job.describe(failure.error))\n".utf8))
-            if let hint = Self.hint(for: failure.exit) {
+        if let diagnosis {
+            FileHandle.standardError.write(Data("persist-migrate: \(diagnosis.message)\n".utf8))
+            if let hint = diagnosis.hint {
                 FileHandle.standardError.write(Data("persist-migrate: \(hint)\n".utf8))
             }
-            throw ExitCode(failure.exit.rawValue)
+            throw ExitCode(exit.rawValue)
         }
     }
 
-    static func code(of error: any Error) -> String {
-        (error as? DataStoreError)?.code.rawValue ?? "internal"
+    /// The summary's account of a store, from its plan or, when the run stopped before one was
+    /// made, from what was typed.
+    private static func store(_ plan: StorePlan?, named: StoreName?) -> MigrationSummary.Store {
+        guard let plan else {
+            return MigrationSummary.Store(kind: named?.kind?.rawValue, path: named?.path ?? "", layout: nil,
+                                          kindDetected: false, layoutDetected: false)
+        }
+        return MigrationSummary.Store(kind: plan.kind.rawValue, path: plan.path,
+                                      layout: plan.kind == .gdbm ? plan.layout.name : nil,
+                                      kindDetected: plan.kindOrigin != .named, layoutDetected: plan.layoutDetected)
     }
 
-    static func hint(for exit: ToolExit) -> String? {
-        switch exit {
-        case .cannotCreate:
-            "the target was left as it was; to copy into a target that already holds these items, pass "
-                + "--if-exists replace or --if-exists skip, or choose another target path"
-        case .locked:
-            "another process is using the store; run again when it has finished"
-        case .sourceUnavailable:
-            "check the source path and its kind (gdbm or sqlite, and --from-layout raw for GDBM files of other programs)"
-        case .dataError:
-            "the target was left as it was; --dry-run reads the whole source and reports what would be copied"
-        case .ioError:
-            "the target was left as it was; check free disk space and permissions"
-        case .ok, .usage, .software:
-            nil
+    /// What the run found or did that the summary should say.
+    private static func notes(_ job: MigrationJob) -> [String] {
+        var notes: [String] = []
+        let source = job.source
+        if source.kind == .gdbm, source.layoutDetected, case .raw(let itemType, let attribute) = source.layout {
+            notes.append("\(source.path) is a GDBM file of another program (it has no Persist format record): read in the "
+                            + "raw layout, each key/value pair an item of type \(itemType) with its value in "
+                            + "\(String(reflecting: attribute)); give --from-layout native to refuse such files")
         }
+        if let recovery = job.recovery {
+            notes.append("\(source.path) needed recovery: a copy was recovered (\(recovery.recoveredKeys) records kept, "
+                            + "\(recovery.failedKeys) lost) and copied from; \(source.path) itself was not changed")
+        }
+        return notes
     }
 }

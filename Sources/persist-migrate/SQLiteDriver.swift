@@ -9,16 +9,20 @@ struct SQLiteDriver: StoreDriver {
     /// How long to wait for another process's lock before reporting `locked`.
     static let busyTimeout = Duration.seconds(2)
 
-    func openReadOnly(path: String, layout: Layout) throws -> any DataStore {
-        let store = SQLiteDataStore(path: path, options: .init(
-            busyTimeout: Self.busyTimeout, readOnly: true, createIfMissing: false, readerPoolSize: 1, logger: logger))
+    func openReadOnly(path: String, layout: Layout, unchanging: Bool) throws -> any DataStore {
+        var options = SQLiteDataStore.Options(busyTimeout: Self.busyTimeout, readOnly: true, createIfMissing: false,
+                                              readerPoolSize: 1, logger: logger)
+        options.readsUnchangingFile = unchanging
+        let store = SQLiteDataStore(path: path, options: options)
         try store.setup()
         return store
     }
 
-    func openWritable(path: String, layout: Layout, create: Bool) throws -> any DataStore {
-        let store = SQLiteDataStore(path: path, options: .init(
-            busyTimeout: Self.busyTimeout, createIfMissing: create, readerPoolSize: 1, logger: logger))
+    func openWritable(path: String, layout: Layout, create: Bool, privateFile: Bool) throws -> any DataStore {
+        var options = SQLiteDataStore.Options(busyTimeout: Self.busyTimeout, createIfMissing: create, readerPoolSize: 1,
+                                              logger: logger)
+        options.buildsPrivateFile = privateFile
+        let store = SQLiteDataStore(path: path, options: options)
         try store.setup()
         return store
     }
@@ -28,4 +32,6 @@ struct SQLiteDriver: StoreDriver {
     }
 
     var existingTargetStrategy: ExistingTargetStrategy { .singleTransaction }
+
+    var writesInOneBlock: Bool { true }
 }

@@ -16,8 +16,12 @@ enum ToolExit: Int32, Sendable {
     case cannotCreate = 73
     /// Reading or writing failed (EX_IOERR).
     case ioError = 74
-    /// A store is locked by another process (EX_TEMPFAIL).
+    /// A store is locked by another process, or the source changed while it was copied (EX_TEMPFAIL).
     case locked = 75
+    /// Stopped by SIGINT (128 + 2), the target left as it was.
+    case interrupted = 130
+    /// Stopped by SIGTERM (128 + 15), the target left as it was.
+    case terminated = 143
 
     /// Where a migration stood when an error happened.
     enum Stage: Sendable {
@@ -27,6 +31,7 @@ enum ToolExit: Int32, Sendable {
     /// The status for an error raised at `stage`, given the paths of the source and of the target
     /// (including its staged copy) to tell which side failed.
     static func status(for error: any Error, at stage: Stage, sourcePaths: [String], targetPaths: [String]) -> ToolExit {
+        if let failure = error as? ToolFailure { return failure.exit }
         guard let error = error as? DataStoreError else { return .software }
         let side: Side
         if let path = error.path, sourcePaths.contains(path) {
@@ -60,7 +65,7 @@ enum ToolExit: Int32, Sendable {
             return .dataError
         case .notFound, .readOnly, .unsupported:
             return side == .source ? .sourceUnavailable : .cannotCreate
-        case .conflict:
+        case .conflict, .uniqueViolation:
             return .dataError
         case .misuse:
             return .software
@@ -68,4 +73,23 @@ enum ToolExit: Int32, Sendable {
     }
 
     private enum Side { case source, target }
+}
+
+/// A failure the tool itself diagnoses (a store it cannot recognise, a source that needs
+/// recovery), with its exit status, message and the hint that fits it.
+struct ToolFailure: Error, CustomStringConvertible {
+    let exit: ToolExit
+    /// A short name for `--json`, like the library's error codes.
+    let code: String
+    let message: String
+    let hint: String?
+
+    init(_ exit: ToolExit, code: String, _ message: String, hint: String? = nil) {
+        self.exit = exit
+        self.code = code
+        self.message = message
+        self.hint = hint
+    }
+
+    var description: String { message }
 }

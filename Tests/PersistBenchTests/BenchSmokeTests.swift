@@ -12,9 +12,10 @@ struct BenchSmokeTests {
                                                              "--work-dir", directory.url.path])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         let lines = output.stdout.split(separator: "\n")
-        let scenarios = ["migrate-gdbm-sqlite", "insert-typed-sqlite", "lookup-id-sqlite", "query-sqlite",
-                         "write-blocks-gdbm", "child-merge", "migrate-rss", "insert-typed-postgres", "lookup-id-postgres",
-                         "query-postgres"]
+        let scenarios = ["migrate-gdbm-sqlite", "migrate-raw-gdbm-sqlite", "migrate-sqlite-gdbm", "insert-typed-sqlite",
+                         "fetch-typed-sqlite", "lookup-id-sqlite", "query-sqlite", "write-blocks-gdbm", "child-merge",
+                         "migrate-rss", "query-gdbm-indexed", "observe-latency", "insert-typed-postgres",
+                         "lookup-id-postgres", "query-postgres"]
         #expect(lines.count == scenarios.count)
         for (line, scenario) in zip(lines, scenarios) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
@@ -22,6 +23,10 @@ struct BenchSmokeTests {
             for field in ["items", "seconds", "items_per_s", "baseline_items_per_s", "ratio", "peak_rss_mb"] {
                 #expect((object[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "\(scenario).\(field)")
             }
+        }
+        let latency = lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+        for field in ["median_us", "p99_us"] {
+            #expect((latency[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "observe-latency.\(field)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }

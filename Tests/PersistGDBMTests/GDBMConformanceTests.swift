@@ -7,12 +7,12 @@ import Testing
 
 extension StoreFactory {
     /// GDBM stores in the native layout, one file per test directory.
-    static let gdbm = StoreFactory(name: "GDBMDataStore", capabilities: [.persistent]) { directory in
+    static let gdbm = StoreFactory(name: "GDBMDataStore", capabilities: [.persistent, .persistentIndexes]) { directory in
         GDBMDataStore(path: directory.appendingPathComponent("store.gdbm").path, options: .init(logger: .quiet))
     }
 
     /// GDBM stores that sync every commit.
-    static let gdbmFull = StoreFactory(name: "GDBMDataStore (durability full)", capabilities: [.persistent]) { directory in
+    static let gdbmFull = StoreFactory(name: "GDBMDataStore (durability full)", capabilities: [.persistent, .persistentIndexes]) { directory in
         GDBMDataStore(path: directory.appendingPathComponent("store.gdbm").path, options: .init(durability: .full, logger: .quiet))
     }
 }

@@ -53,6 +53,17 @@ enum MigrateFixtures {
     }
 }
 
+extension MigrateFixtures {
+    /// Leaves a GDBM file as a writer that died mid-update does, with bytes past the end its header
+    /// records: GDBM then reports that it needs recovery.
+    static func breakCleanClose(_ path: String) throws {
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0xAB, count: 100))
+        try handle.close()
+    }
+}
+
 /// Runs the built `persist-migrate`.
 enum Tool {
     static func run(_ arguments: [String], in directory: URL) throws -> ProductRunner.Output {

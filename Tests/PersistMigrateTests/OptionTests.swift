@@ -46,23 +46,34 @@ struct OptionTests {
         #expect(try StoreFiles.contents(.sqlite, directory.path("replace.sqlite")) == Set(items + [unrelated]))
     }
 
-    @Test("--dry-run reads everything, reports, and writes nothing")
+    @Test("--dry-run does what the real run would, fails where it would, and writes nothing")
     func dryRun() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let items = try Self.source(directory)
         try StoreFiles.gdbm(directory.path("existing.db"), holding: [items[0]])
-        let before = fileBytes(directory.path("existing.db"))
+        try StoreFiles.sqlite(directory.path("existing.sqlite"), holding: [items[0]])
+        let before = ["existing.db", "existing.sqlite"].map { fileBytes(directory.path($0)) }
         let new = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--dry-run", "--json"], in: directory.url)
         #expect(new.status == 0, "\(new.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
         let summary = try Self.summary(new)
         #expect(summary["dry_run"] as? Bool == true)
         #expect((summary["totals"] as? [String: Int])?["read"] == items.count)
-        let existing = try Tool.run(["--from", "gdbm:old.db", "--to", "gdbm:existing.db", "--dry-run"], in: directory.url)
-        #expect(existing.status == 0, "\(existing.stderr)")
-        #expect(existing.stdout.contains("would copy"))
-        #expect(fileBytes(directory.path("existing.db")) == before)
+        #expect((summary["totals"] as? [String: Int])?["written"] == items.count)
+        for name in ["existing.db", "existing.sqlite"] {
+            // With --if-exists fail, the dry run stops where the real run would, with the same status.
+            let failing = try Tool.run(["old.db", name, "--dry-run", "--progress", "never"], in: directory.url)
+            #expect(failing.status == 73, "\(failing.stderr)")
+            #expect(failing.stderr.contains("nothing was written (dry run)"))
+            let skipping = try Tool.run(["old.db", name, "--dry-run", "--if-exists", "skip", "--json"], in: directory.url)
+            #expect(skipping.status == 0, "\(skipping.stderr)")
+            let totals = try Self.summary(skipping)["totals"] as? [String: Int]
+            #expect(totals?["skipped"] == 1 && totals?["written"] == items.count - 1)
+        }
+        #expect(["existing.db", "existing.sqlite"].map { fileBytes(directory.path($0)) } == before)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(listing == ["existing.db", "existing.sqlite", "old.db"])
     }
 
     @Test("--json prints the documented summary; --no-verify says the copy was not verified")
@@ -73,11 +84,20 @@ struct OptionTests {
         let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--json", "--no-verify"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
         let summary = try Self.summary(output)
-        #expect(Set(summary.keys) == ["source", "target", "dry_run", "verified", "types", "totals", "seconds", "exit_status"])
+        #expect(Set(summary.keys) == ["source", "target", "dry_run", "verified", "types", "totals", "seconds",
+                                      "verification_seconds", "notes", "exit_status"])
         #expect(summary["verified"] as? Bool == false && summary["exit_status"] as? Int == 0)
         let types = summary["types"] as? [[String: Any]] ?? []
         #expect(types.map { $0["item_type"] as? String } == ["Restaurant", "Review"])
+        #expect(Set(types.first?.keys.map { $0 } ?? []) == ["item_type", "read", "written", "skipped", "bytes", "seconds",
+                                                            "verified", "verification_seconds"])
         #expect(types.compactMap { $0["written"] as? Int }.reduce(0, +) == items.count)
+        #expect(types.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 })
+        let verified = try Self.summary(try Tool.run(["old.db", "checked.sqlite", "--json"], in: directory.url))
+        #expect(verified["verified"] as? Bool == true)
+        let verifiedTypes = verified["types"] as? [[String: Any]] ?? []
+        #expect(verifiedTypes.allSatisfy { $0["verified"] as? Bool == true && $0["verification_seconds"] is NSNumber })
+        #expect((verified["source"] as? [String: Any])?["kind_detected"] as? Bool == true)
         let failed = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--json"], in: directory.url)
         #expect(failed.status == 73)
         let failure = try Self.summary(failed)

@@ -26,9 +26,15 @@ struct StorageFormatTests {
 
         let raw = try RawDatabase(path)
         #expect(try raw.rows("PRAGMA journal_mode") == [[.text("wal")]])
-        #expect(try raw.rows("SELECT wr FROM pragma_table_list WHERE name = 'Edge'") == [[.integer(1)]])
-        #expect(try raw.rows("SELECT name, type, pk FROM pragma_table_info('Edge') WHERE pk > 0")
+        // A rowid table, its key a column with a unique index of its own.
+        #expect(try raw.rows("SELECT wr FROM pragma_table_list WHERE name = 'Edge'") == [[.integer(0)]])
+        #expect(try raw.rows("SELECT count(*) FROM pragma_table_info('Edge') WHERE pk > 0") == [[.integer(0)]])
+        #expect(try raw.rows("SELECT name, type, \"notnull\" FROM pragma_table_info('Edge') WHERE cid = 0")
             == [[.text("persist_id"), .text(""), .integer(1)]])
+        #expect(try raw.rows("SELECT name, \"unique\", partial FROM pragma_index_list('Edge')")
+            == [[.text("persist_key:Edge"), .integer(1), .integer(0)]])
+        #expect(try raw.rows("SELECT name, coll FROM pragma_index_xinfo('persist_key:Edge') WHERE key = 1")
+            == [[.text("persist_id"), .text("BINARY")]])
         #expect(try raw.rows("SELECT count(*) FROM pragma_table_info('Edge') WHERE type <> ''") == [[.integer(0)]])
         #expect(try raw.rows("SELECT column_name, kind FROM persist_columns WHERE table_name = 'Edge' ORDER BY 1") == [
             [.text("count"), .text("number")], [.text("data"), .text("bytes")], [.text("flag"), .text("bool")],

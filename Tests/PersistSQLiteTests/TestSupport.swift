@@ -41,7 +41,7 @@ func quietOptions(_ configure: (inout SQLiteDataStore.Options) -> Void = { _ in 
 extension StoreFactory {
     /// SQLite stores on a file in the test's directory.
     static let sqliteFile = StoreFactory(name: "SQLiteDataStore (file)",
-                                         capabilities: [.persistent, .readsDoNotBlockWrites]) { directory in
+                                         capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes]) { directory in
         SQLiteDataStore(path: directory.appendingPathComponent("store.sqlite").path, options: quietOptions())
     }
 

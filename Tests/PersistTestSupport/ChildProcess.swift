@@ -63,6 +63,12 @@ public final class ChildProcess: @unchecked Sendable {
         finish()
     }
 
+    /// Sends `signal` (SIGINT, SIGTERM) and waits until the process is gone and its output is read.
+    public func signal(_ signal: Int32) {
+        Foundation.kill(process.processIdentifier, signal)
+        finish()
+    }
+
     /// How the process ended, once it has: its exit status, or `nil` when a signal killed it.
     public var exitStatus: Int32? {
         process.terminationReason == .exit ? process.terminationStatus : nil

@@ -16,9 +16,16 @@ public enum ForeignFile {
         }
     }
 
-    /// Creates (or replaces) a GDBM file holding exactly `pairs`.
-    public static func create(_ path: String, pairs: [[UInt8]: [UInt8]]) throws {
-        guard let file = gdbm_open(path, 0, GDBM_NEWDB, 0o644, nil) else {
+    /// The file formats GDBM writes: the standard one, and the extended one with a sync counter
+    /// (`GDBM_NUMSYNC`, GDBM 1.21 and later).
+    public enum Format: String, Sendable, CaseIterable {
+        case standard, numsync
+    }
+
+    /// Creates (or replaces) a GDBM file holding exactly `pairs`, in `format`.
+    public static func create(_ path: String, pairs: [[UInt8]: [UInt8]], format: Format = .standard) throws {
+        let flags = format == .numsync ? GDBM_NEWDB | GDBM_NUMSYNC : GDBM_NEWDB
+        guard let file = gdbm_open(path, 0, flags, 0o644, nil) else {
             throw Failure(description: "gdbm_open \(path): \(String(cString: gdbm_strerror(persist_gdbm_errno())))")
         }
         defer { gdbm_close(file) }

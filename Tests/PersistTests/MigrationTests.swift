@@ -1,4 +1,5 @@
 import Foundation
+import PersistConformance
 import Testing
 
 @testable import Persist
@@ -144,13 +145,24 @@ struct MigrationTests {
         #expect(try Self.everything(replaceTarget) == Set(Self.sample()))
     }
 
-    @Test("a dry run reads everything and writes nothing")
+    @Test("a dry run does what the real run would, reports it, and keeps nothing")
     func dryRun() throws {
         let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
-        let target = try Self.open(InMemoryDataStore(), holding: [Item(itemType: "Review", id: "v1")])
-        let report = try Migration(source: source, target: target, options: MigrationOptions(dryRun: true)).run()
-        #expect(report.dryRun && report.read == 290 && report.skipped == 1 && !report.verified)
-        #expect(try Self.everything(target).count == 1)
+        let existing = Item(itemType: "Review", id: "v1")
+        let target = try Self.open(InMemoryDataStore(), holding: [existing])
+        let skipping = try Migration(source: source, target: target, options: MigrationOptions(ifExists: .skip, dryRun: true)).run()
+        #expect(skipping.dryRun && skipping.read == 290 && skipping.skipped == 1 && skipping.written == 289 && !skipping.verified)
+        #expect(try Self.everything(target) == [existing])
+        let atomic = try Migration(source: source, target: target,
+                                   options: MigrationOptions(ifExists: .replace, dryRun: true, atomic: true)).run()
+        #expect(atomic.written == 290 && atomic.skipped == 0)
+        #expect(try Self.everything(target) == [existing])
+        // With .fail, a dry run stops where the real run would.
+        let error = expectError(.alreadyExists) {
+            try Migration(source: source, target: target, options: MigrationOptions(dryRun: true)).run()
+        }
+        #expect(error?.items == [existing.reference])
+        #expect(try Self.everything(target) == [existing])
     }
 
     @Test("verification finds a target that does not hold what was written")
@@ -176,6 +188,65 @@ struct MigrationTests {
             #expect(error.code == .corrupt && error.items.count == 1)
         }
         #expect(try Self.everything(target).isEmpty)
+    }
+
+    @Test("a target that fails at once stops the reader, however far it got, and the error comes back")
+    func writerFailsFirst() throws {
+        let many = (0..<5_000).map { Item(itemType: "Note", id: .int(Int64($0)), attributes: ["n": .int(Int64($0))]) }
+        let source = try Self.open(InMemoryDataStore(), holding: many)
+        let target = try Self.open(InMemoryDataStore(), holding: [Item(itemType: "Note", id: 0)])
+        for batchSize in [1, 5_000] {
+            let error = expectError(.alreadyExists) {
+                try Migration(source: source, target: target, options: MigrationOptions(ifExists: .fail, batchSize: batchSize,
+                                                                                        atomic: batchSize > 1)).run()
+            }
+            #expect(error != nil)
+        }
+        #expect(try Self.everything(target).count == 1)
+    }
+
+    @Test("a cancelled run throws CancellationError and an atomic copy leaves nothing")
+    func cancellation() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let target = try Self.open(InMemoryDataStore())
+        let cancellation = MigrationCancellation()
+        cancellation.cancel()
+        #expect(cancellation.isCancelled)
+        #expect(throws: CancellationError.self) {
+            try Migration(source: source, target: target, options: MigrationOptions(atomic: true)).run(cancellation: cancellation)
+        }
+        #expect(try Self.everything(target).isEmpty)
+        // Cancelled part-way, from the progress callback.
+        let midway = MigrationCancellation()
+        #expect(throws: CancellationError.self) {
+            try Migration(source: source, target: target, options: MigrationOptions(batchSize: 10, atomic: true))
+                .run(progress: { progress in if progress.items > 0 { midway.cancel() } }, cancellation: midway)
+        }
+        #expect(try Self.everything(target).isEmpty)
+    }
+
+    @Test("the report counts bytes and seconds per type, and the verification's own seconds")
+    func reportFigures() throws {
+        let source = try Self.open(InMemoryDataStore(), holding: [
+            Item(itemType: "Note", id: "ab", attributes: ["text": "héllo", "count": 3, "flag": true, "data": .bytes([1, 2])]),
+        ])
+        let target = try Self.open(InMemoryDataStore())
+        let report = try Migration(source: source, target: target).run()
+        // id 2 + text 6 (UTF-8) + count 8 + flag 1 + data 2
+        #expect(report.bytes == 19 && report.types.first?.bytes == 19)
+        #expect(report.verified && report.types.allSatisfy { $0.seconds >= 0 && $0.verificationSeconds >= 0 })
+        let unverified = try Migration(source: source, target: try Self.open(InMemoryDataStore()),
+                                       options: MigrationOptions(verify: false)).run()
+        #expect(!unverified.verified && unverified.verificationSeconds == 0)
+    }
+
+    @Test("a store and a child of it cannot be each other's source and target")
+    func childAndParent() throws {
+        let parent = try Self.open(InMemoryDataStore(), holding: Self.sample())
+        let child = try parent.makeChildDataStore()
+        try child.setup()
+        expectError(.invalidArgument) { try Migration(source: child, target: parent).run() }
+        expectError(.invalidArgument) { try Migration(source: parent, target: child).run() }
     }
 
     @Test("bad options and the same store on both sides are rejected")

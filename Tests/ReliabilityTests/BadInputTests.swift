@@ -31,11 +31,11 @@ import Testing
 //     29. in-memory, and children of SQLite and GDBM stores: the same (exactly the maximum is fine)
 //  30-31. sqlite, gdbm: a 64 MiB value round-trips
 //   persist-migrate (ToolBadInputs):
-//  32-37. --from/--to without a kind, without a path, and with an unknown kind: 64
+//  32-37. --from/--to a kind without a path, kind: without a path, and an unknown kind: 64
 //  38-47. sqlite and gdbm sources: missing, a directory, random bytes, a file of the other kind,
 //         truncated: 66
 //     48. gdbm source: an empty file: 66
-//     49. sqlite source: an empty file is an empty database: nothing to copy, 0
+//     49. sqlite source: an empty file, which SQLite would open as an empty database, is no store: 66
 //     50. gdbm source held by another process: 75
 //     51. gdbm source: an undecodable record: 65
 //     52. gdbm source: a record of a newer format version: 65
@@ -49,7 +49,8 @@ import Testing
 //
 // Elsewhere, in more detail: SQLite's own bad files and conditions (PersistSQLiteTests/ErrorTests),
 // GDBM recovery and damaged records (PersistGDBMTests/BadFileTests), locking between processes
-// (PersistGDBMTests/LockingTests), the tool's other exit statuses (PersistMigrateTests/ExitCodeTests),
+// (PersistGDBMTests/LockingTests), the tool's exit matrix and its other statuses (PersistMigrateTests/ExitMatrixTests,
+// ExitCodeTests, DetectionTests, InterruptTests),
 // and every Value edge case, hostile names and a 16 MiB value in every store (PersistConformance).
 
 @Suite("Bad-input suite: every bad input gets a clear error and changes nothing")

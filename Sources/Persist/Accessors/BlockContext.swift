@@ -8,14 +8,22 @@ final class BlockContext {
     private(set) var isActive = true
     let logger: Logger
     let location: String
+    /// The scheduler's index declarations, for an engine that keeps none itself.
+    let catalog: IndexCatalog
+    /// The integer identifiers the store and its children handed out.
+    let reservations: IDReservations
+    /// Indexes this block declared in ``catalog``'s place, added to it when the block commits.
+    var declaredIndexes: [DataStoreIndex] = []
     /// Mutable items changed since they were last written to the transaction, in change order.
     var dirtyItems: [MutableItem] = []
     /// The first failed in-place change (a subscript cannot throw); the block fails with it.
     var pendingError: DataStoreError?
 
-    init(logger: Logger, location: String) {
+    init(logger: Logger, location: String, catalog: IndexCatalog, reservations: IDReservations) {
         self.logger = logger
         self.location = location
+        self.catalog = catalog
+        self.reservations = reservations
     }
 
     func close() {
@@ -33,6 +41,12 @@ final class BlockContext {
     /// ``DataStoreError`` it throws without a path gets this block's store as its path and in its
     /// message, so that every error names the store concerned.
     func locating<T>(_ body: () throws -> T) throws -> T {
+        try Self.locating(location, body)
+    }
+
+    /// Runs `body`; a ``DataStoreError`` it throws without a path gets `location` as its path
+    /// and in its message.
+    static func locating<T>(_ location: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch var error as DataStoreError where error.path == nil {

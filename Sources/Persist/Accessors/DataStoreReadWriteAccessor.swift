@@ -14,9 +14,20 @@
 /// }
 /// ```
 public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
-    private let writer: any StoreWriter
+    let writer: any StoreWriter
     /// Mutable items handed out in this block, so that one stored item has one mutable object.
-    private var registry: [ItemReference: MutableItem] = [:]
+    var registry: [ItemReference: MutableItem] = [:]
+    /// The unique indexes of each item type this block has checked writes against; forgotten when
+    /// the block declares an index.
+    var uniqueIndexCache: [String: [DataStoreIndex]] = [:]
+    /// For each item type this block generated an integer identifier for, the smallest identifier
+    /// the next one may have (raised by every integer identifier the block writes).
+    var nextIntegerIDs: [String: Int64] = [:]
+    /// Each entity type's encoder and engine sink in this block (see `EntityWriteStates`).
+    var entityWrites = EntityWriteStates()
+
+    /// Whether the block has handed out mutable items, which typed writes must keep up to date.
+    var hasMutableItems: Bool { !registry.isEmpty }
 
     init(writer: any StoreWriter, context: BlockContext) {
         self.writer = writer
@@ -38,24 +49,26 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
             if let (item, isNew) = mutable.takePendingChange() {
                 try context.locating {
                     try NameRules.validate(item)
+                    try checkUnique(item)
                     if isNew {
                         try writer.insert(item)
                     } else {
                         try writer.save(item)
                     }
                 }
+                noteWritten(item.id, ofType: item.itemType)
             }
         }
     }
 
-    private func mutable(for item: Item) -> MutableItem {
+    func mutable(for item: Item) -> MutableItem {
         if let existing = registry[item.reference] { return existing }
         let mutable = MutableItem(item: item, context: context)
         registry[item.reference] = mutable
         return mutable
     }
 
-    private func forget(_ reference: ItemReference) {
+    func forget(_ reference: ItemReference) {
         registry.removeValue(forKey: reference)?.markDeleted()
     }
 
@@ -105,6 +118,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         let mutable = MutableItem(item: Item(itemType: itemType, id: id), context: context)
         mutable.markUnwritten()
         registry[mutable.reference] = mutable
+        noteWritten(id, ofType: itemType)
         return mutable
     }
 
@@ -116,8 +130,10 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         try checkActiveAndFlushPendingChanges()
         try context.locating {
             try NameRules.validate(item)
+            try checkUnique(item)
             try writer.insert(item)
         }
+        noteWritten(item.id, ofType: item.itemType)
         if !registry.isEmpty { registry[item.reference]?.replace(with: item) }
     }
 
@@ -126,8 +142,10 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         try checkActiveAndFlushPendingChanges()
         try context.locating {
             try NameRules.validate(item)
+            try checkUnique(item)
             try writer.save(item)
         }
+        noteWritten(item.id, ofType: item.itemType)
         if !registry.isEmpty { registry[item.reference]?.replace(with: item) }
     }
 

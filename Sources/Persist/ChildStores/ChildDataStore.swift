@@ -39,7 +39,16 @@ public final class ChildDataStore: EngineBackedDataStore {
     init(parent: any DataStore, logger: Logger) {
         self.parent = parent
         engine = ChildEngine(parent: parent)
-        scheduler = WriteScheduler(engine: engine, logger: logger)
+        let parentScheduler = (parent as? any EngineBackedDataStore)?.scheduler
+        scheduler = WriteScheduler(engine: engine, logger: logger,
+                                   reservations: parentScheduler?.reservations ?? IDReservations())
+        if let parentCenter = parentScheduler?.observations {
+            // While the child has live queries, the parent's commits refresh them too.
+            scheduler.observations.setUpstream { deliver in
+                let token = parentCenter.subscribe(deliver)
+                return { parentCenter.unsubscribe(token) }
+            }
+        }
     }
 
     /// How many items the child has inserted, changed or deleted and not yet merged.

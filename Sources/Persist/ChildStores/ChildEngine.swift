@@ -6,6 +6,8 @@ final class ChildEngine: DataStoreEngine {
     let parent: any DataStore
     let location: String
     private let committed = Locked(ChildChanges())
+    /// Indexes the child declared, to declare in the parent at the merge.
+    private let declared = Locked<[DataStoreIndex]>([])
 
     init(parent: any DataStore) {
         self.parent = parent
@@ -17,19 +19,23 @@ final class ChildEngine: DataStoreEngine {
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let changes = committed.withLock { $0 }
+        let indexes = declared.value
         return try parent.read { accessor in
-            try body(ChildOverlay(parent: accessor, changes: changes))
+            try body(ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes))
         }
     }
 
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
         let changes = committed.withLock { $0 }
+        let indexes = declared.value
         return try parent.read { accessor in
-            let transaction = ChildOverlay(parent: accessor, changes: changes)
+            let transaction = ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes)
             let (value, commit) = try body(transaction)
             if commit {
                 let updated = transaction.changes
+                let updatedIndexes = transaction.declaredIndexes
                 committed.withLock { $0 = updated }
+                declared.withLock { $0 = updatedIndexes }
             }
             return value
         }
@@ -38,11 +44,15 @@ final class ChildEngine: DataStoreEngine {
     /// Every change, for merging.
     var changes: ChildChanges { committed.withLock { $0 } }
 
+    /// The indexes declared in the child, for merging.
+    var declaredIndexes: [DataStoreIndex] { declared.value }
+
     /// How many items the child has changed.
     var changeCount: Int { committed.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
     /// Forgets every change.
     func clear() {
         committed.withLock { $0 = ChildChanges() }
+        declared.withLock { $0 = [] }
     }
 }

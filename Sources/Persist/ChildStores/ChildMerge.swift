@@ -16,9 +16,14 @@ enum ChildMerge {
         // On the child's write queue: its queued writes finish first and none starts until the merge ends.
         try child.scheduler.performExclusive {
             let changes = child.engine.changes
-            guard !changes.isEmpty else { return }
+            let indexes = child.engine.declaredIndexes
+            guard !changes.isEmpty || !indexes.isEmpty else { return }
             let dropped = try parent.writeSync { accessor in
-                try apply(changes, to: accessor, policy: policy, parent: parent.location)
+                // The indexes first: the parent then checks every change against them.
+                for index in indexes {
+                    try accessor.ensureIndex(ofType: index.itemType, on: index.attributes, unique: index.isUnique)
+                }
+                return try apply(changes, to: accessor, policy: policy, parent: parent.location)
             }
             child.engine.clear()
             if !dropped.isEmpty {

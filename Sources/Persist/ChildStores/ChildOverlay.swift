@@ -8,10 +8,13 @@ internal import HashTreeCollections
 final class ChildOverlay: StoreWriter {
     private let parent: DataStoreReadAccessor
     private(set) var changes: ChildChanges
+    /// Indexes declared in the child and not merged yet.
+    private(set) var declaredIndexes: [DataStoreIndex]
 
-    init(parent: DataStoreReadAccessor, changes: ChildChanges) {
+    init(parent: DataStoreReadAccessor, changes: ChildChanges, declaredIndexes: [DataStoreIndex]) {
         self.parent = parent
         self.changes = changes
+        self.declaredIndexes = declaredIndexes
     }
 
     private struct StopStreaming: Error {}
@@ -112,7 +115,23 @@ final class ChildOverlay: StoreWriter {
         return types.sorted { ByteOrder.compare($0, $1) < 0 }
     }
 
+    /// The parent's indexes and the child's own declarations: a child keeps a catalog, and the
+    /// accessor checks the child's writes against its unique indexes by queries on this overlay.
+    func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
+        try parent.indexes(ofType: itemType) + declaredIndexes.filter { $0.itemType.utf8.elementsEqual(itemType.utf8) }
+    }
+
     // MARK: Writing
+
+    func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
+        let existing = try indexes(ofType: index.itemType) ?? []
+        if existing.contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) { return false }
+        if index.isUnique, let shared = try UniqueIndexes.duplicates(for: index, in: self) {
+            throw UniqueIndexes.existingDuplicates(index, shared)
+        }
+        declaredIndexes.append(index)
+        return true
+    }
 
     /// Records the child's new state for one item, remembering the parent's version the first time.
     private func record(_ itemType: String, _ id: ItemID, _ item: Item?) throws {

@@ -84,6 +84,17 @@ public protocol DataStore: AnyObject, Sendable {
     /// - Throws: ``DataStoreError/Code/misuse`` when `child` is not a child of this store;
     ///   ``DataStoreError/Code/conflict`` with policy ``MergePolicy/fail`` and conflicting items.
     func merge(_ child: any DataStore, policy: MergePolicy) throws
+
+    /// The indexes of `itemType`: those declared with
+    /// ``DataStoreReadWriteAccessor/ensureIndex(ofType:on:unique:)`` and those an adopted
+    /// database already had (<doc:Indexes>).
+    ///
+    /// The default reads them in a read block.
+    ///
+    /// ```swift
+    /// let unique = try store.indexes(ofType: "User").filter(\.isUnique)
+    /// ```
+    func indexes(ofType itemType: String) throws -> [DataStoreIndex]
 }
 
 extension DataStore {
@@ -99,5 +110,16 @@ extension DataStore {
     /// Merges `child` with the default policy, ``MergePolicy/childWins``.
     public func merge(_ child: any DataStore) throws {
         try merge(child, policy: .childWins)
+    }
+
+    /// The indexes of `itemType`, read in a read block.
+    ///
+    /// ```swift
+    /// for index in try store.indexes(ofType: "User") where index.isUnique {
+    ///     print("unique:", index.attributes)
+    /// }
+    /// ```
+    public func indexes(ofType itemType: String) throws -> [DataStoreIndex] {
+        try read { accessor in try accessor.indexes(ofType: itemType) }
     }
 }

@@ -31,6 +31,10 @@ public struct DataStoreError: Error, Sendable, Hashable {
         case typeMismatch
         /// A merge found items changed on both sides.
         case conflict
+        /// A write would give two items of one type the same values for the attributes of a unique
+        /// index; ``DataStoreError/items`` names the item written and the one already holding the
+        /// values, and nothing of the write is stored (see <doc:Indexes>).
+        case uniqueViolation
         /// The operating system reported an input/output failure (including a full disk).
         case io
         /// The store or file was opened read-only and a write was attempted.
@@ -54,7 +58,8 @@ public struct DataStoreError: Error, Sendable, Hashable {
     /// The engine's own error text, when there is one.
     public var engineMessage: String?
     /// The items concerned: conflicting items for ``Code/conflict``, the duplicate for
-    /// ``Code/alreadyExists``, the undecodable record for ``Code/corrupt``.
+    /// ``Code/alreadyExists``, the items sharing a unique index's values for
+    /// ``Code/uniqueViolation``, the undecodable record for ``Code/corrupt``.
     public var items: [ItemReference]
 
     /// Makes an error.
@@ -99,6 +104,8 @@ extension DataStoreError {
     public static let typeMismatch = Code.typeMismatch
     /// The code ``Code/conflict``, for `catch DataStoreError.conflict`.
     public static let conflict = Code.conflict
+    /// The code ``Code/uniqueViolation``, for `catch DataStoreError.uniqueViolation`.
+    public static let uniqueViolation = Code.uniqueViolation
     /// The code ``Code/io``, for `catch DataStoreError.io`.
     public static let io = Code.io
     /// The code ``Code/readOnly``, for `catch DataStoreError.readOnly`.

@@ -15,34 +15,38 @@ import Foundation
 /// }
 /// ```
 package struct ByteReader {
-    private let bytes: UnsafeRawBufferPointer
+    @usableFromInline let bytes: UnsafeRawBufferPointer
     /// The position of the next byte to read.
-    package private(set) var offset: Int = 0
+    @usableFromInline package internal(set) var offset: Int = 0
 
     /// A reader over `bytes`, which must stay valid while the reader is used.
-    package init(_ bytes: UnsafeRawBufferPointer) {
+    @inlinable @inline(__always) package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
     /// How many bytes are left.
-    package var remaining: Int { bytes.count - offset }
+    @inlinable @inline(__always) package var remaining: Int { bytes.count - offset }
 
     /// Whether every byte has been read.
-    package var isAtEnd: Bool { offset >= bytes.count }
+    @inlinable @inline(__always) package var isAtEnd: Bool { offset >= bytes.count }
 
-    static func corrupt(_ message: String) -> DataStoreError {
+    @usableFromInline static func corrupt(_ message: String) -> DataStoreError {
         DataStoreError(.corrupt, message)
     }
 
-    private func require(_ count: Int, _ what: String) throws {
-        guard count >= 0, count <= remaining else {
-            throw Self.corrupt("\(what) needs \(count) bytes at byte \(offset) but only \(remaining) remain")
-        }
+    /// Checks that `count` bytes remain. The message is built only on failure, out of line, so
+    /// that the check itself stays a comparison in the decoders' loops.
+    @inlinable @inline(__always) func require(_ count: Int, _ what: StaticString) throws {
+        guard count >= 0, count <= bytes.count &- offset else { throw shortage(count, what) }
+    }
+
+    @usableFromInline @inline(never) func shortage(_ count: Int, _ what: StaticString) -> DataStoreError {
+        Self.corrupt("\(what) needs \(count) bytes at byte \(offset) but only \(remaining) remain")
     }
 
     /// Reads one byte.
-    package mutating func readByte() throws -> UInt8 {
-        try require(1, "a byte")
+    @inlinable @inline(__always) package mutating func readByte() throws -> UInt8 {
+        guard offset < bytes.count else { throw shortage(1, "a byte") }
         let byte = bytes[offset]
         offset += 1
         return byte
@@ -65,16 +69,15 @@ package struct ByteReader {
     }
 
     /// Skips `count` bytes.
-    package mutating func skip(_ count: Int) throws {
+    @inlinable @inline(__always) package mutating func skip(_ count: Int) throws {
         try require(count, "skipped bytes")
         offset += count
     }
 
     /// Reads 8 big-endian bytes.
-    package mutating func readFixed64() throws -> UInt64 {
+    @inlinable @inline(__always) package mutating func readFixed64() throws -> UInt64 {
         try require(8, "a 64-bit number")
-        var value: UInt64 = 0
-        for index in offset..<(offset + 8) { value = value << 8 | UInt64(bytes[index]) }
+        let value = UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         offset += 8
         return value
     }
@@ -89,7 +92,16 @@ package struct ByteReader {
     }
 
     /// Reads an unsigned LEB128 varint, rejecting overlong and overflowing forms.
-    package mutating func readVarint() throws -> UInt64 {
+    @inlinable @inline(__always) package mutating func readVarint() throws -> UInt64 {
+        // One byte is the common case: counts, lengths and small integers.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            defer { offset += 1 }
+            return UInt64(bytes[offset])
+        }
+        return try readLongVarint()
+    }
+
+    @usableFromInline mutating func readLongVarint() throws -> UInt64 {
         let start = offset
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -108,13 +120,16 @@ package struct ByteReader {
     }
 
     /// Reads a varint count and checks that `count × minimumBytesEach` bytes remain.
-    package mutating func readLength(minimumBytesEach: Int = 1) throws -> Int {
+    @inlinable @inline(__always) package mutating func readLength(minimumBytesEach: Int = 1) throws -> Int {
         let start = offset
         let value = try readVarint()
-        guard value <= UInt64(remaining / max(minimumBytesEach, 1)) else {
-            throw Self.corrupt("length \(value) at byte \(start) is larger than the \(remaining) bytes that remain")
-        }
+        let (needed, overflow) = value.multipliedReportingOverflow(by: UInt64(max(minimumBytesEach, 1)))
+        guard !overflow, needed <= UInt64(remaining) else { throw tooLong(value, at: start) }
         return Int(value)
+    }
+
+    @usableFromInline @inline(never) func tooLong(_ value: UInt64, at start: Int) -> DataStoreError {
+        Self.corrupt("length \(value) at byte \(start) is larger than the \(remaining) bytes that remain")
     }
 
     /// Reads a varint byte count and that many bytes of valid UTF-8.
@@ -142,6 +157,8 @@ package struct ByteReader {
         // Decoding repairs invalid input (with U+FFFD), so the input was valid exactly when the
         // decoded string has the very same bytes.
         let units = UnsafeBufferPointer(start: raw.baseAddress?.assumingMemoryBound(to: UInt8.self), count: raw.count)
+        // ASCII, the common case, is valid UTF-8 as it is: no need to decode twice.
+        if isASCII(raw) { return String(decoding: units, as: UTF8.self) }
         var string = String(decoding: units, as: UTF8.self)
         let unchanged = string.withUTF8 { decoded -> Bool in
             guard decoded.count == units.count else { return false }
@@ -149,6 +166,20 @@ package struct ByteReader {
             return memcmp(left, right, decoded.count) == 0
         }
         return unchanged ? string : nil
+    }
+
+    /// Whether every byte is below 0x80, tested eight at a time.
+    private static func isASCII(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= raw.count {
+            if raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < raw.count {
+            if raw[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Throws unless every byte has been read.

@@ -27,4 +27,16 @@ package enum CanonicalItemEncoding {
             BinaryValueCoding.encode(item.attributes[name] ?? .null, into: &buffer)
         }
     }
+
+    /// Appends the canonical bytes of a row: the same bytes as for its item.
+    package static func encode(_ row: ItemRow, into buffer: inout [UInt8]) {
+        BinaryValueCoding.appendLengthPrefixed(row.itemType, to: &buffer)
+        BinaryValueCoding.encode(row.id.value, into: &buffer)
+        BinaryValueCoding.appendVarint(UInt64(row.values.count), to: &buffer)
+        for (name, value) in zip(row.names.bytes, row.values) {
+            BinaryValueCoding.appendVarint(UInt64(name.count), to: &buffer)
+            buffer.append(contentsOf: name)
+            BinaryValueCoding.encode(value, into: &buffer)
+        }
+    }
 }

@@ -20,11 +20,28 @@ public struct ItemChecksum: Sendable, Hashable, CustomStringConvertible {
 
     /// Adds one item.
     public mutating func add(_ item: Item) {
-        let digest = ItemDigest(item, scratch: &scratch)
+        add(ItemDigest(item, scratch: &scratch))
+    }
+
+    /// Adds one row: the same as adding its item.
+    package mutating func add(_ row: ItemRow) {
+        add(ItemDigest(row, scratch: &scratch))
+    }
+
+    private mutating func add(_ digest: ItemDigest) {
         let (sumLow, carry) = low.addingReportingOverflow(digest.low)
         low = sumLow
         high = high &+ digest.high &+ (carry ? 1 : 0)
         count += 1
+    }
+
+    /// Takes out what `other` added: the checksum of the items in this one and not in `other`,
+    /// when `other`'s items are among them.
+    mutating func subtract(_ other: ItemChecksum) {
+        let (difference, borrow) = low.subtractingReportingOverflow(other.low)
+        low = difference
+        high = high &- other.high &- (borrow ? 1 : 0)
+        count -= other.count
     }
 
     /// The 128-bit sum as 32 hexadecimal digits.

@@ -12,8 +12,18 @@ struct ItemDigest: Sendable, Hashable {
     /// The digest of `item`, encoding it into `scratch` (emptied first, kept for reuse), so that
     /// a caller digesting many items allocates one buffer.
     init(_ item: Item, scratch: inout [UInt8]) {
+        self.init(scratch: &scratch) { CanonicalItemEncoding.encode(item, into: &$0) }
+    }
+
+    /// The digest of a row: the digest of its item.
+    init(_ row: ItemRow, scratch: inout [UInt8]) {
+        self.init(scratch: &scratch) { CanonicalItemEncoding.encode(row, into: &$0) }
+    }
+
+    /// The digest of the bytes `encode` writes into `scratch`, emptied first.
+    private init(scratch: inout [UInt8], _ encode: (inout [UInt8]) -> Void) {
         scratch.removeAll(keepingCapacity: true)
-        CanonicalItemEncoding.encode(item, into: &scratch)
+        encode(&scratch)
         var hasher = StableHasher()
         hasher.combine(bytes: scratch)
         (high, low) = hasher.finalize()

@@ -5,6 +5,11 @@
 /// ``DataStore`` with accessors, mutable items, typed entities, write queues and lifecycle checks.
 /// Requests reaching an engine have already passed ``DataStoreRequest/validate()``.
 ///
+/// The first four requirements are all an engine must write. The others — aggregates, the largest
+/// integer identifier and the index catalog — have default implementations built on those four
+/// (see <doc:Contract>), which an engine overrides only to do the same work faster, for example
+/// in one SQL statement; an override must give exactly the default's answer.
+///
 /// ```swift
 /// final class MyReader: StoreReader {
 ///     func item(ofType itemType: String, id: ItemID) throws -> Item? { … }
@@ -26,6 +31,38 @@ public protocol StoreReader: AnyObject {
 
     /// The names of the item types that hold at least one item, in ascending byte order.
     func itemTypes() throws -> [String]
+
+    /// The aggregate `function` of `attribute` over the items `forEachItem(matching:_:)` would
+    /// produce, with the semantics of <doc:Aggregates>: `nil` for ``AggregateFunction/minimum``,
+    /// ``AggregateFunction/maximum`` and ``AggregateFunction/average`` over no counted value,
+    /// `.int(0)` for an empty ``AggregateFunction/sum``.
+    ///
+    /// The default folds the items of `forEachItem(matching:_:)`.
+    ///
+    /// ```swift
+    /// let total = try reader.aggregate(.sum, of: "seats", matching: DataStoreRequest(itemType: "Restaurant"))
+    /// ```
+    func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value?
+
+    /// The largest `.int` identifier among the items of `itemType`, or `nil` when none has one.
+    ///
+    /// The default looks at every item of the type.
+    ///
+    /// ```swift
+    /// let largest = try reader.largestIntegerID(ofType: "Todo")
+    /// ```
+    func largestIntegerID(ofType itemType: String) throws -> Int64?
+
+    /// The indexes the engine keeps for `itemType`, or `nil` when the engine keeps no index
+    /// catalog of its own.
+    ///
+    /// The default is `nil`: the store's ``WriteScheduler`` then keeps the declarations, for the
+    /// life of the store object, and enforces unique ones by queries (<doc:Indexes>).
+    ///
+    /// ```swift
+    /// let unique = try reader.indexes(ofType: "User")?.filter(\.isUnique)
+    /// ```
+    func indexes(ofType itemType: String) throws -> [DataStoreIndex]?
 }
 
 extension StoreReader {

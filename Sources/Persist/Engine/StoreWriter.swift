@@ -1,6 +1,11 @@
 /// The write operations a store's engine provides inside one write transaction.
 ///
 /// Reads through the same object see the transaction's own changes.
+///
+/// The four requirements `insert`, `save`, `deleteItem` and `deleteAllItems` are all an engine
+/// must write. The set-based writes, integer identifiers and index declarations have default
+/// implementations built on them (see <doc:Contract>); an engine overrides them to do the same
+/// work faster, for example in one SQL statement, and must then give exactly the default's result.
 public protocol StoreWriter: StoreReader {
     /// Adds an item that must not exist yet.
     ///
@@ -15,4 +20,65 @@ public protocol StoreWriter: StoreReader {
 
     /// Removes every item of a type; returns how many there were.
     func deleteAllItems(ofType itemType: String) throws -> Int
+
+    /// Removes every item the request selects (filter, order, offset and limit as for
+    /// `forEachItem(matching:_:)`); returns how many there were.
+    ///
+    /// The default collects the selected identifiers, then deletes them one by one.
+    ///
+    /// ```swift
+    /// let removed = try writer.deleteItems(matching: DataStoreRequest(itemType: "Draft"))
+    /// ```
+    func deleteItems(matching request: DataStoreRequest) throws -> Int
+
+    /// Sets the attributes in `values` on every item the request selects (`.null` removes an
+    /// attribute; other attributes keep their values); returns how many items it selected.
+    ///
+    /// The default reads the selected items, then saves each changed copy.
+    ///
+    /// ```swift
+    /// let changed = try writer.updateItems(matching: DataStoreRequest(itemType: "Todo"), setting: ["done": true])
+    /// ```
+    func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int
+
+    /// The integer identifier the engine would give a new item of `itemType` now: greater than
+    /// every `.int` identifier of the type. Only called inside write transactions, which are
+    /// exclusive across processes, so nothing can take the identifier before the block commits.
+    ///
+    /// The default is one above ``StoreReader/largestIntegerID(ofType:)`` (1 for a type without
+    /// integer identifiers). An engine with a sequence of its own (SQLite's `AUTOINCREMENT`)
+    /// answers from it, so that code using the engine directly never hands out the same identifier.
+    ///
+    /// ```swift
+    /// let id = try writer.nextIntegerID(ofType: "Todo")   // 1 for a type without integer identifiers
+    /// ```
+    ///
+    /// - Throws: ``DataStoreError/Code/unsupported`` when the type already holds `Int64.max`.
+    func nextIntegerID(ofType itemType: String) throws -> Int64
+
+    /// Declares `index`, building it from the stored items; returns `true` when it was created and
+    /// `false` when an index already satisfied it (``DataStoreIndex/satisfies(attributes:unique:)``),
+    /// or `nil` when the engine keeps no index catalog of its own.
+    ///
+    /// The default is `nil` (the scheduler keeps the declaration). An engine that returns a value
+    /// must also answer ``StoreReader/indexes(ofType:)``.
+    ///
+    /// ```swift
+    /// let created = try writer.ensureIndex(DataStoreIndex(itemType: "User", attributes: ["email"], isUnique: true))
+    /// ```
+    ///
+    /// - Throws: ``DataStoreError/Code/uniqueViolation`` naming items that already share values,
+    ///   for a unique index; nothing is declared then.
+    func ensureIndex(_ index: DataStoreIndex) throws -> Bool?
+
+    /// Whether the engine itself refuses writes that break its unique indexes, throwing
+    /// ``DataStoreError/Code/uniqueViolation`` and leaving the transaction as it was.
+    ///
+    /// The default is `false`: the accessor then checks every write against the unique indexes by
+    /// equality queries before passing it on.
+    ///
+    /// ```swift
+    /// var enforcesUniqueIndexes: Bool { true }   // an SQL engine with real unique indexes
+    /// ```
+    var enforcesUniqueIndexes: Bool { get }
 }

@@ -24,6 +24,14 @@ public final class WriteScheduler: Sendable {
     package let engine: any DataStoreEngine
     /// The logger for lifecycle events and failed writes nobody waited for.
     package let logger: Logger
+    /// The commit notifications live queries listen to: posted after every committed write.
+    package let observations = ObservationCenter()
+    /// The integer identifiers handed out by this store and its child stores.
+    package let reservations: IDReservations
+    /// The index declarations of an engine that keeps none itself, for the life of this object.
+    let catalog = IndexCatalog()
+    /// Where live queries re-run their requests, one at a time.
+    private let observationQueue: DispatchQueue
 
     private enum Phase {
         case initial, opening, open, closing, closed
@@ -43,13 +51,26 @@ public final class WriteScheduler: Sendable {
     ///   - engine: the engine; the scheduler becomes its only user.
     ///   - logger: where lifecycle events (at debug level) and asynchronous write failures nobody
     ///     waited for go.
-    public init(engine: any DataStoreEngine, logger: Logger) {
+    public convenience init(engine: any DataStoreEngine, logger: Logger) {
+        self.init(engine: engine, logger: logger, reservations: IDReservations())
+    }
+
+    /// Makes a scheduler that shares generated identifiers with `reservations` (a child store's
+    /// with its parent's).
+    package init(engine: any DataStoreEngine, logger: Logger, reservations: IDReservations) {
         self.engine = engine
         self.logger = logger
+        self.reservations = reservations
         writeQueue = DispatchQueue(label: "persist.write")
         completionQueue = DispatchQueue(label: "persist.completion")
+        observationQueue = DispatchQueue(label: "persist.observe")
         writeQueue.setSpecific(key: writeQueueKey, value: true)
         completionQueue.setSpecific(key: completionQueueKey, value: true)
+        if let source = engine as? any ExternalChangeSource {
+            observations.setUpstream { [weak self] deliver in
+                self?.watchExternalChanges(of: source, deliver) ?? {}
+            }
+        }
     }
 
     private var isOnWriteQueue: Bool { DispatchQueue.getSpecific(key: writeQueueKey) == true }
@@ -145,7 +166,12 @@ public final class WriteScheduler: Sendable {
             return true
         }
         completionQueue.sync {}
-        if closed { logger.debug("closed store", metadata: ["store": .string(engine.location)]) }
+        if closed {
+            observations.post(.failed(DataStoreError(
+                .misuse, "the store at \(engine.location) was torn down, which ends its live queries; observe it again "
+                    + "after setup()", path: engine.location)))
+            logger.debug("closed store", metadata: ["store": .string(engine.location)])
+        }
     }
 
     /// Throws unless the store is open.
@@ -168,7 +194,7 @@ public final class WriteScheduler: Sendable {
             readers.leave()
         }
         return try engine.read { reader in
-            let context = BlockContext(logger: logger, location: engine.location)
+            let context = makeContext()
             defer { context.close() }
             return try block(DataStoreReadAccessor(reader: reader, context: context))
         }
@@ -190,16 +216,66 @@ public final class WriteScheduler: Sendable {
     private func performWrite<T>(_ block: (DataStoreReadWriteAccessor) throws -> T) throws -> T {
         let current = phase.value
         guard current == .open || current == .closing else { throw notOpenError(current) }
-        return try engine.write { writer in
-            let context = BlockContext(logger: logger, location: engine.location)
-            defer { context.close() }
-            let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
-            let value = try block(accessor)
-            try context.checkPendingError()
-            let commit = (value as? TransactionStatus) != .rollback
-            if commit { try accessor.flushPendingChanges() }
-            return (value, commit)
+        var outcome = BlockOutcome()
+        let value = try engine.write { writer in try transaction(writer, &outcome, block) }
+        finish(outcome)
+        return value
+    }
+
+    /// What a write block decided, for what follows its commit.
+    private struct BlockOutcome {
+        var committed = false
+        var declared: [DataStoreIndex] = []
+    }
+
+    /// One write block's accessor over `writer`: runs `block`, then decides to commit or roll back.
+    private func transaction<T>(
+        _ writer: any StoreWriter, _ outcome: inout BlockOutcome, _ block: (DataStoreReadWriteAccessor) throws -> T
+    ) throws -> (value: T, commit: Bool) {
+        let context = makeContext()
+        defer { context.close() }
+        let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
+        let value = try block(accessor)
+        try context.checkPendingError()
+        let commit = (value as? TransactionStatus) != .rollback
+        if commit { try accessor.flushPendingChanges() }
+        outcome.committed = commit
+        outcome.declared = context.declaredIndexes
+        return (value, commit)
+    }
+
+    /// After a block committed: its declared indexes join the catalog, and observers hear of it.
+    private func finish(_ outcome: BlockOutcome) {
+        guard outcome.committed else { return }
+        catalog.add(outcome.declared)
+        observations.post(.changed)
+    }
+
+    /// Runs a write block synchronously, as ``writeSync(_:)`` does, in the engine's bulk-load
+    /// transaction when it has one: `block` also receives the writer's bulk operations (`nil` for
+    /// an engine whose writer has none). Used by ``Migration``; it goes through the same queue and
+    /// checks as every other write, and its commit is observed like theirs.
+    package func bulkWriteSync<T>(_ block: (DataStoreReadWriteAccessor, (any BulkLoadWriter)?) throws -> T) throws -> T {
+        try checkMayWait("writeSync", waitsForCompletions: false)
+        return try writeQueue.sync {
+            let current = phase.value
+            guard current == .open || current == .closing else { throw notOpenError(current) }
+            var outcome = BlockOutcome()
+            let value: T
+            if let bulkEngine = engine as? any BulkLoadingEngine {
+                value = try bulkEngine.bulkWrite { writer in try transaction(writer, &outcome) { try block($0, writer) } }
+            } else {
+                value = try engine.write { writer in
+                    try transaction(writer, &outcome) { try block($0, writer as? any BulkLoadWriter) }
+                }
+            }
+            finish(outcome)
+            return value
         }
+    }
+
+    private func makeContext() -> BlockContext {
+        BlockContext(logger: logger, location: engine.location, catalog: catalog, reservations: reservations)
     }
 
     /// Runs a write block synchronously (see ``DataStore/writeSync(_:)``).
@@ -256,10 +332,105 @@ public final class WriteScheduler: Sendable {
     ///   is not open; what `body` throws.
     public func performExclusive<T>(_ body: () throws -> T) throws -> T {
         try checkMayWait("performExclusive", waitsForCompletions: false)
-        return try writeQueue.sync {
+        let value = try writeQueue.sync {
             let current = phase.value
             guard current == .open || current == .closing else { throw notOpenError(current) }
             return try body()
         }
+        // Legacy code may have changed anything.
+        observations.post(.changed)
+        return value
+    }
+
+    // MARK: Live queries
+
+    /// A live query of `request` (see ``DataStore/observe(_:)``): the current result at once, then
+    /// a fresh one after each committed change, each passed through `transform`.
+    package func observe<Output: Sendable>(
+        _ request: DataStoreRequest, transform: @escaping @Sendable ([Item]) throws -> Output
+    ) -> AsyncThrowingStream<Output, any Error> {
+        AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
+            do {
+                try request.validate()
+            } catch var error as DataStoreError {
+                error.path = engine.location
+                error.message += " (store \(engine.location))"
+                continuation.finish(throwing: error)
+                return
+            } catch {
+                continuation.finish(throwing: error)
+                return
+            }
+            let location = engine.location
+            let query = LiveQuery(queue: observationQueue, continuation: continuation, fetch: { [weak self] in
+                guard let self else {
+                    throw DataStoreError(.misuse, "the store at \(location) was released while it was observed", path: location)
+                }
+                return try self.read { accessor in try accessor.items(forRequest: request) }
+            }, transform: transform)
+            let token = observations.subscribe { event in
+                switch event {
+                case .changed: query.changed()
+                case .failed(let error): query.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { [observations] _ in
+                query.terminated()
+                observations.unsubscribe(token)
+            }
+            query.changed()
+        }
+    }
+
+    /// Polls `source` for other processes' commits every interval while live queries exist;
+    /// returns the function that stops it. Everything touching the engine runs on the write queue.
+    private func watchExternalChanges(
+        of source: any ExternalChangeSource, _ deliver: @escaping @Sendable (ObservationCenter.Event) -> Void
+    ) -> @Sendable () -> Void {
+        let timer = DispatchSource.makeTimerSource(queue: writeQueue)
+        let (seconds, attoseconds) = source.externalChangePollInterval.components
+        let nanoseconds = max(Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000), 1_000_000)
+        let watching = Locked(false)
+        timer.setEventHandler { [weak self] in
+            guard let self, phase.value == .open else { return }
+            do {
+                if !watching.value {
+                    try source.beginWatchingExternalChanges()
+                    watching.withLock { $0 = true }
+                    // A commit between the query's first read and this baseline would be missed.
+                    deliver(.changed)
+                } else if try source.pollExternalChanges() {
+                    deliver(.changed)
+                }
+            } catch let error as DataStoreError {
+                deliver(.failed(error))
+            } catch {
+                deliver(.failed(DataStoreError(.io, "watching \(source.location) for changes failed: \(error)",
+                                               path: source.location)))
+            }
+        }
+        timer.schedule(deadline: .now(), repeating: .nanoseconds(nanoseconds), leeway: .nanoseconds(nanoseconds / 10))
+        timer.resume()
+        let polling = PollingTimer(timer)
+        return { [writeQueue] in
+            polling.cancel()
+            writeQueue.async {
+                if watching.value { source.endWatchingExternalChanges() }
+            }
+        }
+    }
+}
+
+/// The timer that polls an engine for other processes' commits.
+private final class PollingTimer: @unchecked Sendable {
+    // @unchecked Sendable: `source` is set once; a dispatch source may be cancelled from any thread.
+    private let source: any DispatchSourceTimer
+
+    init(_ source: any DispatchSourceTimer) {
+        self.source = source
+    }
+
+    func cancel() {
+        source.cancel()
     }
 }

@@ -24,7 +24,15 @@ extension DataStoreReadAccessor {
             throw DataStoreError.invalidArgument(
                 "the request is for \(request.itemType) but \(E.self) is stored as \(E.itemType)")
         }
-        return try items(forRequest: request).map(E.init(item:))
+        try checkActiveAndFlushPendingChanges()
+        try context.locating { try request.validate() }
+        var decoding = EntityRowDecoding(E.self)
+        var entities: [E] = []
+        try entityRows.forEachEntityRow(matching: request) { source in
+            entities.append(try decoding.decode(E.self, from: source))
+            return true
+        }
+        return entities
     }
 
     /// The entity with identifier `id`, or `nil`.
@@ -33,6 +41,17 @@ extension DataStoreReadAccessor {
     /// let pizza = try store.read { accessor in try accessor.getById(Restaurant.self, id: "r1") }
     /// ```
     public func getById<E: DataStoreEntity>(_ type: E.Type, id: E.ID) throws -> E? {
-        try item(ofType: E.itemType, id: E.itemID(for: id)).map(E.init(item:))
+        let itemID = try E.itemID(for: id)
+        try checkActiveAndFlushPendingChanges()
+        try context.locating { try NameRules.validateItemType(E.itemType) }
+        var decoding = EntityRowDecoding(E.self)
+        return try entityRows.withEntityRow(ofType: E.itemType, id: itemID) { source in
+            try decoding.decode(E.self, from: source)
+        }
+    }
+
+    /// The engine's row hook, or the general path through items.
+    var entityRows: any EntityRowReading {
+        (reader as? any EntityRowReading) ?? GeneralEntityRows(reader: reader)
     }
 }

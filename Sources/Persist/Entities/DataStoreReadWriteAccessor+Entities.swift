@@ -7,23 +7,57 @@ extension DataStoreReadWriteAccessor {
     ///
     /// - Throws: ``DataStoreError/Code/alreadyExists`` when an entity with the same id is stored.
     public func insert<E: DataStoreEntity>(_ entity: E) throws {
-        try insert(entity.makeItem())
+        try checkActiveAndFlushPendingChanges()
+        guard let (row, sink) = try encodedRow(entity) else { return try insert(entity.makeItem()) }
+        try context.locating { try sink.insert(row) }
+        noteWritten(row)
     }
 
     /// Replaces a stored entity.
     ///
     /// - Throws: ``DataStoreError/Code/notFound`` when no entity with this id is stored.
     public func update<E: DataStoreEntity>(_ entity: E) throws {
-        let item = try entity.makeItem()
-        guard try self.item(ofType: item.itemType, id: item.id) != nil else {
-            throw DataStoreError(.notFound, "cannot update \(item.reference): it is not stored", items: [item.reference])
+        try checkActiveAndFlushPendingChanges()
+        guard let (row, sink) = try encodedRow(entity) else {
+            let item = try entity.makeItem()
+            guard try self.item(ofType: item.itemType, id: item.id) != nil else { throw Self.notStored(item.reference) }
+            return try save(item)
         }
-        try save(item)
+        let reference = row.reference
+        guard try context.locating({ try sink.update(row) }) else { throw Self.notStored(reference) }
+        noteWritten(row)
+    }
+
+    private static func notStored(_ reference: ItemReference) -> DataStoreError {
+        DataStoreError(.notFound, "cannot update \(reference): it is not stored", items: [reference])
     }
 
     /// Stores an entity, replacing any stored entity with the same id.
     public func save<E: DataStoreEntity>(_ entity: E) throws {
-        try save(entity.makeItem())
+        try checkActiveAndFlushPendingChanges()
+        guard let (row, sink) = try encodedRow(entity) else { return try save(entity.makeItem()) }
+        try context.locating { try sink.save(row) }
+        noteWritten(row)
+    }
+
+    /// The entity's row through its type's plan and the engine's sink for it; `nil` when the
+    /// general path must write it: an entity the plan cannot express, mutable items to keep up to
+    /// date, or unique indexes the accessor checks for the engine. The row is valid until the
+    /// next entity of the type is encoded.
+    private func encodedRow<E: DataStoreEntity>(_ entity: E) throws -> (EntityRow, any EntityRowSink)? {
+        guard !hasMutableItems else { return nil }
+        let state = entityWrites.state(for: E.self, writer: writer)
+        guard state.encoder.plan.hasValidItemType else { return nil }
+        if !writer.enforcesUniqueIndexes, try !context.locating({ try uniqueIndexes(ofType: E.itemType) }).isEmpty {
+            return nil
+        }
+        guard let row = state.row(of: entity) else { return nil }
+        return (row, state.sink)
+    }
+
+    /// Notes the identifier of a row written, for identifiers generated later in the block.
+    private func noteWritten(_ row: EntityRow) {
+        if !nextIntegerIDs.isEmpty { noteWritten(row.id, ofType: row.plan.itemType) }
     }
 
     /// Deletes the entity with identifier `id`; `true` if it was stored.
@@ -51,41 +85,69 @@ extension DataStoreReadWriteAccessor {
     /// - Throws: ``DataStoreError/Code/invalidArgument`` when two entities share an id.
     @discardableResult
     public func synchronize<E: DataStoreEntity, S: Sequence<E>>(_ entities: S) throws -> SynchronizeResult<E> {
+        try checkActiveAndFlushPendingChanges()
         var wanted: [ItemID: Int] = [:]
-        var pairs: [(entity: E, item: Item)] = []
+        var pending: [EntitySynchronization<E>] = []
         for entity in entities {
-            let item = try entity.makeItem()
-            if wanted.updateValue(pairs.count, forKey: item.id) != nil {
-                throw DataStoreError.invalidArgument("the collection holds \(item.reference) more than once")
-            }
-            pairs.append((entity, item))
-        }
-        var stored: [Bool] = Array(repeating: false, count: pairs.count)
-        var changed: [Bool] = Array(repeating: false, count: pairs.count)
-        var removed: [ItemID] = []
-        try forEachItem(forRequest: DataStoreRequest(itemType: E.itemType)) { item in
-            if let index = wanted[item.id] {
-                stored[index] = true
-                changed[index] = pairs[index].item != item
+            let encoded: EntitySynchronization<E>
+            if let (row, _) = try encodedRow(entity) {
+                encoded = EntitySynchronization(entity: entity, id: row.id, form: .row(row.plan, Array(row.values)))
             } else {
-                removed.append(item.id)
+                let item = try entity.makeItem()
+                encoded = EntitySynchronization(entity: entity, id: item.id, form: .item(item))
             }
+            if wanted.updateValue(pending.count, forKey: encoded.id) != nil {
+                let reference = ItemReference(itemType: E.itemType, id: encoded.id)
+                throw DataStoreError.invalidArgument("the collection holds \(reference) more than once")
+            }
+            pending.append(encoded)
+        }
+        var stored: [Bool] = Array(repeating: false, count: pending.count)
+        var changed: [Bool] = Array(repeating: false, count: pending.count)
+        var removed: [ItemID] = []
+        let request = DataStoreRequest(itemType: E.itemType)
+        try context.locating { try request.validate() }
+        let comparison = EntityRowComparison()
+        try entityRows.forEachEntityRow(matching: request) { source in
+            let id = try source.identifier()
+            if let index = wanted[id] {
+                stored[index] = true
+                changed[index] = try !comparison.matches(pending[index].form, source)
+            } else {
+                removed.append(id)
+            }
+            return true
         }
         var result = SynchronizeResult<E>(added: [], updated: [], removed: removed, unchanged: 0)
         for id in removed {
             try deleteItem(ofType: E.itemType, id: id)
         }
-        for (index, pair) in pairs.enumerated() {
+        for (index, entry) in pending.enumerated() {
             if !stored[index] {
-                try insert(pair.item)
-                result.added.append(pair.entity)
+                try write(entry, inserting: true)
+                result.added.append(entry.entity)
             } else if changed[index] {
-                try save(pair.item)
-                result.updated.append(pair.entity)
+                try write(entry, inserting: false)
+                result.updated.append(entry.entity)
             } else {
                 result.unchanged += 1
             }
         }
         return result
+    }
+
+    /// Inserts or saves one entity of a synchronization, as a row when it was encoded as one.
+    private func write<E: DataStoreEntity>(_ entry: EntitySynchronization<E>, inserting: Bool) throws {
+        guard case .row(let plan, let values) = entry.form, !hasMutableItems else {
+            let item = try entry.item()
+            return try inserting ? insert(item) : save(item)
+        }
+        try checkActiveAndFlushPendingChanges()
+        let sink = entityWrites.state(for: E.self, writer: writer).sink
+        try values.withUnsafeBufferPointer { buffer in
+            let row = EntityRow(plan: plan, id: entry.id, values: buffer)
+            try context.locating { try inserting ? sink.insert(row) : sink.save(row) }
+            noteWritten(row)
+        }
     }
 }

@@ -76,13 +76,21 @@ enum EncodingNode {
     }
 
     static func box<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> EncodingNode {
-        // Comparing metadata first keeps the dynamic casts off the common path.
-        if T.self == Date.self, let date = value as? Date { return .value(.date(date)) }
-        if T.self == Data.self, let data = value as? Data { return .value(.bytes([UInt8](data))) }
-        if T.self == URL.self, let url = value as? URL { return .value(.string(url.absoluteString)) }
+        if let special = special(value) { return .value(special) }
         let encoder = ValueEncodingState(codingPath: codingPath)
         try value.encode(to: encoder)
         return encoder.node ?? .object(ObjectBox())
+    }
+
+    /// The value of a `Date`, `Data` or `URL`, which the encoder stores as themselves rather than
+    /// as whatever their own `Encodable` conformances write; `nil` for any other type.
+    @inline(__always)
+    static func special<T: Encodable>(_ value: T) -> Value? {
+        // The metadata comparisons make the casts exact, so no dynamic cast (and its boxing) is needed.
+        if T.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
+        if T.self == Data.self { return .bytes([UInt8](unsafeBitCast(value, to: Data.self))) }
+        if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        return nil
     }
 
     static func integer<I: BinaryInteger>(_ value: I, codingPath: [any CodingKey]) throws -> EncodingNode {
@@ -131,12 +139,15 @@ final class ValueEncodingState: Encoder {
     }
 }
 
-struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
-    let box: EncodingNode.ObjectBox
-    let codingPath: [any CodingKey]
+/// A keyed encoding container that stores each scalar as a ``Value``: the conversions every
+/// keyed container of the encoders shares (`nil` as `.null`, every integer that fits as `.int`,
+/// floats as `.double`).
+protocol ValueSettingContainer: KeyedEncodingContainerProtocol {
+    /// Stores `value` under `key`.
+    func set(_ value: Value, _ key: Key)
+}
 
-    private func set(_ value: Value, _ key: Key) { box.set(value, for: key.stringValue) }
-
+extension ValueSettingContainer {
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
@@ -150,6 +161,14 @@ struct ValueKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
     mutating func encode(_ value: UInt8, forKey key: Key) throws { set(.int(Int64(value)), key) }
     mutating func encode(_ value: UInt16, forKey key: Key) throws { set(.int(Int64(value)), key) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { set(.int(Int64(value)), key) }
+}
+
+struct ValueKeyedEncodingContainer<Key: CodingKey>: ValueSettingContainer {
+    let box: EncodingNode.ObjectBox
+    let codingPath: [any CodingKey]
+
+    func set(_ value: Value, _ key: Key) { box.set(value, for: key.stringValue) }
+
     mutating func encode(_ value: UInt, forKey key: Key) throws {
         box.set(try EncodingNode.integer(value, codingPath: codingPath + [key]), for: key.stringValue)
     }

@@ -25,7 +25,10 @@ public struct MigrationOptions: Sendable, Hashable {
     public var batchSize: Int
     /// Whether to check, after copying, that the target holds exactly what was written.
     public var verify: Bool
-    /// Read and decode everything, and report what would be copied, without writing.
+    /// Do everything a real run does, in the same write blocks, and roll each block back: the
+    /// target's rules apply (names it refuses, items it cannot hold, existing items with
+    /// ``ExistingItems/fail``), so a dry run fails where the real run would, and the report says
+    /// what would have been written and skipped. Nothing is verified, since nothing stays.
     public var dryRun: Bool
     /// Write everything in one target write block, so that the target is untouched unless the
     /// whole copy commits. ``batchSize`` then only sets how many items are read between writes.

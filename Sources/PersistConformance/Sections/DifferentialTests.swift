@@ -12,13 +12,99 @@ public enum DifferentialTests {
     /// How many random requests one run checks.
     public static let requestCount = 1200
 
+    /// How many random set-based writes and aggregates one run checks.
+    public static let writeRoundCount = 400
+
     static let all: [ConformanceTest] = [
         ConformanceTest("1,200 random requests give exactly the reference evaluator's results",
                         group: .differential) { context in
             let store = try context.makeStore()
             try run(on: store, seed: seed, requests: requestCount)
         },
+        ConformanceTest("400 random deleteItems, updateItems and aggregates give exactly the reference evaluator's results",
+                        group: .differential) { context in
+            let store = try context.makeStore()
+            try runWrites(on: store, seed: seed, rounds: writeRoundCount)
+        },
     ]
+
+    /// Loads random data into `store`, then runs `rounds` random `deleteItems`, `updateItems` and
+    /// aggregates over random requests, checking each result, and the store's whole contents after
+    /// each write, against the reference evaluator.
+    ///
+    /// ```swift
+    /// try DifferentialTests.runWrites(on: store, seed: 7, rounds: 100)
+    /// ```
+    public static func runWrites(on store: any DataStore, seed: UInt64, rounds: Int) throws {
+        var random = RandomData(seed: seed &+ 1)
+        var items = random.items(perType: perType)
+        try store.writeSync { accessor in
+            for item in items { try accessor.insert(item) }
+        }
+        var mismatches = 0
+        func mismatch(_ number: Int, _ request: DataStoreRequest, _ what: String) {
+            mismatches += 1
+            guard mismatches <= 5 else { return }
+            Issue.record("""
+                round #\(number) (seed \(seed)) differs from the reference: \(what)
+                  request: type \(request.itemType), filter \(request.filter.map { "\($0)" } ?? "none"), \
+                sort \(request.sortDescriptors.map { "\($0.key) \($0.ascending ? "asc" : "desc")" }), \
+                offset \(request.offset), limit \(request.limit.map(String.init) ?? "none")
+                """)
+        }
+        for number in 0..<rounds {
+            if items.count < perType {
+                // Deletes emptied the store: start again from fresh data.
+                items = random.items(perType: perType)
+                let fresh = items
+                try store.writeSync { accessor in
+                    for itemType in RandomPools.itemTypes { try accessor.deleteAllItems(ofType: itemType) }
+                    for item in fresh { try accessor.insert(item) }
+                }
+            }
+            let request = random.request(itemCount: perType)
+            switch random.writeRound() {
+            case .delete:
+                let count = try store.writeSync { accessor in try accessor.deleteItems(forRequest: request) }
+                let expected = ReferenceEvaluator.deleting(request, from: items)
+                items = expected.items
+                if count != expected.count { mismatch(number, request, "deleteItems returned \(count), not \(expected.count)") }
+            case .update(let values):
+                let count = try store.writeSync { accessor in try accessor.updateItems(forRequest: request, setting: values) }
+                let expected = ReferenceEvaluator.updating(request, setting: values, in: items)
+                items = expected.items
+                if count != expected.count {
+                    mismatch(number, request, "updateItems(setting: \(values)) returned \(count), not \(expected.count)")
+                }
+            case .aggregate(let attribute):
+                for function in AggregateFunction.allCases {
+                    let actual = try store.read { accessor -> Value? in
+                        switch function {
+                        case .minimum: return try accessor.minimum(of: attribute, forRequest: request)
+                        case .maximum: return try accessor.maximum(of: attribute, forRequest: request)
+                        case .sum: return try accessor.sum(of: attribute, forRequest: request)
+                        case .average: return try accessor.average(of: attribute, forRequest: request).map(Value.double)
+                        }
+                    }
+                    let expected = ReferenceAggregates.evaluate(function, of: attribute, request, over: items)
+                    if actual != expected {
+                        mismatch(number, request, "\(function) of \(attribute) is \(actual.map { "\($0)" } ?? "nil"), "
+                                    + "not \(expected.map { "\($0)" } ?? "nil")")
+                    }
+                }
+                continue
+            }
+            for itemType in RandomPools.itemTypes {
+                let stored = try allItems(store, itemType)
+                let expected = ReferenceEvaluator.evaluate(DataStoreRequest(itemType: itemType), over: items)
+                if stored != expected {
+                    mismatch(number, request, "the items of \(itemType) differ afterwards: "
+                                + "\(Set(stored).symmetricDifference(expected).prefix(3))")
+                }
+            }
+        }
+        #expect(mismatches == 0, "\(mismatches) of \(rounds) rounds differ (seed \(seed))")
+    }
 
     /// Loads random data into `store` and checks `requests` random requests (items, count and
     /// first item) against the reference evaluator, recording at most a few mismatches in detail.

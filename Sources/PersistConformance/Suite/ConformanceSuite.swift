@@ -12,7 +12,8 @@ public enum ConformanceSuite {
 
     /// Every test in the suite.
     public static var all: [ConformanceTest] {
-        LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + RequestTests.all
-            + EntityTests.all + DifferentialTests.all + ChildStoreTests.all
+        LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + LiveQueryTests.all
+            + RequestTests.all + EntityTests.all + DifferentialTests.all + EntityDifferentialTests.all
+            + ChildStoreTests.all + IdentifierTests.all + SetWriteTests.all + AggregateTests.all + IndexTests.all
     }
 }

@@ -36,6 +36,9 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
         public static let persistent = Capabilities(rawValue: 1 << 0)
         /// Reads never wait for a write in progress, so a read block may wait for a write to commit.
         public static let readsDoNotBlockWrites = Capabilities(rawValue: 1 << 1)
+        /// The engine keeps index declarations in its own storage, so a new store object made for
+        /// the same directory knows the indexes an earlier one declared.
+        public static let persistentIndexes = Capabilities(rawValue: 1 << 2)
     }
 
     /// The store's name in test output.

@@ -122,6 +122,20 @@ final class GDBMHandle: @unchecked Sendable {
         }
     }
 
+    /// Stores `value` under `key` unless a value is stored there; `false` when one was.
+    func insert(_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool {
+        try locked { file in
+            let result = try Self.withDatum(key, path: path) { keyDatum in
+                try Self.withDatum(value, path: path) { valueDatum in
+                    gdbm_store(file, keyDatum, valueDatum, GDBM_INSERT)
+                }
+            }
+            if result == 1 { return false }
+            if result != 0 { throw lastError(file, "store a record in") }
+            return true
+        }
+    }
+
     /// Removes the value under `key`; `false` when there was none.
     @discardableResult
     func delete(_ key: UnsafeRawBufferPointer) throws -> Bool {
@@ -173,6 +187,15 @@ final class GDBMHandle: @unchecked Sendable {
             }
             free(pointer)
             current = next
+        }
+    }
+
+    /// How many records the file holds, counted by GDBM from its bucket headers (`gdbm_count`).
+    func count() throws -> Int {
+        try locked { file in
+            var count: gdbm_count_t = 0
+            if gdbm_count(file, &count) != 0 { throw lastError(file, "count the records of") }
+            return Int(clamping: count)
         }
     }
 

@@ -41,10 +41,11 @@ extension GDBMOpenFile {
         if try handle.needsRecovery() {
             throw GDBMErrors.needsRecovery(path: path)
         }
-        let needsFormatRecord = try checkFormat(path: path, codec: codec, handle: handle, logger: logger)
+        let format = try checkFormat(path: path, codec: codec, handle: handle, logger: logger)
+        let catalog = try loadCatalog(path: path, codec: codec, handle: handle)
         logger.debug("opened GDBM file", metadata: ["store": .string(path), "layout": .string("\(options.layout)")])
         return GDBMOpenFile(path: path, filePath: filePath, options: options, codec: codec, handle: handle, claim: claim,
-                           needsFormatRecord: needsFormatRecord)
+                           needsFormatRecord: format.needsRecord, formatVersion: format.version, catalog: catalog)
     }
 
     /// Retries `attempt` while it throws `DataStoreError.Code.locked`, until `deadline`.
@@ -182,8 +183,10 @@ extension GDBMOpenFile {
     }
 
     /// Checks the native layout's format record; `true` when an empty file must get one at the next commit.
-    private static func checkFormat(path: String, codec: GDBMLayoutCodec, handle: GDBMHandle, logger: Logger) throws -> Bool {
-        guard case .native = codec else { return false }
+    private static func checkFormat(path: String, codec: GDBMLayoutCodec, handle: GDBMHandle, logger: Logger)
+        throws -> (needsRecord: Bool, version: UInt64)
+    {
+        guard case .native = codec else { return (false, 1) }
         let stored = try GDBMStorageFormat.metadataKey.withUnsafeBytes { key in try handle.fetch(key) { [UInt8]($0) } }
         guard let stored else {
             guard try handle.isEmpty() else {
@@ -192,7 +195,7 @@ extension GDBMOpenFile {
                                      path: path)
             }
             logger.debug("adopting an empty GDBM file for the native layout", metadata: ["store": .string(path)])
-            return true
+            return (true, 1)
         }
         let version: UInt64
         do {
@@ -205,6 +208,20 @@ extension GDBMOpenFile {
                                     + "this version reads up to \(GDBMStorageFormat.formatVersion). Open it with a newer Persist",
                                  path: path)
         }
-        return false
+        return (false, version)
+    }
+
+    /// The index catalog of a native file (empty when it has none).
+    private static func loadCatalog(path: String, codec: GDBMLayoutCodec, handle: GDBMHandle) throws -> GDBMIndexCatalog {
+        guard case .native = codec else { return GDBMIndexCatalog() }
+        let stored = try GDBMIndexFormat.catalogKey.withUnsafeBytes { key in try handle.fetch(key) { [UInt8]($0) } }
+        guard let stored else { return GDBMIndexCatalog() }
+        do {
+            return GDBMIndexCatalog(definitions: try GDBMIndexFormat.decodeCatalog(stored))
+        } catch var error as DataStoreError {
+            error.message = "the index catalog of \(path) cannot be read: \(error.message)"
+            error.path = path
+            throw error
+        }
     }
 }

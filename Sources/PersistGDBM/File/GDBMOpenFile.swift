@@ -27,6 +27,18 @@ final class GDBMOpenFile: @unchecked Sendable {
         var failure: DataStoreError?
         /// The native layout's format record must be written with the next commit (adopted empty file).
         var needsFormatRecord = false
+        /// The version the file's format record names.
+        var formatVersion: UInt64 = 1
+        /// The file's indexes, as committed.
+        var catalog = GDBMIndexCatalog()
+        /// For each item type asked about: an upper bound of its integer identifiers (`nil` when it
+        /// has none), kept up to date by every commit while the store holds the file's write lock.
+        var integerIDBounds: [String: IntegerIDBound] = [:]
+    }
+
+    /// The largest integer identifier a type may hold, as far as this store knows.
+    struct IntegerIDBound: Sendable {
+        let largest: Int64?
     }
 
     private let state = Locked(State())
@@ -37,15 +49,33 @@ final class GDBMOpenFile: @unchecked Sendable {
     ///   - path: the path the store was given, for messages.
     ///   - filePath: the same file with symbolic links resolved, beside which the journal lives.
     init(path: String, filePath: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec, handle: GDBMHandle,
-         claim: OpenFileRegistry.Claim, needsFormatRecord: Bool) {
+         claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64, catalog: GDBMIndexCatalog) {
         self.path = path
         self.options = options
         self.codec = codec
         self.handle = handle
         self.claim = claim
         snapshot = SnapshotLock(location: path)
-        journal = options.readOnly ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
-        state.withLock { $0.needsFormatRecord = needsFormatRecord }
+        journal = options.readOnly || options.buildsPrivateFile
+            ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
+        state.withLock { state in
+            state.needsFormatRecord = needsFormatRecord
+            state.formatVersion = formatVersion
+            state.catalog = catalog
+        }
+    }
+
+    /// The committed index catalog.
+    var catalog: GDBMIndexCatalog { state.withLock { $0.catalog } }
+
+    /// The known upper bound of `itemType`'s integer identifiers, if one is known.
+    func integerIDBound(ofType itemType: String) -> IntegerIDBound? {
+        state.withLock { $0.integerIDBounds[itemType] }
+    }
+
+    /// Remembers an upper bound of `itemType`'s integer identifiers.
+    func rememberIntegerIDBound(_ bound: IntegerIDBound, ofType itemType: String) {
+        state.withLock { $0.integerIDBounds[itemType] = bound }
     }
 
     // MARK: Checks
@@ -119,38 +149,59 @@ final class GDBMOpenFile: @unchecked Sendable {
 
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
         try checkUsable()
-        let writer = GDBMWriter(openFile: self)
+        let writer = GDBMWriter(openFile: self, catalog: catalog)
         let (value, commit) = try body(writer)
-        if commit { try self.commit(writer.changes) }
+        if commit {
+            try self.commit(writer.changes, indexEntries: try writer.indexJournalEntries(), catalog: writer.changedCatalog)
+            recordIntegerIDs(writer.writtenIntegerIDs)
+        }
         return value
     }
 
-    /// Journals, applies and syncs one block's changes.
-    private func commit(_ changes: [[UInt8]: GDBMWriter.Change]) throws {
-        guard !changes.isEmpty, let journal else { return }
-        var entries: [GDBMJournalEntry] = changes.map { key, change in
-            switch change {
-            case .put(let record): .store(key: key, value: record)
-            case .delete: .delete(key: key)
+    /// Raises the known integer identifier bounds by the identifiers a committed block wrote.
+    private func recordIntegerIDs(_ written: [String: Int64]) {
+        guard !written.isEmpty else { return }
+        state.withLock { state in
+            for (itemType, largest) in written {
+                guard let bound = state.integerIDBounds[itemType] else { continue }
+                state.integerIDBounds[itemType] = IntegerIDBound(largest: max(bound.largest ?? largest, largest))
             }
         }
-        let needsFormatRecord = state.withLock { $0.needsFormatRecord }
-        if needsFormatRecord {
-            entries.append(.store(key: GDBMStorageFormat.metadataKey, value: GDBMStorageFormat.metadataValue))
+    }
+
+    /// Journals, applies and syncs one block's changes, with the index entries they change and
+    /// the new catalog when the block declared an index. A private file being built has no journal:
+    /// there is nothing to protect, and the changes are applied directly.
+    private func commit(_ changes: [[UInt8]: GDBMWriter.Change], indexEntries: [GDBMJournalEntry],
+                        catalog newCatalog: GDBMIndexCatalog?) throws {
+        guard !changes.isEmpty || !indexEntries.isEmpty || newCatalog != nil, !options.readOnly else { return }
+        var entries = Self.entries(changes) + indexEntries
+        let (needsFormatRecord, version) = state.withLock { ($0.needsFormatRecord, $0.formatVersion) }
+        let raisesVersion = newCatalog != nil && version < GDBMStorageFormat.indexedFormatVersion
+        if let newCatalog {
+            entries.append(.store(key: GDBMIndexFormat.catalogKey, value: GDBMIndexFormat.encodeCatalog(newCatalog.definitions)))
         }
-        try journal.write(entries)
+        if needsFormatRecord || raisesVersion {
+            entries.append(.store(key: GDBMStorageFormat.metadataKey,
+                                  value: GDBMStorageFormat.metadataValue(version: raisesVersion ? GDBMStorageFormat.indexedFormatVersion : version)))
+        }
+        try journal?.write(entries)
         do {
             try snapshot.withExclusive { try handle.apply(entries) }
             if options.durability == .full { try handle.sync() }
         } catch {
             throw fail(after: error)
         }
+        state.withLock { state in
+            state.needsFormatRecord = false
+            if raisesVersion { state.formatVersion = GDBMStorageFormat.indexedFormatVersion }
+            if let newCatalog { state.catalog = newCatalog }
+        }
         if needsFormatRecord {
-            state.withLock { $0.needsFormatRecord = false }
             logger.debug("wrote the native format record into the adopted empty file", metadata: ["store": .string(path)])
         }
         do {
-            try journal.clear()
+            try journal?.clear()
         } catch {
             // The block is applied and durable; only a later replay of it (which is harmless) is
             // at stake, but stop so that nothing can interleave with that replay.
@@ -158,9 +209,38 @@ final class GDBMOpenFile: @unchecked Sendable {
         }
     }
 
+    private static func entries(_ changes: [[UInt8]: GDBMWriter.Change]) -> [GDBMJournalEntry] {
+        changes.map { key, change in
+            switch change {
+            case .put(let record): .store(key: key, value: record)
+            case .delete: .delete(key: key)
+            }
+        }
+    }
+
+    /// Stores new records directly, while no read block runs (a bulk load into a private file).
+    ///
+    /// - Throws: `alreadyExists` naming the item of the first key already stored.
+    func storeNew(_ records: [(key: [UInt8], record: [UInt8], reference: ItemReference)]) throws {
+        try checkWritable()
+        try snapshot.withExclusive {
+            for entry in records {
+                let stored = try entry.key.withUnsafeBytes { key in
+                    try entry.record.withUnsafeBytes { record in try handle.insert(key, record) }
+                }
+                if !stored {
+                    throw DataStoreError(.alreadyExists, "\(entry.reference) already exists in \(path)", path: path,
+                                         items: [entry.reference])
+                }
+            }
+        }
+    }
+
     /// Runs legacy code on the raw handle while no read block or commit runs.
     func withRawHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
         try checkUsable()
+        // Legacy code may add items with any identifier.
+        defer { state.withLock { $0.integerIDBounds.removeAll() } }
         return try snapshot.withExclusive { try handle.withFile(body) }
     }
 

@@ -14,8 +14,14 @@ import Persist
 /// let attributes = try GDBMStorageFormat.decodeRecord(record)   // ["name": …, "rating": 4]
 /// ```
 public enum GDBMStorageFormat {
-    /// The file format version this code writes and the newest it reads.
-    public static let formatVersion: UInt64 = 1
+    /// The newest file format version this code reads: version 2 adds indexes (the index catalog
+    /// and entries). A new file is version 1; the commit that declares its first index raises it
+    /// to ``indexedFormatVersion``, so that older readers, which would not keep its indexes up to
+    /// date, refuse it.
+    public static let formatVersion: UInt64 = 2
+
+    /// The format version of a file that holds indexes.
+    public static let indexedFormatVersion: UInt64 = 2
 
     /// The version byte that starts every record this code writes.
     public static let recordVersion: UInt8 = NativeRecordCodec.version
@@ -26,11 +32,63 @@ public enum GDBMStorageFormat {
     /// The ASCII bytes that start the format record's value.
     public static let metadataMagic: [UInt8] = Array("persist-gdbm".utf8)
 
-    /// The format record's value for ``formatVersion``: the magic bytes and a varint version.
+    /// The format record's value of a new file (version 1): the magic bytes and a varint version.
     public static var metadataValue: [UInt8] {
+        metadataValue(version: 1)
+    }
+
+    /// The format record's value for `version`.
+    ///
+    /// ```swift
+    /// let indexed = GDBMStorageFormat.metadataValue(version: GDBMStorageFormat.indexedFormatVersion)
+    /// ```
+    public static func metadataValue(version: UInt64) -> [UInt8] {
         var value = metadataMagic
-        BinaryValueCoding.appendVarint(formatVersion, to: &value)
+        BinaryValueCoding.appendVarint(version, to: &value)
         return value
+    }
+
+    /// The key of the index catalog: `0x00` followed by the ASCII bytes `indexes`.
+    ///
+    /// ```swift
+    /// assert(GDBMStorageFormat.indexCatalogKey == [0x00] + Array("indexes".utf8))
+    /// ```
+    public static let indexCatalogKey: [UInt8] = GDBMIndexFormat.catalogKey
+
+    /// The indexes an index catalog's value declares, with the numbers their entries carry.
+    ///
+    /// ```swift
+    /// for (number, index) in try GDBMStorageFormat.decodeIndexCatalog(value) { print(number, index) }
+    /// ```
+    ///
+    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes.
+    public static func decodeIndexCatalog(_ value: [UInt8]) throws -> [(number: UInt64, index: DataStoreIndex)] {
+        try GDBMIndexFormat.decodeCatalog(value).map { ($0.number, $0.index) }
+    }
+
+    /// The key of the entry of index `number` for the items whose values of the index's attributes
+    /// equal `values` (as predicates compare them: `1` and `1.0` share an entry).
+    ///
+    /// ```swift
+    /// let key = GDBMStorageFormat.indexEntryKey(number: 1, values: ["Leeds"])
+    /// ```
+    public static func indexEntryKey(number: UInt64, values: [Value]) -> [UInt8] {
+        GDBMIndexFormat.entryKey(number, tuple: IndexKey.encode(values))
+    }
+
+    /// The identifiers an index entry's value lists.
+    ///
+    /// ```swift
+    /// let ids = try GDBMStorageFormat.decodeIndexEntry(value)   // [1, 3]
+    /// ```
+    ///
+    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes.
+    public static func decodeIndexEntry(_ value: [UInt8]) throws -> [ItemID] {
+        try value.withUnsafeBytes { raw in
+            try GDBMIndexFormat.decodeEntry(raw).map { identifier in
+                try identifier.withUnsafeBytes { try NativeKeyCodec.decodeID($0, from: 0) }
+            }
+        }
     }
 
     /// The format version a format record's value names.

@@ -24,16 +24,38 @@ enum NativeRecordCodec {
                 throw DataStoreError(.invalidArgument,
                                      "the attribute name \(String(reflecting: name)) is empty or contains NUL")
             }
-            BinaryValueCoding.appendLengthPrefixed(name, to: &buffer)
-            scratch.removeAll(keepingCapacity: true)
-            BinaryValueCoding.encode(value, into: &scratch)
-            BinaryValueCoding.appendVarint(UInt64(scratch.count), to: &buffer)
-            buffer.append(contentsOf: scratch)
+            appendEntry(name, value, to: &buffer, scratch: &scratch)
+        }
+    }
+
+    /// Appends one attribute entry: its name, its value's byte count, its value.
+    static func appendEntry(_ name: String, _ value: Value, to buffer: inout [UInt8], scratch: inout [UInt8]) {
+        BinaryValueCoding.appendLengthPrefixed(name, to: &buffer)
+        appendValue(value, to: &buffer, scratch: &scratch)
+    }
+
+    /// Appends a value's byte count and its bytes, encoded through `scratch`.
+    static func appendValue(_ value: Value, to buffer: inout [UInt8], scratch: inout [UInt8]) {
+        scratch.removeAll(keepingCapacity: true)
+        BinaryValueCoding.encode(value, into: &scratch)
+        BinaryValueCoding.appendVarint(UInt64(scratch.count), to: &buffer)
+        buffer.append(contentsOf: scratch)
+    }
+
+    /// Appends the record of a row, whose names are in the record's order already and were checked
+    /// (not empty, no NUL).
+    static func encode(_ row: ItemRow, into buffer: inout [UInt8], scratch: inout [UInt8]) {
+        buffer.append(version)
+        BinaryValueCoding.appendVarint(UInt64(row.values.count), to: &buffer)
+        for (name, value) in zip(row.names.bytes, row.values) {
+            BinaryValueCoding.appendVarint(UInt64(name.count), to: &buffer)
+            buffer.append(contentsOf: name)
+            appendValue(value, to: &buffer, scratch: &scratch)
         }
     }
 
     /// Checks the version byte and returns a reader positioned at the attribute count.
-    private static func start(_ record: UnsafeRawBufferPointer) throws -> ByteReader {
+    static func start(_ record: UnsafeRawBufferPointer) throws -> ByteReader {
         var reader = ByteReader(record)
         let recordVersion = try reader.readByte()
         if recordVersion == 0 { throw DataStoreError(.corrupt, "the record has version 0, which is never written") }
@@ -46,7 +68,7 @@ enum NativeRecordCodec {
     }
 
     /// Reads one attribute entry's name and value ranges, checking that names ascend.
-    private static func readEntry(
+    static func readEntry(
         _ reader: inout ByteReader, _ record: UnsafeRawBufferPointer, after previous: Range<Int>?
     ) throws -> (name: Range<Int>, value: Range<Int>) {
         let entryOffset = reader.offset
@@ -99,28 +121,45 @@ enum NativeRecordCodec {
 
     /// Every attribute of the record.
     static func decode(_ record: UnsafeRawBufferPointer) throws -> [String: Value] {
+        var attributes: [String: Value] = [:]
+        try forEachEntry(record, reserve: { attributes.reserveCapacity($0) }) { name, value in
+            let key = try self.name(record, name)
+            attributes[key] = try decodeValue(record, value)
+        }
+        return attributes
+    }
+
+    /// Calls `visit` with the name and value ranges of each attribute entry, in name order, after
+    /// `reserve` with their count; checks the record's structure on the way and its end after.
+    static func forEachEntry(
+        _ record: UnsafeRawBufferPointer, reserve: (Int) -> Void = { _ in },
+        _ visit: (_ name: Range<Int>, _ value: Range<Int>) throws -> Void
+    ) throws {
         var reader = try start(record)
         let count = try reader.readLength(minimumBytesEach: 4)
-        var attributes: [String: Value] = [:]
-        attributes.reserveCapacity(count)
+        reserve(count)
         var previous: Range<Int>?
         for _ in 0..<count {
             let entry = try readEntry(&reader, record, after: previous)
             previous = entry.name
-            let nameBytes = UnsafeRawBufferPointer(rebasing: record[entry.name])
-            guard let name = ByteReader.validUTF8(nameBytes) else {
-                throw DataStoreError(.corrupt, "an attribute name at byte \(entry.name.lowerBound) is not valid UTF-8")
-            }
-            guard !nameBytes.contains(0) else {
-                throw DataStoreError(.corrupt, "an attribute name at byte \(entry.name.lowerBound) contains NUL")
-            }
-            attributes[name] = try decodeValue(record, entry.value)
+            try visit(entry.name, entry.value)
         }
         try reader.expectEnd()
-        return attributes
     }
 
-    private static func decodeValue(_ record: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> Value {
+    /// The attribute name in `range`, which must be valid UTF-8 without NUL.
+    static func name(_ record: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> String {
+        let nameBytes = UnsafeRawBufferPointer(rebasing: record[range])
+        guard let name = ByteReader.validUTF8(nameBytes) else {
+            throw DataStoreError(.corrupt, "an attribute name at byte \(range.lowerBound) is not valid UTF-8")
+        }
+        guard !nameBytes.contains(0) else {
+            throw DataStoreError(.corrupt, "an attribute name at byte \(range.lowerBound) contains NUL")
+        }
+        return name
+    }
+
+    static func decodeValue(_ record: UnsafeRawBufferPointer, _ range: Range<Int>) throws -> Value {
         var reader = ByteReader(UnsafeRawBufferPointer(rebasing: record[range]))
         let value = try BinaryValueCoding.decodeValue(from: &reader)
         guard reader.isAtEnd else {

@@ -47,6 +47,50 @@ class GDBMReader: StoreReader {
         try key.withUnsafeBytes { keyBytes in try openFile.handle.fetch(keyBytes, body) }
     }
 
+    /// The indexes the block sees.
+    var indexCatalog: GDBMIndexCatalog { openFile.catalog }
+
+    /// The identifiers (as key suffixes) the entry of index `number` for `tuple` lists.
+    func entryIdentifiers(_ number: UInt64, tuple: [UInt8]) throws -> [[UInt8]] {
+        try fileEntryIdentifiers(number, tuple: tuple)
+    }
+
+    /// The identifiers the file's entry of index `number` for `tuple` lists.
+    final func fileEntryIdentifiers(_ number: UInt64, tuple: [UInt8]) throws -> [[UInt8]] {
+        let key = GDBMIndexFormat.entryKey(number, tuple: tuple)
+        return try key.withUnsafeBytes { keyBytes in
+            try openFile.handle.fetch(keyBytes) { record in
+                do {
+                    return try GDBMIndexFormat.decodeEntry(record)
+                } catch var error as DataStoreError {
+                    error.message = "an index entry of \(openFile.path) (key \(NativeKeyCodec.describe(keyBytes))) cannot be "
+                        + "read: \(error.message)"
+                    error.path = openFile.path
+                    throw error
+                }
+            }
+        } ?? []
+    }
+
+    /// Visits the key and (when `withRecords`) the record of each item the request could select:
+    /// the items listed by an index entry when an index answers the request's equality filter,
+    /// otherwise every item of the type.
+    final func candidates(
+        _ request: DataStoreRequest, prefix: [UInt8], withRecords: Bool,
+        _ visit: (UnsafeRawBufferPointer, UnsafeRawBufferPointer?) throws -> Bool
+    ) throws {
+        guard let identifiers = try indexedIdentifiers(request) else {
+            return try scan(prefix: prefix, withRecords: withRecords, visit)
+        }
+        for identifier in identifiers {
+            let key = prefix + identifier
+            let goOn = try withRecord(key) { record in
+                try key.withUnsafeBytes { keyBytes in try visit(keyBytes, withRecords ? record : nil) }
+            }
+            if goOn == false { return }
+        }
+    }
+
     // MARK: StoreReader
 
     func item(ofType itemType: String, id: ItemID) throws -> Item? {
@@ -59,6 +103,19 @@ class GDBMReader: StoreReader {
     }
 
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        let codec = codec
+        try forEachRecord(matching: request) { id, record in
+            let item = try openFile.decoding(reference: ItemReference(itemType: request.itemType, id: id)) {
+                try codec.decodeItem(itemType: request.itemType, id: id, record: record)
+            }
+            return try body(item)
+        }
+    }
+
+    /// Calls `body` with the identifier and record of each item the request selects, in the
+    /// request's order, honouring offset and limit, until it returns `false`. The record is valid
+    /// only during the call.
+    func forEachRecord(matching request: DataStoreRequest, _ body: (ItemID, UnsafeRawBufferPointer) throws -> Bool) throws {
         guard let prefix = codec.prefix(for: request.itemType), request.limit != 0 else { return }
         if request.ordering == .unspecified {
             try streamUnordered(request, prefix: prefix, body)
@@ -68,35 +125,38 @@ class GDBMReader: StoreReader {
     }
 
     /// In GDBM's key order, in constant memory.
-    private func streamUnordered(_ request: DataStoreRequest, prefix: [UInt8], _ body: (Item) throws -> Bool) throws {
+    private func streamUnordered(
+        _ request: DataStoreRequest, prefix: [UInt8], _ body: (ItemID, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         let codec = codec
         var skipped = 0
         var delivered = 0
-        try scan(prefix: prefix, withRecords: true) { key, record in
+        try candidates(request, prefix: prefix, withRecords: true) { key, record in
             guard let record else { return true }
-            let item: Item? = try openFile.decoding(key: key) {
+            let id: ItemID? = try openFile.decoding(key: key) {
                 guard try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) else { return nil }
                 if skipped < request.offset {
                     skipped += 1
                     return nil
                 }
-                let id = try codec.decodeID(key, prefixLength: prefix.count)
-                return try codec.decodeItem(itemType: request.itemType, id: id, record: record)
+                return try codec.decodeID(key, prefixLength: prefix.count)
             }
-            guard let item else { return true }
-            guard try body(item) else { return false }
+            guard let id else { return true }
+            guard try body(id, record) else { return false }
             delivered += 1
             return request.limit.map { delivered < $0 } ?? true
         }
     }
 
     /// Collects the matches (keeping at most `offset + limit` of them), sorts, then decodes the window.
-    private func streamSorted(_ request: DataStoreRequest, prefix: [UInt8], _ body: (Item) throws -> Bool) throws {
+    private func streamSorted(
+        _ request: DataStoreRequest, prefix: [UInt8], _ body: (ItemID, UnsafeRawBufferPointer) throws -> Bool
+    ) throws {
         let codec = codec
         let sortKeys = GDBMRequestEvaluator.sortKeys(of: request)
         let bound = GDBMRequestEvaluator.bound(of: request)
         var entries: [GDBMRequestEvaluator.SortEntry] = []
-        try scan(prefix: prefix, withRecords: true) { key, record in
+        try candidates(request, prefix: prefix, withRecords: true) { key, record in
             guard let record else { return true }
             try openFile.decoding(key: key) {
                 guard try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) else { return }
@@ -112,12 +172,7 @@ class GDBMReader: StoreReader {
         }
         GDBMRequestEvaluator.sortAndTrim(&entries, request, bound: bound)
         for entry in entries.dropFirst(request.offset) {
-            let item = try entry.record.withUnsafeBytes { record in
-                try openFile.decoding(reference: entry.probe.reference) {
-                    try codec.decodeItem(itemType: request.itemType, id: entry.probe.id, record: record)
-                }
-            }
-            guard try body(item) else { return }
+            guard try entry.record.withUnsafeBytes({ record in try body(entry.probe.id, record) }) else { return }
         }
     }
 
@@ -126,7 +181,7 @@ class GDBMReader: StoreReader {
         let codec = codec
         let enough = GDBMRequestEvaluator.bound(of: request)
         var matching = 0
-        try scan(prefix: prefix, withRecords: request.filter != nil) { key, record in
+        try candidates(request, prefix: prefix, withRecords: request.filter != nil) { key, record in
             if let record {
                 let passes = try openFile.decoding(key: key) { try GDBMRequestEvaluator.matches(request.filter, record, codec: codec) }
                 guard passes else { return true }

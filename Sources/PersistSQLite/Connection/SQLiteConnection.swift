@@ -22,6 +22,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// How many prepared statements a connection keeps.
     static let cacheCapacity = 96
 
+    /// How many connections are open in this process, for tests that look for leaks.
+    static let openCount = Locked(0)
+
     private init(handle: OpaquePointer, path: String) {
         self.handle = handle
         self.path = path
@@ -47,6 +50,7 @@ final class SQLiteConnection: @unchecked Sendable {
             throw SQLiteErrors.error(code: result, message: message, path: displayPath, operation: "Opening the database")
         }
         let connection = SQLiteConnection(handle: handle, path: displayPath)
+        openCount.withLock { $0 += 1 }
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = Int32(clamping: seconds.multipliedReportingOverflow(by: 1000).overflow
             ? Int64.max : seconds * 1000 + attoseconds / 1_000_000_000_000_000)
@@ -64,6 +68,7 @@ final class SQLiteConnection: @unchecked Sendable {
             // handle alive until they are finalized.
             sqlite3_close_v2(handle)
             self.handle = nil
+            Self.openCount.withLock { $0 -= 1 }
         }
     }
 

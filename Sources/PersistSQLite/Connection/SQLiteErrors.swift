@@ -47,6 +47,14 @@ enum SQLiteErrors {
             if code == persist_sqlite_constraint_primarykey() || code == persist_sqlite_constraint_rowid() {
                 return (.alreadyExists, "An item with this identifier is already stored.")
             }
+            // The key of a table the store created is a column with a unique index.
+            if code == persist_sqlite_constraint_unique(), message.hasSuffix("." + DatabaseSchema.createdKeyColumn) {
+                return (.alreadyExists, "An item with this identifier is already stored.")
+            }
+            if code == persist_sqlite_constraint_unique() {
+                return (.uniqueViolation, "Another item already holds the same values for a unique index of the table; "
+                    + "nothing of the write was stored.")
+            }
             if code == persist_sqlite_constraint_datatype() {
                 return (.typeMismatch, "The table's declared column types reject this value.")
             }

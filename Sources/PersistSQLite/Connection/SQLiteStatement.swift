@@ -93,6 +93,25 @@ final class SQLiteStatement {
         if result != SQLITE_OK { throw failure(result, "binding a value") }
     }
 
+    /// Binds text or a blob that stays where it is until the statement is reset (`SQLITE_STATIC`):
+    /// SQLite reads it in place instead of copying it.
+    func bindStatic(_ bytes: UnsafeRawBufferPointer, asText: Bool, at index: Int32) throws {
+        let statement = try statement
+        let result: Int32
+        if asText {
+            // A non-null pointer even for no bytes, or SQLite would bind NULL instead of ''.
+            let empty: StaticString = ""
+            let pointer = bytes.baseAddress ?? UnsafeRawPointer(empty.utf8Start)
+            result = sqlite3_bind_text64(statement, index, pointer.assumingMemoryBound(to: CChar.self), UInt64(bytes.count),
+                                         nil, UInt8(SQLITE_UTF8))
+        } else if bytes.isEmpty {
+            result = sqlite3_bind_zeroblob(statement, index, 0)
+        } else {
+            result = sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), nil)
+        }
+        if result != SQLITE_OK { throw failure(result, "binding a value") }
+    }
+
     // MARK: Stepping
 
     /// Advances to the next row: `true` when a row is available, `false` when done.

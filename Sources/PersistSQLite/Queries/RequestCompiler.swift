@@ -3,12 +3,13 @@ import Persist
 /// Compiles a whole `DataStoreRequest` (filter, order, offset and limit) into one SELECT, or into
 /// one COUNT, over the table of its item type.
 enum RequestCompiler {
-    /// `SELECT key, columns… FROM table WHERE … ORDER BY … LIMIT ? OFFSET ?`.
-    static func select(_ request: DataStoreRequest, from table: TableSchema) -> CompiledQuery {
+    /// `SELECT key, columns… FROM table WHERE … ORDER BY … LIMIT ? OFFSET ?`; with `list`, those
+    /// result columns instead of the key and every column.
+    static func select(_ request: DataStoreRequest, from table: TableSchema, selecting list: String? = nil) -> CompiledQuery {
         var predicate = PredicateCompiler(table: table)
         let condition = request.filter.map { predicate.condition($0) } ?? .always
         var bindings = predicate.bindings
-        var sql = "SELECT \(table.selectList) FROM \(table.quoted)"
+        var sql = "SELECT \(list ?? table.selectList) FROM \(table.quoted)"
         if case .sql(let expression) = condition { sql += " WHERE \(expression)" }
         if request.ordering == .sorted {
             sql += " ORDER BY " + orderTerms(request.sortDescriptors, table, &bindings).joined(separator: ", ")

@@ -7,6 +7,15 @@ struct DatabaseSchema: Sendable {
     static let metadataTable = "persist_columns"
     /// The key column of the tables the store creates.
     static let createdKeyColumn = "persist_id"
+    /// The name of the store's table of declared indexes.
+    static let indexTable = "persist_indexes"
+    /// The store's own tables, which are never item types.
+    static let ownTables: Set<String> = [metadataTable, indexTable]
+
+    /// The unique index on ``createdKeyColumn`` of a table the store creates for `itemType`.
+    static func keyIndexName(for itemType: String) -> String {
+        "persist_key:" + itemType
+    }
 
     /// Item type → table; names match exactly.
     var tables: [String: TableSchema] = [:]
@@ -16,14 +25,44 @@ struct DatabaseSchema: Sendable {
     var skipped: [SkippedTable] = []
     /// Whether the metadata table exists.
     var hasMetadataTable = false
+    /// Whether the table of declared indexes exists.
+    var hasIndexTable = false
+    /// Item type → the indexes declared through the store, in declaration order.
+    var declaredIndexes: [String: [DeclaredIndex]] = [:]
+    /// Item type → the indexes of the table the store did not declare: a legacy program's
+    /// `CREATE INDEX` and `UNIQUE` constraints.
+    var adoptedIndexes: [String: [DataStoreIndex]] = [:]
+
+    /// Every index of `itemType`: the declared ones first, then the adopted ones.
+    func indexes(ofType itemType: String) -> [DataStoreIndex] {
+        (declaredIndexes[itemType] ?? []).map { $0.index(of: itemType) } + (adoptedIndexes[itemType] ?? [])
+    }
+
+    /// The declared indexes of `itemType` that exist only as a declaration, because the table or
+    /// one of the columns does not exist yet.
+    func pendingIndexes(ofType itemType: String) -> [DeclaredIndex] {
+        (declaredIndexes[itemType] ?? []).filter { takenNames[SQLName.folded($0.name)] == nil }
+    }
+
+    /// A name for a new index that no table, view or index of the database has.
+    func freshIndexName() -> String {
+        var number = declaredIndexes.values.reduce(0) { $0 + $1.count } + 1
+        while takenNames[SQLName.folded("persist_index_\(number)")] != nil { number += 1 }
+        return "persist_index_\(number)"
+    }
 
     /// Why the store cannot create a table for `itemType`, or `nil` when it can.
     func reasonNotToCreate(_ itemType: String) -> String? {
-        if SQLName.folded(itemType) == DatabaseSchema.metadataTable {
-            return "\(DatabaseSchema.metadataTable) is the name of the store's own metadata table"
+        if DatabaseSchema.ownTables.contains(SQLName.folded(itemType)) {
+            return "\(SQLName.folded(itemType)) is the name of one of the store's own tables"
         }
         if SQLName.isReservedBySQLite(itemType) {
             return "SQLite reserves table names starting with \"sqlite_\""
+        }
+        let index = DatabaseSchema.keyIndexName(for: itemType)
+        if let taken = takenNames[SQLName.folded(index)] {
+            return "the table's key index would be named \(String(reflecting: index)), and the database already has "
+                + "\(String(reflecting: taken))"
         }
         if let taken = takenNames[SQLName.folded(itemType)] {
             if taken == itemType {
@@ -33,5 +72,17 @@ struct DatabaseSchema: Sendable {
                 + "\(String(reflecting: taken))"
         }
         return nil
+    }
+}
+
+/// An index declared through the store, as recorded in its table of declared indexes.
+struct DeclaredIndex: Sendable, Equatable {
+    /// The SQL name of the index (created, or reserved while the index is pending).
+    let name: String
+    let attributes: [String]
+    let isUnique: Bool
+
+    func index(of itemType: String) -> DataStoreIndex {
+        DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: isUnique, name: name)
     }
 }

@@ -7,12 +7,15 @@ struct SchemaEditor {
 
     private static let creating = "Creating a table or column"
 
-    /// Creates the table for `itemType`, keyed by ``DatabaseSchema/createdKeyColumn``.
-    func createTable(_ itemType: String, columns: [ColumnSchema], in schema: inout DatabaseSchema) throws -> TableSchema {
+    /// Creates the table for `itemType`: a rowid table whose ``DatabaseSchema/createdKeyColumn``
+    /// holds the identifier, with a unique index on it (see the "SQLite storage format" article).
+    /// With `deferKeyIndex`, the index is left for ``createKeyIndex(of:in:path:)`` after a bulk load:
+    /// until then, nothing checks that identifiers are unique and lookups scan the table.
+    func createTable(_ itemType: String, columns: [ColumnSchema], deferKeyIndex: Bool = false,
+                     in schema: inout DatabaseSchema) throws -> TableSchema {
         let key = DatabaseSchema.createdKeyColumn
-        let definitions = ([SQLName.quoted(key) + " PRIMARY KEY"] + columns.map(\.quoted)).joined(separator: ", ")
-        try connection.executeOnce("CREATE TABLE \(SQLName.quoted(itemType)) (\(definitions)) WITHOUT ROWID",
-                                   operation: Self.creating)
+        let definitions = ([SQLName.quoted(key) + " NOT NULL"] + columns.map(\.quoted)).joined(separator: ", ")
+        try connection.executeOnce("CREATE TABLE \(SQLName.quoted(itemType)) (\(definitions))", operation: Self.creating)
         try record(itemType, columns, in: &schema)
         var taken = [SQLName.folded(key): key]
         for column in columns { taken[SQLName.folded(column.name)] = column.name }
@@ -20,7 +23,42 @@ struct SchemaEditor {
                                 columns: columns, takenNames: taken, isStrict: false)
         schema.tables[itemType] = table
         schema.takenNames[SQLName.folded(itemType)] = itemType
+        let index = DatabaseSchema.keyIndexName(for: itemType)
+        schema.takenNames[SQLName.folded(index)] = index
+        if !deferKeyIndex { try createKeyIndex(of: table, in: schema, path: connection.path) }
         return table
+    }
+
+    /// Creates the unique index on the key column of a table the store created.
+    ///
+    /// - Throws: `alreadyExists` naming up to ten identifiers that more than one row holds.
+    func createKeyIndex(of table: TableSchema, in schema: DatabaseSchema, path: String) throws {
+        let key = SQLName.quoted(DatabaseSchema.createdKeyColumn)
+        let index = SQLName.quoted(DatabaseSchema.keyIndexName(for: table.name))
+        do {
+            try connection.executeOnce("CREATE UNIQUE INDEX \(index) ON \(table.quoted) (\(key))", operation: Self.creating)
+        } catch let error as DataStoreError where error.code == .alreadyExists {
+            var duplicates: [ItemReference] = []
+            try connection.withStatement(
+                "SELECT \(key) FROM \(table.quoted) GROUP BY \(key) HAVING count(*) > 1 LIMIT 10"
+            ) { statement in
+                while try statement.step(Self.creating) {
+                    let id: ItemID
+                    switch statement.storageClass(0) {
+                    case .integer: id = .int(statement.int64(0))
+                    case .text: id = .string(statement.text(0))
+                    default: id = .bytes(statement.blob(0))
+                    }
+                    duplicates.append(ItemReference(itemType: table.name, id: id))
+                }
+            }
+            throw DataStoreError(
+                .alreadyExists,
+                "more than one item of type \(String(reflecting: table.name)) was written to the SQLite database at "
+                    + "\(path) with the same identifier (\(duplicates.map(\.description).joined(separator: ", "))); "
+                    + "nothing was committed",
+                path: path, engineCode: error.engineCode, engineMessage: error.engineMessage, items: duplicates)
+        }
     }
 
     /// Adds columns to an existing table.

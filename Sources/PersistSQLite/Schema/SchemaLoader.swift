@@ -23,9 +23,10 @@ enum SchemaLoader {
         }
         entries.sort { SQLName.bytesPrecede($0.name, $1.name) }
         schema.hasMetadataTable = entries.contains { $0.name == DatabaseSchema.metadataTable && $0.type == "table" }
+        schema.hasIndexTable = entries.contains { $0.name == DatabaseSchema.indexTable && $0.type == "table" }
         let kinds = schema.hasMetadataTable ? try loadKinds(connection) : [:]
         // The catalog tables themselves are not worth reporting.
-        let unreported: Set = [DatabaseSchema.metadataTable, "sqlite_schema", "sqlite_temp_schema"]
+        let unreported = DatabaseSchema.ownTables.union(["sqlite_schema", "sqlite_temp_schema"])
         for entry in entries where !unreported.contains(entry.name) {
             let reason: SkippedTable.Reason?
             if SQLName.isReservedBySQLite(entry.name) {
@@ -48,6 +49,7 @@ enum SchemaLoader {
             }
             if let reason { schema.skipped.append(SkippedTable(name: entry.name, reason: reason)) }
         }
+        try loadIndexes(into: &schema, connection)
         return schema
     }
 
@@ -104,6 +106,13 @@ enum SchemaLoader {
         } else if primaryKey.count > 1 {
             skipDetail = "its primary key has \(primaryKey.count) columns"
         }
+        if key == nil, !withoutRowid, primaryKey.isEmpty,
+           let column = raw.first(where: { $0.name == DatabaseSchema.createdKeyColumn && !$0.isGenerated }),
+           try hasKeyIndex(name, connection) {
+            // The form of the tables the store creates: a rowid table with a unique index on persist_id.
+            key = .column(name: column.name, affinity: ColumnAffinity(declaredType: column.declaredType, strict: strict),
+                          needsBinaryCollation: column.collation.uppercased() != "BINARY")
+        }
         if key == nil {
             if withoutRowid {
                 return .failure(Skip(reason: .noUsableKey(skipDetail + " and it is a WITHOUT ROWID table")))
@@ -134,6 +143,20 @@ enum SchemaLoader {
                                 hasDefault: column.hasDefault)
         }
         return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict))
+    }
+
+    /// Whether `table` has a unique index, without a WHERE clause, on exactly its
+    /// ``DatabaseSchema/createdKeyColumn`` column with BINARY collation.
+    private static func hasKeyIndex(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
+        try connection.integer(
+            """
+            SELECT count(*) FROM pragma_index_list(?1, 'main') AS list
+            WHERE list."unique" = 1 AND list.partial = 0
+              AND (SELECT count(*) FROM pragma_index_xinfo(list.name, 'main') WHERE key = 1) = 1
+              AND EXISTS (SELECT 1 FROM pragma_index_xinfo(list.name, 'main')
+                          WHERE key = 1 AND name = ?2 AND upper(coll) = 'BINARY')
+            """,
+            [.text(table), .text(DatabaseSchema.createdKeyColumn)], operation: operation) > 0
     }
 
     private static func loadKinds(_ connection: SQLiteConnection) throws -> [String: [String: ColumnKind]] {

@@ -39,6 +39,8 @@ final class TableSchema: Sendable {
     let exists: String
     /// The ORDER BY term for identifiers, ascending.
     let keyOrder: String
+    /// How entity plans map onto this table's columns, per plan: cached with the schema version.
+    let entityLayouts = SQLiteEntityLayouts()
 
     init(name: String, key: TableKey, columns: [ColumnSchema], takenNames: [String: String], isStrict: Bool) {
         self.name = name

@@ -24,11 +24,28 @@ extension SQLiteDataStore {
         /// How many idle reader connections to keep open for reuse. More are opened while many reads
         /// run at once.
         public var readerPoolSize: Int
+        /// How often a store with live queries checks whether another process (or a connection
+        /// other than the store's own) committed: the bound on how late such a commit reaches
+        /// `observe`. Nothing is polled while no live query is open.
+        ///
+        /// ```swift
+        /// let store = SQLiteDataStore(path: "app.sqlite", options: .init(changePollInterval: .milliseconds(20)))
+        /// ```
+        public var changePollInterval: Duration
         /// Where the store logs: schema changes (tables and columns created, tables adopted or
         /// skipped) and lifecycle events at debug level, a journal mode that could not be changed as
         /// a warning, and failures of asynchronous writes nobody waited for as errors. The default
         /// logs nothing.
         public var logger: Logger
+        /// The database is a new file that only this store uses until it is closed, and that is
+        /// thrown away if the work fails (`persist-migrate`'s staging file): write blocks keep their
+        /// rollback journal in memory and do not sync, so that each page is written once, and the
+        /// file is switched to WAL mode when the store closes. A crash leaves a file to discard.
+        package var buildsPrivateFile = false
+        /// With ``readOnly``: the file is opened with SQLite's `immutable` flag, so that nothing is
+        /// created beside it (no `-wal`, no `-shm`) and no lock is taken. Only for a file that
+        /// nothing writes while the store is open; the caller checks that it did not change.
+        package var readsUnchangingFile = false
 
         /// Options; every argument has a default.
         public init(
@@ -37,6 +54,7 @@ extension SQLiteDataStore {
             readOnly: Bool = false,
             createIfMissing: Bool = true,
             readerPoolSize: Int = 4,
+            changePollInterval: Duration = .milliseconds(50),
             logger: Logger = Logger(label: "persist.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
             self.durability = durability
@@ -44,14 +62,20 @@ extension SQLiteDataStore {
             self.readOnly = readOnly
             self.createIfMissing = createIfMissing
             self.readerPoolSize = readerPoolSize
+            self.changePollInterval = changePollInterval
             self.logger = logger
         }
 
-        /// Throws `invalidArgument` for a negative or infinite busy timeout or a negative pool size.
+        /// Throws `invalidArgument` for a negative busy timeout, a negative pool size or a poll
+        /// interval that is not positive.
         func validate(path: String) throws {
             if busyTimeout < .zero {
                 throw DataStoreError(.invalidArgument, "the busy timeout for the SQLite database at \(path) is "
                     + "\(busyTimeout); give zero or more", path: path)
+            }
+            if changePollInterval <= .zero {
+                throw DataStoreError(.invalidArgument, "the change poll interval for the SQLite database at \(path) is "
+                    + "\(changePollInterval); give a positive duration", path: path)
             }
             if readerPoolSize < 0 {
                 throw DataStoreError(.invalidArgument, "the reader pool size for the SQLite database at \(path) is "

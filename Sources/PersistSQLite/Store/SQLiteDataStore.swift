@@ -114,6 +114,9 @@ public final class SQLiteDataStore: EngineBackedDataStore {
         try engine.skippedTables()
     }
 
+    /// How many SQLite connections stores have open in this process, for tests that look for leaks.
+    package static var openConnectionCount: Int { SQLiteConnection.openCount.value }
+
     /// The files SQLite keeps beside a database, as suffixes of its path: the write-ahead log,
     /// its shared-memory index and the rollback journal.
     package static let companionSuffixes = ["-wal", "-shm", "-journal"]

@@ -5,25 +5,29 @@ import Persist
 
 /// The engine of ``SQLiteDataStore``: one writer connection in WAL mode, a pool of read-only
 /// reader connections, and the schema each transaction sees.
-final class SQLiteEngine: DataStoreEngine {
+final class SQLiteEngine: BulkLoadingEngine {
     /// The writer connection while open. It is used only on the store's write queue (writes, the
     /// escape hatch, open and close, which the scheduler all runs there).
     private let openWriter = Locked<SQLiteConnection?>(nil)
 
     let location: String
-    private let options: SQLiteDataStore.Options
+    let options: SQLiteDataStore.Options
     /// Whether the database is a private scratch file (the in-memory variant).
     private let isScratch: Bool
     private let pool: ReaderPool
     private let schemas = SchemaCache()
+    /// While live queries watch for other processes' commits: the writer's last `data_version`
+    /// and the file's identity. Used only on the write queue.
+    let changeWatch = Locked<SQLiteChangeWatch?>(nil)
 
     init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
         location = path
         self.options = options
         self.isScratch = isScratch
         let timeout = options.busyTimeout
+        let (name, uri) = Self.fileName(path, options: options)
         pool = ReaderPool(capacity: max(options.readerPoolSize, 0), location: path) {
-            try SQLiteConnection.open(path: path, displayPath: path, flags: SQLITE_OPEN_READONLY, busyTimeout: timeout)
+            try SQLiteConnection.open(path: name, displayPath: path, flags: SQLITE_OPEN_READONLY | uri, busyTimeout: timeout)
         }
     }
 
@@ -39,6 +43,23 @@ final class SQLiteEngine: DataStoreEngine {
 
     private var logger: Logger { options.logger }
 
+    /// The name to open and the extra flag: the path itself, or for a read-only store on an
+    /// unchanging file, an `immutable` URI (with `%`, `?` and `#` escaped).
+    private static func fileName(_ path: String, options: SQLiteDataStore.Options) -> (String, Int32) {
+        guard options.readOnly, options.readsUnchangingFile else { return (path, 0) }
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3f"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        let absolute = escaped.hasPrefix("/") ? "//" + escaped : escaped
+        return ("file:" + absolute + "?immutable=1", SQLITE_OPEN_URI)
+    }
+
     // MARK: Lifecycle
 
     func open() throws {
@@ -48,7 +69,8 @@ final class SQLiteEngine: DataStoreEngine {
         let flags = readOnly
             ? SQLITE_OPEN_READONLY
             : SQLITE_OPEN_READWRITE | (options.createIfMissing || isScratch ? SQLITE_OPEN_CREATE : 0)
-        let connection = try SQLiteConnection.open(path: location, displayPath: location, flags: flags,
+        let (name, uri) = Self.fileName(location, options: options)
+        let connection = try SQLiteConnection.open(path: name, displayPath: location, flags: flags | uri,
                                                    busyTimeout: options.busyTimeout)
         do {
             if !readOnly && connection.isReadOnly {
@@ -94,6 +116,12 @@ final class SQLiteEngine: DataStoreEngine {
 
     /// Switches the file to WAL mode and sets the durability.
     private func configure(_ connection: SQLiteConnection) throws {
+        if options.buildsPrivateFile {
+            // Nobody else reads the file while it is built: no log, no syncs (see Options).
+            _ = try connection.text("PRAGMA journal_mode = MEMORY", operation: "Setting the journal mode")
+            try connection.executeOnce("PRAGMA synchronous = OFF", operation: "Setting the durability")
+            return
+        }
         let mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
         if mode.lowercased() != "wal" {
             logger.warning("the SQLite database stays in \(mode) journal mode, so reads and writes wait for each other",
@@ -132,11 +160,21 @@ final class SQLiteEngine: DataStoreEngine {
             defer { writer = nil }
             return writer
         }
-        connection?.close()
-        schemas.removeAll()
+        defer {
+            connection?.close()
+            schemas.removeAll()
+        }
+        if options.buildsPrivateFile, !options.readOnly, let connection {
+            // The finished file is in the store's own mode, as if it had been written normally.
+            let mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
+            guard mode.lowercased() == "wal" else {
+                throw DataStoreError(.io, "the SQLite database at \(location) could not be switched to WAL mode "
+                                        + "(it stayed in \(mode) mode)", path: location)
+            }
+        }
     }
 
-    private func writerConnection() throws -> SQLiteConnection {
+    func writerConnection() throws -> SQLiteConnection {
         guard let connection = openWriter.value else {
             throw DataStoreError(.misuse, "the SQLite store at \(location) is not open; call setup() first",
                                  path: location)
@@ -172,6 +210,10 @@ final class SQLiteEngine: DataStoreEngine {
     }
 
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        try transaction(bulkLoad: false, body)
+    }
+
+    private func transaction<T>(bulkLoad: Bool, _ body: (SQLiteWriter) throws -> (value: T, commit: Bool)) throws -> T {
         if options.readOnly && !isScratch {
             throw DataStoreError(
                 .readOnly, "the SQLite store at \(location) was opened read-only; open it without "
@@ -181,11 +223,14 @@ final class SQLiteEngine: DataStoreEngine {
         try connection.execute("BEGIN IMMEDIATE", operation: "Starting a write transaction")
         do {
             let writer = SQLiteWriter(connection: connection, schema: try schema(on: connection))
+            writer.isBulkLoad = bulkLoad
             let (value, commit) = try body(writer)
             guard commit else {
                 _ = rollback(connection)
                 return value
             }
+            // A table must never be committed without its key index.
+            try writer.finishBulkLoad()
             let changedVersion = writer.schemaChanges.isEmpty
                 ? nil : try connection.integer("PRAGMA schema_version", operation: "Reading the schema")
             try connection.execute("COMMIT", operation: "Committing a write block")
@@ -200,6 +245,21 @@ final class SQLiteEngine: DataStoreEngine {
             _ = rollback(connection)
             throw error
         }
+    }
+
+    /// The page cache of a bulk load's transaction, in KiB. Rows are appended, so the cache
+    /// barely matters for loading; it also bounds the memory SQLite sorts the key index in. Measured
+    /// on 1,000,000 items: 4, 8 and 16 MiB took the same CPU time, for a peak of 43, 51 and 68 MiB.
+    static let bulkLoadCacheKiB = 8_192
+
+    /// A write transaction for loading: a larger page cache for its duration, and a writer whose
+    /// new tables get their key index when the load finishes.
+    func bulkWrite<T>(_ body: (any BulkLoadWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        let connection = try writerConnection()
+        let previous = try connection.integer("PRAGMA cache_size", operation: "Reading the page cache size")
+        try connection.executeOnce("PRAGMA cache_size = -\(Self.bulkLoadCacheKiB)", operation: "Sizing the page cache")
+        defer { try? connection.executeOnce("PRAGMA cache_size = \(previous)", operation: "Sizing the page cache") }
+        return try transaction(bulkLoad: true, body)
     }
 
     /// Rolls back the open transaction, if any; `false` when the connection is left unusable.

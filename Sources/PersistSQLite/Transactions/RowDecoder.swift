@@ -14,12 +14,12 @@ struct RowDecoder {
         for (offset, column) in table.columns.enumerated() {
             let index = Int32(offset + 1)
             guard let storage = statement.storageClass(index) else { continue }
-            attributes[column.name] = try value(statement, index, storage, column, id)
+            attributes[column.name] = try value(statement, index, storage, column.storage, offset, id)
         }
         return Item(itemType: table.name, id: id, attributes: attributes)
     }
 
-    private func identifier(_ statement: SQLiteStatement) throws -> ItemID {
+    func identifier(_ statement: SQLiteStatement) throws -> ItemID {
         switch statement.storageClass(0) {
         case .integer: return .int(statement.int64(0))
         case .text: return .string(statement.text(0))
@@ -40,10 +40,13 @@ struct RowDecoder {
             path: path)
     }
 
-    private func value(
-        _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ column: ColumnSchema, _ id: ItemID
+    /// The value of result column `index`, whose storage class is `storage`, read for the column
+    /// at `offset` in ``TableSchema/columns``, which holds `columnStorage`.
+    func value(
+        _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ columnStorage: ColumnSchema.Storage,
+        _ offset: Int, _ id: @autoclosure () -> ItemID
     ) throws -> Value {
-        guard case .typed(let kind) = column.storage else {
+        guard case .typed(let kind) = columnStorage else {
             switch storage {
             case .integer: return .int(statement.int64(index))
             case .real: return .double(statement.double(index))
@@ -75,14 +78,14 @@ struct RowDecoder {
             do {
                 decoded = try BinaryValueCoding.decode(statement.blob(index))
             } catch let error as DataStoreError {
-                throw corrupt(column, id, "bytes that are not a valid encoded value (\(error.message))")
+                throw corrupt(table.columns[offset], id(), "bytes that are not a valid encoded value (\(error.message))")
             }
             guard ColumnKind(of: decoded) == kind else {
-                throw corrupt(column, id, "an encoded \(decoded.kind.rawValue)")
+                throw corrupt(table.columns[offset], id(), "an encoded \(decoded.kind.rawValue)")
             }
             return decoded
         default:
-            throw corrupt(column, id, "a value of storage class \(storage)")
+            throw corrupt(table.columns[offset], id(), "a value of storage class \(storage)")
         }
     }
 
@@ -95,5 +98,37 @@ struct RowDecoder {
                 + "\(found) in column \(String(reflecting: column.name)), which the store created for \(kind); "
                 + "fix or delete the value with the sqlite3 shell",
             path: path, items: [ItemReference(itemType: table.name, id: id)])
+    }
+}
+
+extension RowDecoder {
+    /// The columns in ascending byte order of their names: the order of a row's attributes.
+    func columnsByName() -> [Int] {
+        table.columns.indices.sorted { SQLName.bytesPrecede(table.columns[$0].name, table.columns[$1].name) }
+    }
+
+    /// The row in the current row of a statement selecting ``TableSchema/selectList``: its values in
+    /// the order `byName` gives, its shape from `shapes` (one per set of non-null columns).
+    func row(_ statement: SQLiteStatement, byName: [Int], shapes: inout [UInt64: AttributeNames]) throws -> ItemRow {
+        guard byName.count <= 64 else { return ItemRow(try item(statement)) }
+        let id = try identifier(statement)
+        var values: [Value] = []
+        values.reserveCapacity(byName.count)
+        var present: UInt64 = 0
+        for (position, offset) in byName.enumerated() {
+            let index = Int32(offset + 1)
+            guard let storage = statement.storageClass(index) else { continue }
+            values.append(try value(statement, index, storage, table.columns[offset].storage, offset, id))
+            present |= 1 << UInt64(position)
+        }
+        let names: AttributeNames
+        if let known = shapes[present] {
+            names = known
+        } else {
+            names = AttributeNames(sorted: byName.indices.filter { present & (1 << UInt64($0)) != 0 }
+                .map { table.columns[byName[$0]].name })
+            shapes[present] = names
+        }
+        return ItemRow(itemType: table.name, id: id, names: names, values: values)
     }
 }

@@ -7,7 +7,12 @@ import Persist
 class SQLiteReader: StoreReader {
     let connection: SQLiteConnection
     /// The schema the transaction sees (a write block's own changes included).
-    var schema: DatabaseSchema
+    var schema: DatabaseSchema {
+        didSet { schemaChangeCount &+= 1 }
+    }
+    /// How many times ``schema`` changed in this transaction, so that what was resolved against it
+    /// can be kept until it changes.
+    private(set) var schemaChangeCount = 0
 
     init(connection: SQLiteConnection, schema: DatabaseSchema) {
         self.connection = connection
@@ -22,20 +27,35 @@ class SQLiteReader: StoreReader {
     }
 
     func item(ofType itemType: String, id: ItemID) throws -> Item? {
-        guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return nil }
-        return try connection.withStatement(table.selectByKey, bindings) { statement in
-            try statement.step(Self.reading(itemType)) ? RowDecoder(table: table, path: path).item(statement) : nil
-        }
+        try withRow(ofType: itemType, id: id) { decoder, statement in try decoder.item(statement) }
     }
 
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
+        try forEachRow(matching: request, start: { ($0, $1) }) { decoder, statement in try body(decoder.item(statement)) }
+    }
+
+    /// Calls `body` with the statement positioned at the row of `itemType` with identifier `id`;
+    /// `nil` when there is none.
+    func withRow<T>(ofType itemType: String, id: ItemID, _ body: (RowDecoder, SQLiteStatement) throws -> T) throws -> T? {
+        guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return nil }
+        return try connection.withStatement(table.selectByKey, bindings) { statement in
+            try statement.step(Self.reading(itemType)) ? body(RowDecoder(table: table, path: path), statement) : nil
+        }
+    }
+
+    /// Calls `body` at each row the request selects, until it returns `false`, with what `start`
+    /// made of the row decoder and the statement before the first row.
+    func forEachRow<Reader>(
+        matching request: DataStoreRequest, start: (RowDecoder, SQLiteStatement) -> Reader, _ body: (Reader) throws -> Bool
+    ) throws {
         guard let table = schema.tables[request.itemType] else { return }
         let query = RequestCompiler.select(request, from: table)
         guard !query.matchesNothing else { return }
         let decoder = RowDecoder(table: table, path: path)
         try connection.withStatement(query.sql, query.bindings) { statement in
+            let reader = start(decoder, statement)
             while try statement.step(Self.reading(request.itemType)) {
-                if try !body(decoder.item(statement)) { return }
+                if try !body(reader) { return }
             }
         }
     }

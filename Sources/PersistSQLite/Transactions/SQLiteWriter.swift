@@ -8,8 +8,22 @@ import Persist
 final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// What the transaction changed in the schema, for the log once it commits.
     private(set) var schemaChanges: [String] = []
+    /// Whether this transaction is a bulk load: tables it creates get their key index only in
+    /// ``finishBulkLoad()`` (see `SQLiteWriter+BulkLoad.swift`).
+    var isBulkLoad = false
+    /// Tables created by this bulk load whose key index is still to be built.
+    var deferredKeyIndexes: [String] = []
+    /// The bulk load's plans for binding rows of each shape, by table.
+    var bulkShapes: [String: BulkShapes] = [:]
+    /// Where a bulk load copies each row's text and bytes to bind them in place.
+    lazy var arena = BindingArena()
 
-    private var editor: SchemaEditor { SchemaEditor(connection: connection) }
+    /// Records a schema change for the log written once the transaction commits.
+    func noteSchemaChange(_ change: String) {
+        schemaChanges.append(change)
+    }
+
+    var editor: SchemaEditor { SchemaEditor(connection: connection) }
 
     // MARK: StoreWriter
 
@@ -81,7 +95,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// errors (a full disk, an I/O error), and the rest of the block must not then run, statement
     /// by statement, outside any transaction. Every write operation checks once, on entry: within
     /// one operation a failed statement throws, so none runs after a rollback.
-    private func checkTransaction() throws {
+    func checkTransaction() throws {
         guard connection.isInTransaction else {
             throw DataStoreError(
                 .misuse,
@@ -92,11 +106,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     /// Runs a write statement inside the transaction the operation checked on entry.
-    private func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
+    func run(_ sql: String, _ bindings: [SQLBinding], _ operation: @autoclosure () -> String) throws {
         try connection.execute(sql, bindings, operation: operation())
     }
 
-    private func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
+    func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
         if table.key.isRowid, item.id.value.kind != .int {
             throw DataStoreError(
                 .typeMismatch,
@@ -110,9 +124,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     // MARK: Tables and columns
 
     /// The item's table (created or extended as needed) and its column values in table order.
-    private func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+    func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
         guard var table = schema.tables[item.itemType] else {
-            return try create(item)
+            let created = try create(item)
+            try materializeIndexes(ofType: item.itemType)
+            return created
         }
         var values = [SQLBinding](repeating: .null, count: table.columns.count)
         var newColumns: [(name: String, value: Value)] = []
@@ -135,8 +151,49 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             table = try editor.addColumns(columns, to: table, in: &schema)
             schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
             values.append(contentsOf: columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
+            try materializeIndexes(ofType: item.itemType)
         }
         return (table, values)
+    }
+
+    /// The columns and bindings that set `values` on rows of the existing table of `itemType`,
+    /// adding and widening columns as ``resolve(_:)`` does for one item. A null removes the
+    /// attribute; a null for a column that does not exist needs nothing.
+    func resolveAssignments(
+        _ values: [String: Value], ofType itemType: String
+    ) throws -> (TableSchema, [(column: ColumnSchema, binding: SQLBinding)]) {
+        guard var table = schema.tables[itemType] else {
+            throw DataStoreError(.misuse, "the table \(String(reflecting: itemType)) is not in the SQLite database at \(path)",
+                                 path: path)
+        }
+        let probe = Item(itemType: itemType, id: .string("(each updated item)"), attributes: values)
+        var assignments: [(column: ColumnSchema, binding: SQLBinding)] = []
+        var newColumns: [(name: String, value: Value)] = []
+        for (name, value) in values.sorted(by: { SQLName.bytesPrecede($0.key, $1.key) }) {
+            guard let index = table.columnIndex[name] else {
+                if !value.isNull { newColumns.append((name, value)) }
+                continue
+            }
+            if value.isNull {
+                assignments.append((table.columns[index], .null))
+                continue
+            }
+            if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
+               given != kind, given.isNative, kind.isNative {
+                table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
+                schemaChanges.append("let column \(String(reflecting: name)) of table "
+                    + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+            }
+            assignments.append((table.columns[index], try binding(value, name, table.columns[index], probe)))
+        }
+        if !newColumns.isEmpty {
+            let columns = try plannedColumns(newColumns, of: probe, taken: table.takenNames)
+            table = try editor.addColumns(columns, to: table, in: &schema)
+            schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
+            assignments += columns.map { ($0, ValueCodec.typedBinding(values[$0.name] ?? .null)) }
+            try materializeIndexes(ofType: itemType)
+        }
+        return (table, assignments)
     }
 
     private func create(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
@@ -150,7 +207,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         let attributes = item.attributes.sorted { SQLName.bytesPrecede($0.key, $1.key) }.map { (name: $0.key, value: $0.value) }
         let key = DatabaseSchema.createdKeyColumn
         let columns = try plannedColumns(attributes, of: item, taken: [SQLName.folded(key): key])
-        let table = try editor.createTable(item.itemType, columns: columns, in: &schema)
+        let table = try editor.createTable(item.itemType, columns: columns, deferKeyIndex: isBulkLoad, in: &schema)
+        if isBulkLoad { deferredKeyIndexes.append(table.name) }
         schemaChanges.append("created table \(String(reflecting: table.name)) with \(Self.describe(columns))")
         return (table, columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
     }
@@ -244,10 +302,17 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             try naming(item, write)
             return
         }
-        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
-        do {
+        try inSavepoint {
             try naming(item, write)
             try verify(item, table, columns, values)
+        }
+    }
+
+    /// Runs `body` in a savepoint, which is undone when `body` throws.
+    func inSavepoint(_ body: () throws -> Void) throws {
+        try run("SAVEPOINT persist_checked_write", [], "Starting a savepoint")
+        do {
+            try body()
             try connection.execute("RELEASE persist_checked_write", operation: "Releasing a savepoint")
         } catch {
             if connection.isInTransaction {
@@ -259,9 +324,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     /// Runs `body`, adding the item to errors SQLite reports about it (a constraint, a mismatch).
-    private func naming(_ item: Item, _ body: () throws -> Void) throws {
+    func naming(_ item: Item, _ body: () throws -> Void) throws {
         do {
             try body()
+        } catch let error as DataStoreError where error.code == .uniqueViolation && error.items.isEmpty {
+            throw try namingUniqueViolation(error, item)
         } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
             error.items = [item.reference]
             throw error

@@ -7,6 +7,8 @@ final class RawGDBM {
 
     enum Mode { case create, read }
 
+    /// Opens `path`: a new file is written with `GDBM_NOMMAP` (faster for writing, and what the
+    /// store does); a file is read with GDBM's defaults (memory-mapped, the fastest way to read).
     init(path: String, mode: Mode) throws {
         let flags = mode == .create ? GDBM_NEWDB | GDBM_NOMMAP : GDBM_READER
         guard let handle = gdbm_open(path, 0, flags, 0o644, nil) else {
@@ -33,6 +35,29 @@ final class RawGDBM {
         guard gdbm_sync(handle) == 0 else {
             throw BenchmarkError("gdbm_sync: \(String(cString: gdbm_strerror(persist_gdbm_errno())))")
         }
+    }
+
+    /// Calls `body` with the value stored under `key`, if there is one.
+    func fetch(_ key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let keyDatum = datum(dptr: UnsafeMutablePointer(mutating: key.baseAddress?.assumingMemoryBound(to: CChar.self)),
+                             dsize: Int32(key.count))
+        let value = gdbm_fetch(handle, keyDatum)
+        guard let bytes = value.dptr else { return }
+        defer { free(bytes) }
+        try body(UnsafeRawBufferPointer(start: bytes, count: Int(value.dsize)))
+    }
+
+    /// Every key, in the file's order.
+    func keys() -> [[UInt8]] {
+        var keys: [[UInt8]] = []
+        var key = gdbm_firstkey(handle)
+        while let bytes = key.dptr {
+            keys.append([UInt8](UnsafeRawBufferPointer(start: bytes, count: Int(key.dsize))))
+            let next = gdbm_nextkey(handle, key)
+            free(bytes)
+            key = next
+        }
+        return keys
     }
 
     /// Calls `body` with every key and value, in the file's order.

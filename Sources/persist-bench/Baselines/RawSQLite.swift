@@ -79,6 +79,12 @@ final class RawStatement {
         sqlite3_clear_bindings(statement)
     }
 
+    func columnType(_ column: Int32) -> Int32 { sqlite3_column_type(statement, column) }
+    /// The bytes of a text or blob column, without a copy.
+    func columnBytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        guard let bytes = sqlite3_column_blob(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column)))
+    }
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
     func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }

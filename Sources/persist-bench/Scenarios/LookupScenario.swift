@@ -20,7 +20,7 @@ struct LookupScenario: BenchmarkScenario {
         defer { try? store.tearDown() }
         let raw = try RawSQLite(path: path)
         let select = try raw.prepare(
-            #"SELECT "persist_id", "name", "city", "rating", "open", "score", "updated", "note" FROM "Restaurant" WHERE "persist_id" = ?"#)
+            "SELECT \(RawStatement.restaurantColumns) FROM \"Restaurant\" WHERE \"persist_id\" = ?")
         var found = 0
         let (library, baseline, peak) = try AlternatingMeasurement(repetitions: repetitions).run(
             prepare: { found = 0 },
@@ -33,14 +33,7 @@ struct LookupScenario: BenchmarkScenario {
             baseline: {
                 for id in ids {
                     select.bind(1, id)
-                    if try select.step() {
-                        let restaurant = BenchmarkRestaurant(
-                            id: Int(select.int64(0)), name: select.string(1), city: select.string(2),
-                            rating: Int(select.int64(3)), open: select.int64(4) != 0, score: select.double(5),
-                            updated: Date(timeIntervalSinceReferenceDate: select.double(6)),
-                            note: select.isNull(7) ? nil : select.string(7))
-                        if restaurant.id == id { found += 1 }
-                    }
+                    if try select.step(), select.restaurant().id == id { found += 1 }
                     select.reset()
                 }
             })

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Peak memory of a GDBM → SQLite migration at one tenth of the items and at all of them, each in
-/// a process of its own: flat memory means the larger run needs at most 1.25 times the smaller's.
+/// Peak memory of `persist-migrate` copying a native GDBM store to a new SQLite database, as a
+/// process of its own, verification on: at one tenth of the items and at all of them. Flat memory
+/// means the larger run needs at most 1.25 times the smaller's, and both stay within 64 MiB.
 struct MigrateMemoryScenario: BenchmarkScenario {
     let name = "migrate-rss"
     let defaultItems = 1_000_000
@@ -13,38 +14,25 @@ struct MigrateMemoryScenario: BenchmarkScenario {
             scenario: name, items: items, seconds: Self.rounded(large.seconds),
             itemsPerS: (Double(items) / max(large.seconds, 1e-9)).rounded(),
             baselineItemsPerS: (Double(max(items / 10, 1)) / max(small.seconds, 1e-9)).rounded(),
-            ratio: Self.rounded(small.megabytes > 0 ? large.megabytes / small.megabytes : 0),
-            peakRssMb: Self.rounded(large.megabytes),
-            note: "ratio = peak RSS at \(items) ÷ peak RSS at \(max(items / 10, 1)) (\(Self.rounded(small.megabytes)) MiB); "
-                + "targets: at most 64 MiB and 1.25")
+            ratio: Self.rounded(small.peakMegabytes > 0 ? large.peakMegabytes / small.peakMegabytes : 0),
+            peakRssMb: Self.rounded(large.peakMegabytes),
+            note: "ratio = peak RSS of persist-migrate at \(items) ÷ at \(max(items / 10, 1)) items "
+                + "(\(Self.rounded(small.peakMegabytes)) MiB), verification on; targets: at most 64 MiB and 1.25",
+            measurements: ["small_peak_rss_mb": Self.rounded(small.peakMegabytes),
+                           "large_peak_rss_mb": Self.rounded(large.peakMegabytes)])
     }
 
-    /// Generates the source and migrates it, each in a child process, so that the migration's peak
-    /// memory is its own; returns the migration's seconds and peak RSS.
-    private func measure(items: Int, in directory: URL) throws -> (seconds: Double, megabytes: Double) {
+    /// Generates the source and runs the tool on it as a process; its seconds and peak RSS.
+    private func measure(items: Int, in directory: URL) throws -> ChildProcessTimer.Measurement {
         let source = directory.appendingPathComponent("rss-source-\(items).gdbm").path
         let target = directory.appendingPathComponent("rss-target-\(items).sqlite").path
-        defer { try? FileManager.default.removeItem(atPath: source) }
-        try? FileManager.default.removeItem(atPath: source)
-        _ = try Self.runSelf(["generate", "--items", String(items), "--to", "gdbm:" + source])
-        let fields = try Self.runSelf(["measure-migration", "--source", source, "--target", target])
-            .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
-        guard fields.count == 2 else { throw BenchmarkError("measure-migration printed no measurement") }
-        return (fields[0], fields[1])
-    }
-
-    private static func runSelf(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError("persist-bench \(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
+        defer {
+            try? FileManager.default.removeItem(atPath: source)
+            try? ToolLikeMigration.remove(.sqlite, target)
         }
-        return String(decoding: data, as: UTF8.self)
+        try BenchmarkDataset.gdbm(count: items, at: source)
+        let run = try ChildProcessTimer.run(ChildProcessTimer.sibling("persist-migrate"), [source, target, "--progress", "never"])
+        guard run.status == 0 else { throw BenchmarkError("persist-migrate failed: \(run.standardError)") }
+        return run
     }
 }

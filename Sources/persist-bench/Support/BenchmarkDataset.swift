@@ -67,4 +67,48 @@ enum BenchmarkDataset {
         guard let parsed = try? PostgresURL(url) else { return }
         try? PostgresDataStore.dropSchema(schema, at: parsed, options: .init(logger: .benchmark))
     }
+
+    /// A GDBM file at `path` written with the C API, as another program would: `count` pairs of
+    /// a 12-byte key and a value of 40 to 160 bytes, both deterministic.
+    static func rawGDBM(count: Int, at path: String) throws {
+        try? FileManager.default.removeItem(atPath: path)
+        let file = try RawGDBM(path: path, mode: .create)
+        var value = [UInt8](repeating: 0, count: 160)
+        for number in 0..<count {
+            var key = Array("key-".utf8)
+            var mixed = UInt64(number) &* 0x9E37_79B9_7F4A_7C15
+            for _ in 0..<8 {
+                key.append(UInt8(truncatingIfNeeded: mixed))
+                mixed >>= 8
+            }
+            let length = 40 + Int(UInt64(number) &* 2_654_435_761 % 121)
+            for index in 0..<length { value[index] = UInt8(truncatingIfNeeded: number &+ index &* 31) }
+            try key.withUnsafeBytes { keyBytes in
+                try value.withUnsafeBytes { try file.store(key: keyBytes, value: UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+            }
+        }
+    }
+
+    /// The legacy table of `legacySQLite(count:at:)` and its columns, the key first.
+    static let legacyTable = "restaurants"
+    static let legacyColumns = ["id", "name", "city", "rating", "open", "score", "updated", "note"]
+
+    /// A database at `path` written with plain SQL, as legacy code would: a table of `count`
+    /// restaurants with an INTEGER PRIMARY KEY and typed columns.
+    static func legacySQLite(count: Int, at path: String) throws {
+        try SQLiteDataStore.deleteFiles(atPath: path)
+        let raw = try RawSQLite(path: path)
+        try raw.execute("""
+            CREATE TABLE restaurants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, rating INTEGER,
+                                      open INTEGER, score REAL, updated REAL, note TEXT)
+            """)
+        let insert = try raw.prepare("INSERT INTO restaurants VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        try raw.execute("BEGIN")
+        for number in 0..<count {
+            insert.bindColumns(of: BenchmarkRestaurant(number: number))
+            _ = try insert.step()
+            insert.reset()
+        }
+        try raw.execute("COMMIT")
+    }
 }

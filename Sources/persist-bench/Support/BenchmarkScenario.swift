@@ -13,23 +13,18 @@ protocol BenchmarkScenario: Sendable {
 extension BenchmarkScenario {
     /// A result line from the medians of an alternating measurement.
     func result(items: Int, library: Double, baseline: Double, peak: Double, note: String? = nil) -> BenchmarkResult {
-        let itemsPerSecond = library > 0 ? Double(items) / library : 0
-        let baselinePerSecond = baseline > 0 ? Double(items) / baseline : 0
-        return BenchmarkResult(
-            scenario: name, items: items, seconds: Self.rounded(library), itemsPerS: itemsPerSecond.rounded(),
-            baselineItemsPerS: baselinePerSecond.rounded(),
-            ratio: Self.rounded(baselinePerSecond > 0 ? itemsPerSecond / baselinePerSecond : 0),
-            peakRssMb: Self.rounded(peak), note: note)
+        BenchmarkResult(scenario: name, items: items, library: library, baseline: baseline, peak: peak, note: note)
     }
 
-    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    static func rounded(_ value: Double) -> Double { BenchmarkResult.rounded(value) }
 }
 
 /// Every scenario, in the order they run.
 enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
-        MigrateScenario(), InsertTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(),
-        ChildMergeScenario(), MigrateMemoryScenario(),
+        MigrateScenario(raw: false), MigrateScenario(raw: true), MigrateSQLiteGDBMScenario(), InsertTypedScenario(),
+        FetchTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(), ChildMergeScenario(),
+        MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
         // On the server PERSIST_POSTGRES_URL names (make bench starts one).
         InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(),
     ]

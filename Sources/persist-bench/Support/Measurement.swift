@@ -11,6 +11,40 @@ struct BenchmarkResult: Codable, Sendable {
     var ratio: Double
     var peakRssMb: Double
     var note: String?
+    /// For latency scenarios: the median and 99th percentile, in microseconds.
+    var medianUs: Double?
+    var p99Us: Double?
+    /// Further numbers of a scenario (seconds of each baseline, end-to-end times, ratios), by name.
+    var measurements: [String: Double]?
+
+    /// A result from the median seconds of the library and the baseline on `items` items.
+    init(scenario: String, items: Int, library: Double, baseline: Double, peak: Double, note: String?,
+         measurements: [String: Double]? = nil) {
+        let itemsPerSecond = library > 0 ? Double(items) / library : 0
+        let baselinePerSecond = baseline > 0 ? Double(items) / baseline : 0
+        self.init(scenario: scenario, items: items, seconds: Self.rounded(library), itemsPerS: itemsPerSecond.rounded(),
+                  baselineItemsPerS: baselinePerSecond.rounded(),
+                  ratio: Self.rounded(baselinePerSecond > 0 ? itemsPerSecond / baselinePerSecond : 0),
+                  peakRssMb: Self.rounded(peak), note: note, measurements: measurements)
+    }
+
+    init(scenario: String, items: Int, seconds: Double, itemsPerS: Double, baselineItemsPerS: Double, ratio: Double,
+         peakRssMb: Double, note: String?, medianUs: Double? = nil, p99Us: Double? = nil,
+         measurements: [String: Double]? = nil) {
+        self.scenario = scenario
+        self.items = items
+        self.seconds = seconds
+        self.itemsPerS = itemsPerS
+        self.baselineItemsPerS = baselineItemsPerS
+        self.ratio = ratio
+        self.peakRssMb = peakRssMb
+        self.note = note
+        self.medianUs = medianUs
+        self.p99Us = p99Us
+        self.measurements = measurements
+    }
+
+    static func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
 
     func jsonLine() throws -> String {
         let encoder = JSONEncoder()
@@ -55,6 +89,14 @@ struct AlternatingMeasurement {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    }
+
+    /// The value below which `fraction` of `values` fall (nearest rank).
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
     }
 
     static func median(_ values: [Double]) -> Double {

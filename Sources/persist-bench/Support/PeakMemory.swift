@@ -5,12 +5,17 @@ import Logging
 enum PeakMemory {
     /// Peak resident set size so far (VmHWM), in MiB; 0 when the kernel does not report it.
     static func megabytes() -> Double {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        (highWaterKilobytes(of: nil) ?? 0) / 1024
+    }
+
+    /// The peak resident set size (VmHWM) of a process (this one when `nil`), in KiB.
+    static func highWaterKilobytes(of pid: pid_t?) -> Double? {
+        let path = pid.map { "/proc/\($0)/status" } ?? "/proc/self/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let kilobytes = line.split(separator: " ").compactMap { Double($0) }.first ?? 0
-            return kilobytes / 1024
+            return line.split(separator: " ").compactMap { Double($0) }.first
         }
-        return 0
+        return nil
     }
 
     /// Resets the peak to the current resident size (Linux: writing 5 to /proc/self/clear_refs).

@@ -1,0 +1,39 @@
+/// The default implementations of the optional ``StoreReader`` operations, built on
+/// `forEachItem(matching:_:)`. They are what every store answers; an engine's override must give
+/// exactly the same results.
+extension StoreReader {
+    /// Folds the selected items with the shared aggregate semantics (<doc:Aggregates>).
+    ///
+    /// ```swift
+    /// let best = try reader.aggregate(.maximum, of: "rating", matching: DataStoreRequest(itemType: "Restaurant"))
+    /// ```
+    public func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value? {
+        var accumulator = AggregateAccumulator(function)
+        try forEachItem(matching: request) { item in
+            accumulator.add(item.attributes[attribute])
+            return true
+        }
+        return accumulator.result
+    }
+
+    /// Looks at the identifier of every item of the type.
+    ///
+    /// ```swift
+    /// let largest = try reader.largestIntegerID(ofType: "Todo")   // nil when there is none
+    /// ```
+    public func largestIntegerID(ofType itemType: String) throws -> Int64? {
+        var request = DataStoreRequest(itemType: itemType)
+        request.ordering = .unspecified
+        var largest: Int64?
+        try forEachItem(matching: request) { item in
+            if case .int(let id) = item.id, largest.map({ id > $0 }) ?? true { largest = id }
+            return true
+        }
+        return largest
+    }
+
+    /// `nil`: the engine keeps no index catalog, so the store's scheduler keeps the declarations.
+    public func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
+        nil
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// Encodes entities of one type into rows laid out by one ``EntityPlan``, reusing one buffer: the
+/// state behind the `Encoder` handed to `encode(to:)` at the top level.
+///
+/// Top-level values go straight into their slots; nested values (structs, arrays, dictionaries)
+/// are encoded by ``ValueEncoder``'s machinery, exactly as before. Anything the plan cannot
+/// express exactly (a top-level unkeyed or single value, a nested container or super encoder at
+/// the top level, a value nested too deep, an invalid name, a thrown error) makes the entity take
+/// the general path, `makeItem()`, which gives the canonical item or error. A key the plan lacks
+/// asks for an extended plan, and a new encoder for it.
+///
+/// The plan and the buffer never change (the hot path reads them without reference counting or
+/// exclusivity checks); what changes from key to key is kept behind a pointer.
+final class EntityRowEncoder {
+    /// What one encoding found.
+    enum Outcome {
+        /// The row, valid until the next call.
+        case row(EntityRow)
+        /// The plan lacks these keys: extend it and encode again with an encoder for the new plan.
+        case extend([EntityPlanAddition])
+        /// The entity takes the general path.
+        case general
+    }
+
+    private struct Position {
+        /// The slot the next key is expected in.
+        var cursor = 0
+        /// The slot of the key met last (-1 before the first), which an addition is placed after.
+        var previousSlot = -1
+        var previousAddition: String?
+        /// Keys the plan lacks, in the order met.
+        var additions: [EntityPlanAddition] = []
+        var isIrregular = false
+        var usedKeyedContainer = false
+        /// Whether an entity is being encoded (an `encode(to:)` that writes another entity of the
+        /// same type through the same accessor must not reuse the buffer).
+        var isEncoding = false
+    }
+
+    let plan: EntityPlan
+    private let storage: UnsafeMutableBufferPointer<Value>
+    private let position: UnsafeMutablePointer<Position>
+
+    init(plan: EntityPlan) {
+        self.plan = plan
+        storage = .allocate(capacity: plan.names.count)
+        storage.initialize(repeating: .null)
+        position = .allocate(capacity: 1)
+        position.initialize(to: Position())
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+        position.deinitialize(count: 1)
+        position.deallocate()
+    }
+
+    /// Encodes `entity` through the plan.
+    func encode<E: DataStoreEntity>(_ entity: E) -> Outcome {
+        if plan.isIrregular || !plan.hasValidItemType || position.pointee.isEncoding { return .general }
+        if plan.itemType != E.itemType || plan.idKey != E.idKey {
+            // A model whose type or key names are computed anew each time.
+            return .general
+        }
+        if let base = storage.baseAddress { base.update(repeating: .null, count: storage.count) }
+        position.pointee = Position()
+        position.pointee.isEncoding = true
+        defer { position.pointee.isEncoding = false }
+        do {
+            try EntityCoderRegistry.running(self) { token in try entity.encode(to: EntityRowEncodingState(token: token)) }
+        } catch {
+            return .general
+        }
+        let found = position.pointee
+        guard found.usedKeyedContainer, !found.isIrregular else { return .general }
+        guard found.additions.isEmpty else { return .extend(found.additions) }
+        guard let idSlot = plan.idSlot, let id = ItemID(storage[idSlot]) else { return .general }
+        return .row(EntityRow(plan: plan, id: id, values: UnsafeBufferPointer(storage)))
+    }
+
+    /// Runs `body` with the encoder whose token is `token`, if it is encoding on this thread.
+    @inline(__always)
+    static func withCurrent(_ token: UnsafeMutableRawPointer, _ body: (EntityRowEncoder) -> Void) {
+        EntityCoderRegistry.withCoder(token, as: EntityRowEncoder.self, body)
+    }
+
+    /// Puts a top-level value into its slot.
+    @inline(__always)
+    func set(_ value: Value, forKey name: String) {
+        if let slot = plan.slot(of: name, cursor: &position.pointee.cursor) {
+            storage[slot] = value
+            position.pointee.previousSlot = slot
+            position.pointee.previousAddition = nil
+            if case .array = value, value.nestingDepth > BinaryValueCoding.maximumDepth { markIrregular() }
+            if case .object = value, value.nestingDepth > BinaryValueCoding.maximumDepth { markIrregular() }
+        } else {
+            addition(name, value)
+        }
+    }
+
+    private func addition(_ name: String, _ value: Value) {
+        if !value.isNull {
+            if (try? NameRules.validateAttribute(name, of: plan.itemType)) == nil {
+                markIrregular()
+            } else if !position.pointee.additions.contains(where: { $0.name == name }) {
+                let previousSlot = position.pointee.previousSlot
+                let after = position.pointee.previousAddition ?? (previousSlot >= 0 ? plan.names[previousSlot] : nil)
+                position.pointee.additions.append(EntityPlanAddition(name: name, after: after))
+            }
+        }
+        position.pointee.previousAddition = name
+    }
+
+    /// Marks the entity as one the plan cannot express; the general path encodes it.
+    func markIrregular() {
+        position.pointee.isIrregular = true
+    }
+
+    /// Records that the entity encodes into a keyed container, as an entity must.
+    func markKeyed() {
+        position.pointee.usedKeyedContainer = true
+    }
+}
+
+/// The `Encoder` handed to `encode(to:)`: it finds its ``EntityRowEncoder`` by token (see
+/// ``EntityCoderRegistry``).
+struct EntityRowEncodingState: Encoder {
+    let token: UnsafeMutableRawPointer
+    var codingPath: [any CodingKey] { [] }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        EntityRowEncoder.withCurrent(token) { $0.markKeyed() }
+        return KeyedEncodingContainer(EntityRowEncodingContainer<Key>(token: token))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        EntityRowEncoder.withCurrent(token) { $0.markIrregular() }
+        return ValueUnkeyedEncodingContainer(box: EncodingNode.ArrayBox(), codingPath: [])
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        EntityRowEncoder.withCurrent(token) { $0.markIrregular() }
+        return ValueSingleEncodingContainer(encoder: ValueEncodingState(codingPath: []))
+    }
+}
+
+/// The top-level keyed container of an ``EntityRowEncoder``: the same conversions as
+/// ``ValueEncoder``'s keyed container (``ValueSettingContainer``), into slots.
+struct EntityRowEncodingContainer<Key: CodingKey>: ValueSettingContainer {
+    /// The encoder's token (see ``EntityCoderRegistry``).
+    let token: UnsafeMutableRawPointer
+    var codingPath: [any CodingKey] { [] }
+
+    @inline(__always)
+    func set(_ value: Value, _ key: Key) {
+        EntityRowEncoder.withCurrent(token) { $0.set(value, forKey: key.stringValue) }
+    }
+
+    private func markIrregular() {
+        EntityRowEncoder.withCurrent(token) { $0.markIrregular() }
+    }
+
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
+
+    private func encodeInteger<I: BinaryInteger>(_ value: I, _ key: Key) throws {
+        set(try EncodingNode.integer(value, codingPath: [key]).resolve(), key)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        if let special = EncodingNode.special(value) {
+            set(special, key)
+        } else {
+            set(try EncodingNode.box(value, codingPath: [key]).resolve(), key)
+        }
+    }
+
+    // Nested containers and super encoders at the top level are rare; the general path keeps
+    // their exact semantics.
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        markIrregular()
+        return KeyedEncodingContainer(ValueKeyedEncodingContainer<NestedKey>(box: EncodingNode.ObjectBox(), codingPath: [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        markIrregular()
+        return ValueUnkeyedEncodingContainer(box: EncodingNode.ArrayBox(), codingPath: [key])
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        markIrregular()
+        return ValueEncodingState(codingPath: [])
+    }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        markIrregular()
+        return ValueEncodingState(codingPath: [key])
+    }
+}

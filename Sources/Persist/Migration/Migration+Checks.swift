@@ -1,0 +1,103 @@
+import Dispatch
+
+extension Migration {
+    /// Fails before anything is written when the target already holds any source item.
+    func checkNoneExist(_ types: [String], tracker: inout MigrationProgressTracker) throws {
+        guard !types.isEmpty else { return }
+        tracker.begin(.checking)
+        var present: [ItemReference] = []
+        var presentCount = 0
+        try source.read { reader in
+            try target.read { targetReader in
+                for itemType in types {
+                    try reader.forEachItem(forRequest: Self.streamRequest(itemType)) { item in
+                        if try targetReader.item(ofType: itemType, id: item.id) != nil {
+                            presentCount += 1
+                            if present.count < 10 { present.append(item.reference) }
+                        }
+                        tracker.advance(itemType)
+                    }
+                }
+            }
+        }
+        if presentCount > 0 {
+            throw DataStoreError(
+                .alreadyExists,
+                "\(target.location) already holds \(presentCount) of the items to copy (first: "
+                    + present.map(\.description).joined(separator: ", ")
+                    + "); nothing was written. Choose to replace or skip existing items, or use another target",
+                path: target.location, items: present)
+        }
+    }
+
+    /// Checks that the target, read through `targetReader`, holds exactly what was written, type by type.
+    func verify(
+        _ copy: inout MigrationCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker,
+        cancellation: MigrationCancellation?
+    ) throws {
+        for (itemType, typeCopy) in copy.types.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            try cancellation?.check()
+            let started = DispatchTime.now().uptimeNanoseconds
+            if typeCopy.targetWasEmpty {
+                try verifyWhole(typeCopy, against: targetReader, tracker: &tracker)
+            } else {
+                try verifyEach(typeCopy, against: targetReader, tracker: &tracker)
+            }
+            copy.recordVerification(of: itemType, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+        }
+    }
+
+    /// A type the target held nothing of: it must now hold exactly what was written.
+    private func verifyWhole(
+        _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker
+    ) throws {
+        var found = ItemChecksum()
+        try targetReader.checkActiveAndFlushPendingChanges()
+        if let rows = targetReader.reader as? any RowStreamingReader {
+            try rows.forEachRow(ofTypes: [copy.itemType]) { row in
+                found.add(row)
+                tracker.advance(copy.itemType)
+                return true
+            }
+        } else {
+            try targetReader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
+                found.add(item)
+                tracker.advance(copy.itemType)
+            }
+        }
+        let written = copy.writtenChecksum
+        guard found == written else {
+            throw DataStoreError(
+                .corrupt,
+                "verification failed for \(copy.itemType): \(copy.written) item(s) were written to \(target.location) "
+                    + "(checksum \(written.hex)) but it holds \(found.count) (checksum \(found.hex))",
+                path: target.location)
+        }
+    }
+
+    /// A type the target held items of: every item read from the source and not skipped must be
+    /// in the target as it is in the source.
+    private func verifyEach(
+        _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker
+    ) throws {
+        var differing: [ItemReference] = []
+        var differingCount = 0
+        try source.read { reader in
+            try reader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
+                tracker.advance(copy.itemType)
+                if copy.skippedIDs.contains(item.id) { return }
+                if try targetReader.item(ofType: item.itemType, id: item.id) != item {
+                    differingCount += 1
+                    if differing.count < 10 { differing.append(item.reference) }
+                }
+            }
+        }
+        if differingCount > 0 {
+            throw DataStoreError(
+                .corrupt,
+                "verification failed for \(copy.itemType): \(differingCount) item(s) in \(target.location) differ from "
+                    + "the source (first: \(differing.map(\.description).joined(separator: ", ")))",
+                path: target.location, items: differing)
+        }
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// What a migration's reader counted for one item type of the source.
+struct MigrationSourceStats: Sendable {
+    let itemType: String
+    var read = 0
+    /// The bytes of the identifiers and attribute values read (see ``ItemSize``).
+    var bytes = 0
+    /// The checksum of every item read; empty when nothing is verified.
+    var checksum = ItemChecksum()
+}
+
+/// The reading half of a migration: a thread of its own that streams the source's items in one
+/// read block (one consistent state), as rows when the engine can (no dictionary per item; every
+/// type in one pass), validates their names, counts and checksums them, and sends them in chunks
+/// through a ``MigrationPipe`` to the writing thread.
+///
+/// Reading and decoding thus overlap with writing, and the pipe's capacity bounds the memory.
+final class MigrationReader: Sendable {
+    /// Rows per chunk sent through the pipe.
+    static let chunkSize = 256
+    /// Chunks that may wait in the pipe.
+    static let pipeCapacity = 8
+
+    let pipe = MigrationPipe(capacity: MigrationReader.pipeCapacity)
+    private let done = DispatchSemaphore(value: 0)
+    private let joined = Locked(false)
+
+    /// Starts reading on a new thread.
+    ///
+    /// - Parameters:
+    ///   - types: the types to copy; every type of the source when `nil`.
+    ///   - checksums: whether to checksum every item (for verification).
+    ///   - targetLocation: the target's location, named in errors about names no store accepts.
+    init(source: any DataStore, types: [String]?, checksums: Bool, targetLocation: String,
+         cancellation: MigrationCancellation?) {
+        let pipe = pipe
+        let done = done
+        let thread = Thread {
+            var failure: (any Error)?
+            do {
+                var reading = Reading(pipe: pipe, checksums: checksums, targetLocation: targetLocation,
+                                      cancellation: cancellation)
+                try source.read { accessor in try reading.readAll(accessor, types: types) }
+            } catch is MigrationPipeClosed {
+                // The writer stopped first and reports its own error.
+            } catch {
+                failure = error
+            }
+            pipe.finish(failure: failure)
+            done.signal()
+        }
+        thread.name = "persist.migration.reader"
+        thread.start()
+    }
+
+    /// Stops the reader (if it is still running) and waits for its thread to end its read block.
+    func stopAndWait() {
+        guard joined.withLock({ joined in
+            defer { joined = true }
+            return !joined
+        }) else { return }
+        pipe.close()
+        done.wait()
+    }
+
+    /// The state of one read: chunks being filled and counts, by type.
+    private struct Reading {
+        let pipe: MigrationPipe
+        let checksums: Bool
+        let targetLocation: String
+        let cancellation: MigrationCancellation?
+        /// The chunks and counts of the types other than the current one.
+        var chunks: [String: [ItemRow]] = [:]
+        var stats: [String: MigrationSourceStats] = [:]
+        /// The type of the last row, with its chunk and counts kept out of the dictionaries, so
+        /// that a run of rows of one type costs no lookups.
+        var currentType = ""
+        var hasCurrent = false
+        var currentChunk: [ItemRow] = []
+        var currentStats = MigrationSourceStats(itemType: "")
+        /// Shapes whose names were checked, kept alive so that their identities stay unique.
+        var checkedShapes: [ObjectIdentifier: AttributeNames] = [:]
+        var checkedTypes: Set<String> = []
+        var lastShape: AttributeNames?
+        var lastType = ""
+
+        mutating func readAll(_ accessor: DataStoreReadAccessor, types: [String]?) throws {
+            if let rows = accessor.reader as? any RowStreamingReader {
+                try rows.forEachRow(ofTypes: types.map(Set.init)) { row in
+                    try take(row)
+                    return true
+                }
+            } else {
+                for itemType in try types ?? accessor.itemTypes() {
+                    try accessor.forEachItem(forRequest: Migration.streamRequest(itemType)) { item in
+                        try take(ItemRow(item))
+                    }
+                }
+            }
+            putBackCurrent()
+            // Every chosen type is reported, also when the source holds none of it.
+            for itemType in types ?? [] where stats[itemType] == nil {
+                stats[itemType] = MigrationSourceStats(itemType: itemType)
+            }
+            for itemType in stats.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                if let chunk = chunks[itemType], !chunk.isEmpty { try send(.items(itemType: itemType, chunk)) }
+                if let typeStats = stats[itemType] { try send(.endOfType(typeStats)) }
+            }
+        }
+
+        private mutating func take(_ row: ItemRow) throws {
+            try check(row)
+            if !hasCurrent || row.itemType != currentType { switchType(to: row.itemType) }
+            currentStats.read += 1
+            currentStats.bytes += ItemSize.bytes(of: row)
+            if checksums { currentStats.checksum.add(row) }
+            if currentChunk.isEmpty { currentChunk.reserveCapacity(MigrationReader.chunkSize) }
+            currentChunk.append(row)
+            if currentChunk.count >= MigrationReader.chunkSize {
+                try cancellation?.check()
+                try send(.items(itemType: currentType, currentChunk))
+                currentChunk = []
+            }
+        }
+
+        /// Puts the current type's chunk and counts back and takes out those of `itemType`.
+        private mutating func switchType(to itemType: String) {
+            putBackCurrent()
+            currentType = itemType
+            hasCurrent = true
+            currentChunk = chunks.removeValue(forKey: itemType) ?? []
+            currentStats = stats.removeValue(forKey: itemType) ?? MigrationSourceStats(itemType: itemType)
+        }
+
+        private mutating func putBackCurrent() {
+            guard hasCurrent else { return }
+            chunks[currentType] = currentChunk
+            stats[currentType] = currentStats
+            currentChunk = []
+            hasCurrent = false
+        }
+
+        private func send(_ message: MigrationPipe.Message) throws {
+            guard pipe.send(message) else { throw MigrationPipeClosed() }
+        }
+
+        /// The name rules every store applies (``NameRules``), checked once per type and per shape.
+        private mutating func check(_ row: ItemRow) throws {
+            try BlockContext.locating(targetLocation) {
+                if row.itemType != lastType || lastType.isEmpty {
+                    if !checkedTypes.contains(row.itemType) {
+                        try NameRules.validateItemType(row.itemType)
+                        checkedTypes.insert(row.itemType)
+                    }
+                    lastType = row.itemType
+                }
+                if row.names !== lastShape {
+                    let shape = ObjectIdentifier(row.names)
+                    if checkedShapes[shape] == nil {
+                        for name in row.names.names { try NameRules.validateAttribute(name, of: row.itemType) }
+                        checkedShapes[shape] = row.names
+                    }
+                    lastShape = row.names
+                }
+                for value in row.values {
+                    switch value {
+                    case .array, .object:
+                        if value.nestingDepth > BinaryValueCoding.maximumDepth {
+                            try NameRules.validate(row.item)
+                        }
+                    default:
+                        continue
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Thrown inside the reader's read block when the writer has stopped listening.
+struct MigrationPipeClosed: Error {}

@@ -1,0 +1,86 @@
+import Dispatch
+
+/// One live query: re-runs its request after each commit notification, and yields the result when
+/// it differs from the last one yielded.
+///
+/// Refreshes run on the store's observation queue, one at a time per query; notifications that
+/// arrive while one runs are coalesced into a single further refresh.
+final class LiveQuery<Output: Sendable>: Sendable {
+    private struct State {
+        var running = false
+        var dirty = false
+        var finished = false
+        var last: [Item]?
+    }
+
+    private let state = Locked(State())
+    private let fetch: @Sendable () throws -> [Item]
+    private let transform: @Sendable ([Item]) throws -> Output
+    private let continuation: AsyncThrowingStream<Output, any Error>.Continuation
+    private let queue: DispatchQueue
+
+    init(queue: DispatchQueue, continuation: AsyncThrowingStream<Output, any Error>.Continuation,
+         fetch: @escaping @Sendable () throws -> [Item], transform: @escaping @Sendable ([Item]) throws -> Output) {
+        self.queue = queue
+        self.continuation = continuation
+        self.fetch = fetch
+        self.transform = transform
+    }
+
+    /// Something may have changed: refresh now, or once more after the refresh that is running.
+    func changed() {
+        let start = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            if state.running {
+                state.dirty = true
+                return false
+            }
+            state.running = true
+            return true
+        }
+        if start { queue.async { self.refresh() } }
+    }
+
+    private func refresh() {
+        while true {
+            let proceed = state.withLock { state -> Bool in
+                state.dirty = false
+                return !state.finished
+            }
+            guard proceed else { return }
+            do {
+                let items = try fetch()
+                let fresh = state.withLock { state -> Bool in
+                    guard !state.finished, state.last != items else { return false }
+                    state.last = items
+                    return true
+                }
+                if fresh { continuation.yield(try transform(items)) }
+            } catch {
+                finish(throwing: error)
+                return
+            }
+            let again = state.withLock { state -> Bool in
+                if state.dirty && !state.finished { return true }
+                state.running = false
+                return false
+            }
+            if !again { return }
+        }
+    }
+
+    /// Ends the stream with `error` (or normally, when `nil`); later notifications do nothing.
+    func finish(throwing error: (any Error)?) {
+        let first = state.withLock { state -> Bool in
+            defer { state.finished = true }
+            return !state.finished
+        }
+        guard first else { return }
+        continuation.finish(throwing: error)
+    }
+
+    /// Marks the query finished after its consumer went away.
+    func terminated() {
+        state.withLock { $0.finished = true }
+    }
+}

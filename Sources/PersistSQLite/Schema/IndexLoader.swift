@@ -1,0 +1,72 @@
+import Persist
+
+extension SchemaLoader {
+    private static let readingIndexes = "Reading the indexes"
+
+    /// Reads the indexes declared through the store and, for every item type, the indexes of its
+    /// table the store did not declare. Adopted indexes are reported when they cover plain
+    /// columns and no `WHERE` clause; the primary key, expression and partial indexes are not.
+    static func loadIndexes(into schema: inout DatabaseSchema, _ connection: SQLiteConnection) throws {
+        var declaredNames: Set<String> = []
+        if schema.hasIndexTable {
+            try connection.withStatement(
+                "SELECT name, table_name, attributes, is_unique FROM \(SQLName.quoted(DatabaseSchema.indexTable)) "
+                    + "ORDER BY position"
+            ) { statement in
+                while try statement.step(readingIndexes) {
+                    let name = statement.text(0)
+                    guard let attributes = decodeAttributes(statement.blob(2)) else {
+                        throw DataStoreError(
+                            .corrupt, "the index \(String(reflecting: name)) recorded in the table "
+                                + "\(DatabaseSchema.indexTable) of the SQLite database at \(connection.path) has no valid "
+                                + "attribute list; drop that row with the sqlite3 shell and declare the index again",
+                            path: connection.path)
+                    }
+                    schema.declaredIndexes[statement.text(1), default: []].append(
+                        DeclaredIndex(name: name, attributes: attributes, isUnique: statement.int64(3) != 0))
+                    declaredNames.insert(SQLName.folded(name))
+                }
+            }
+        }
+        for table in schema.tables.keys {
+            var found: [(name: String, unique: Bool)] = []
+            try connection.withStatement(
+                "SELECT name, \"unique\" FROM pragma_index_list(?1, 'main') WHERE origin <> 'pk' AND partial = 0 "
+                    + "ORDER BY name", [.text(table)]
+            ) { statement in
+                while try statement.step(readingIndexes) {
+                    found.append((statement.text(0), statement.int64(1) != 0))
+                }
+            }
+            for (name, unique) in found where !declaredNames.contains(SQLName.folded(name)) {
+                var columns: [String] = []
+                var plain = true
+                try connection.withStatement(
+                    "SELECT cid, name FROM pragma_index_info(?1, 'main') ORDER BY seqno", [.text(name)]
+                ) { statement in
+                    while try statement.step(readingIndexes) {
+                        if statement.int64(0) < 0 { plain = false } else { columns.append(statement.text(1)) }
+                    }
+                }
+                guard plain, !columns.isEmpty else { continue }
+                // The unique index on the key of a table the store created is the key, not an index
+                // of its items (see the SQLite storage format article).
+                if case .column(let key, _, _)? = schema.tables[table]?.key, columns == [key] { continue }
+                schema.adoptedIndexes[table, default: []].append(
+                    DataStoreIndex(itemType: table, attributes: columns, isUnique: unique, name: name))
+            }
+        }
+    }
+
+    /// The attribute list of a declared index: a binary-encoded, non-empty array of strings.
+    static func decodeAttributes(_ bytes: [UInt8]) -> [String]? {
+        guard case .array(let values)? = try? BinaryValueCoding.decode(bytes), !values.isEmpty else { return nil }
+        let names = values.compactMap(\.stringValue)
+        return names.count == values.count ? names : nil
+    }
+
+    /// The encoding of an attribute list in the table of declared indexes.
+    static func encodeAttributes(_ names: [String]) -> [UInt8] {
+        BinaryValueCoding.encode(.array(names.map(Value.string)))
+    }
+}

@@ -1,0 +1,37 @@
+import Persist
+
+extension SchemaEditor {
+    private static let indexing = "Creating an index"
+
+    /// Records a declared index in the store's table of declared indexes, creating that table the
+    /// first time.
+    func record(_ declared: DeclaredIndex, ofType itemType: String, in schema: inout DatabaseSchema) throws {
+        let table = SQLName.quoted(DatabaseSchema.indexTable)
+        if !schema.hasIndexTable {
+            try connection.executeOnce(
+                "CREATE TABLE IF NOT EXISTS \(table) (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, "
+                    + "table_name TEXT NOT NULL, attributes BLOB NOT NULL, is_unique INTEGER NOT NULL)",
+                operation: Self.indexing)
+            schema.hasIndexTable = true
+            schema.takenNames[DatabaseSchema.indexTable] = DatabaseSchema.indexTable
+        }
+        try connection.execute(
+            "INSERT INTO \(table) (name, table_name, attributes, is_unique) VALUES (?1, ?2, ?3, ?4)",
+            [.text(declared.name), .text(itemType), .blob(SchemaLoader.encodeAttributes(declared.attributes)),
+             .int(declared.isUnique ? 1 : 0)],
+            operation: Self.indexing)
+        schema.declaredIndexes[itemType, default: []].append(declared)
+    }
+
+    /// Creates the SQL index of a declaration whose columns all exist in `table`. Columns declared
+    /// with another collation are indexed with BINARY, the collation of Persist's comparisons.
+    func create(_ declared: DeclaredIndex, on table: TableSchema, in schema: inout DatabaseSchema) throws {
+        let columns = declared.attributes.compactMap { name in table.columnIndex[name].map { table.columns[$0] } }
+        guard columns.count == declared.attributes.count else { return }
+        let list = columns.map { $0.quoted + ($0.needsBinaryCollation ? " COLLATE BINARY" : "") }.joined(separator: ", ")
+        try connection.executeOnce(
+            "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLName.quoted(declared.name)) ON \(table.quoted) (\(list))",
+            operation: Self.indexing)
+        schema.takenNames[SQLName.folded(declared.name)] = declared.name
+    }
+}

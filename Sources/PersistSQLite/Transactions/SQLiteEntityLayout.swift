@@ -1,0 +1,105 @@
+import Persist
+
+/// How one entity plan maps onto the columns of one table: which column each slot is, and whether
+/// rows of the plan may be bound straight to the table's cached statements.
+final class SQLiteEntityLayout: Sendable {
+    let plan: EntityPlan
+    /// For each slot of the plan: the index of its column in the table's columns, or -1 (no such
+    /// column, or the identifier's slot).
+    let columnOfSlot: [Int]
+    /// For each column: the slot of its attribute, or -1.
+    let slotOfColumn: [Int]
+    /// What each column holds, in column order.
+    let storages: [ColumnSchema.Storage]
+    /// Attribute slots with no column: a value there needs a new column, which the general path makes.
+    let slotsWithoutColumn: [Int]
+    /// Columns no slot maps to: bound NULL when writing (the entity replaces the whole item), and
+    /// attributes outside the plan when reading.
+    let columnsWithoutSlot: [Int]
+    /// Whether rows may be bound straight: no column DEFAULT to leave in effect and nothing SQLite
+    /// could store differently than given (affinity or collation of legacy columns or key).
+    let acceptsRows: Bool
+
+    init(plan: EntityPlan, table: TableSchema) {
+        self.plan = plan
+        var columnOfSlot = Array(repeating: -1, count: plan.names.count)
+        var slotOfColumn = Array(repeating: -1, count: table.columns.count)
+        for slot in plan.attributeSlots {
+            if let column = table.columnIndex[plan.names[slot]] {
+                columnOfSlot[slot] = column
+                slotOfColumn[column] = slot
+            }
+        }
+        self.columnOfSlot = columnOfSlot
+        self.slotOfColumn = slotOfColumn
+        storages = table.columns.map(\.storage)
+        slotsWithoutColumn = plan.attributeSlots.filter { columnOfSlot[$0] < 0 }
+        columnsWithoutSlot = slotOfColumn.indices.filter { slotOfColumn[$0] < 0 }
+        acceptsRows = !table.hasDefaults && !table.mayAlterWrites
+    }
+
+    /// Binds the row's values in column order to the parameters from `first` on.
+    ///
+    /// - Returns: `false` when some value needs the general path: a value for a column the table
+    ///   lacks, or of a kind its column does not hold (which widens the column or fails).
+    func bind(_ row: EntityRow, to statement: SQLiteStatement, from first: Int32) throws -> Bool {
+        for slot in slotsWithoutColumn where !row.values[slot].isNull { return false }
+        for column in slotOfColumn.indices {
+            let slot = slotOfColumn[column]
+            let value = slot >= 0 ? row.values[slot] : .null
+            let binding: SQLBinding
+            switch storages[column] {
+            case .typed(let kind):
+                if !value.isNull, ColumnKind(of: value) != kind { return false }
+                binding = ValueCodec.typedBinding(value)
+            case .legacy:
+                guard let legacy = ValueCodec.legacyBinding(value) else { return false }
+                binding = legacy
+            }
+            try statement.bind(binding, at: first + Int32(column))
+        }
+        return true
+    }
+
+    /// Reads one attribute slot of the row the statement is at (the key is result column 0,
+    /// column `i` result column `i + 1`).
+    @inline(__always)
+    func value(
+        atSlot slot: Int, from statement: SQLiteStatement, decoder: RowDecoder, id: @autoclosure () -> ItemID
+    ) throws -> Value {
+        let column = columnOfSlot[slot]
+        guard column >= 0, let storage = statement.storageClass(Int32(column + 1)) else { return .null }
+        return try decoder.value(statement, Int32(column + 1), storage, storages[column], column, id())
+    }
+
+    /// Reads every attribute slot of the row the statement is at.
+    ///
+    /// - Returns: whether the row has values in columns outside the plan.
+    func fill(
+        _ values: UnsafeMutableBufferPointer<Value>, from statement: SQLiteStatement, decoder: RowDecoder, id: ItemID
+    ) throws -> Bool {
+        for slot in plan.attributeSlots {
+            values[slot] = try value(atSlot: slot, from: statement, decoder: decoder, id: id)
+        }
+        for column in columnsWithoutSlot where statement.storageClass(Int32(column + 1)) != nil { return true }
+        return false
+    }
+}
+
+/// The layouts of the plans used with one table, kept with the table's schema (a new schema
+/// version has new tables, so layouts never outlive the columns they describe).
+final class SQLiteEntityLayouts: Sendable {
+    private let layouts = Locked<[SQLiteEntityLayout]>([])
+    private static let capacity = 8
+
+    /// The layout of `plan` over `table`, made on first use.
+    func layout(for plan: EntityPlan, in table: TableSchema) -> SQLiteEntityLayout {
+        if let found = layouts.withLock({ $0.last { $0.plan === plan } }) { return found }
+        let layout = SQLiteEntityLayout(plan: plan, table: table)
+        layouts.withLock { layouts in
+            layouts.append(layout)
+            if layouts.count > Self.capacity { layouts.removeFirst() }
+        }
+        return layout
+    }
+}

@@ -1,0 +1,35 @@
+import Persist
+
+extension SQLiteReader {
+    /// Streams only the attribute's column, in the request's order and window, in one `SELECT`,
+    /// and folds it with the shared accumulator, so the answer is exactly the default's.
+    func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value? {
+        var accumulator = AggregateAccumulator(function)
+        guard let table = schema.tables[request.itemType], let index = table.columnIndex[attribute] else {
+            return accumulator.result
+        }
+        let projection = TableSchema(name: table.name, key: table.key, columns: [table.columns[index]],
+                                     takenNames: table.takenNames, isStrict: table.isStrict)
+        let query = RequestCompiler.select(request, from: table, selecting: projection.selectList)
+        guard !query.matchesNothing else { return accumulator.result }
+        let decoder = RowDecoder(table: projection, path: path)
+        try connection.withStatement(query.sql, query.bindings) { statement in
+            while try statement.step(Self.reading(request.itemType)) {
+                accumulator.add(try decoder.item(statement).attributes[attribute])
+            }
+        }
+        return accumulator.result
+    }
+
+    /// The largest integer key, found through the key's index: integers sort below every text
+    /// value, so the search runs backwards from `''`.
+    func largestIntegerID(ofType itemType: String) throws -> Int64? {
+        guard let table = schema.tables[itemType] else { return nil }
+        let key = table.key.sql
+        return try connection.withStatement(
+            "SELECT \(key) FROM \(table.quoted) WHERE \(key) < '' AND typeof(\(key)) = 'integer' ORDER BY \(key) DESC LIMIT 1"
+        ) { statement in
+            try statement.step(Self.reading(itemType)) ? statement.int64(0) : nil
+        }
+    }
+}

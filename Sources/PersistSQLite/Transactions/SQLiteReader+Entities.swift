@@ -1,0 +1,83 @@
+import Persist
+
+/// Typed reads decode entities straight from result columns.
+extension SQLiteReader: EntityRowReading {
+    func forEachEntityRow(matching request: DataStoreRequest, _ body: (any EntityRowSource) throws -> Bool) throws {
+        try forEachRow(matching: request, start: SQLiteRowSource.init) { source in
+            try source.advance()
+            return try body(source)
+        }
+    }
+
+    func withEntityRow<T>(ofType itemType: String, id: ItemID, _ body: (any EntityRowSource) throws -> T) throws -> T? {
+        try withRow(ofType: itemType, id: id) { decoder, statement in
+            let source = SQLiteRowSource(decoder: decoder, statement: statement)
+            try source.advance()
+            return try body(source)
+        }
+    }
+}
+
+/// The row a statement selecting ``TableSchema/selectList`` is at.
+final class SQLiteRowSource: EntityRowSource {
+    private let decoder: RowDecoder
+    private let statement: SQLiteStatement
+    private var id: ItemID = .int(0)
+    private var layout: SQLiteEntityLayout?
+
+    init(decoder: RowDecoder, statement: SQLiteStatement) {
+        self.decoder = decoder
+        self.statement = statement
+    }
+
+    /// Takes the statement's new current row: reads its key first, as ``RowDecoder/item(_:)`` does.
+    func advance() throws {
+        id = try decoder.identifier(statement)
+    }
+
+    func identifier() throws -> ItemID { id }
+
+    /// The layout of `plan` over the statement's table.
+    @inline(__always)
+    private func layout(for plan: EntityPlan) -> SQLiteEntityLayout {
+        if let layout, layout.plan === plan { return layout }
+        let resolved = decoder.table.entityLayouts.layout(for: plan, in: decoder.table)
+        layout = resolved
+        return resolved
+    }
+
+    func columns(for plan: EntityPlan) -> any EntityRowColumns {
+        SQLiteRowColumns(layout: layout(for: plan), statement: statement, decoder: decoder)
+    }
+
+    func fill(_ values: UnsafeMutableBufferPointer<Value>, for plan: EntityPlan) throws -> Bool {
+        try layout(for: plan).fill(values, from: statement, decoder: decoder, id: id)
+    }
+
+    func value(named name: String) throws -> Value? {
+        guard let column = decoder.table.columnIndex[name] else { return nil }
+        let index = Int32(column + 1)
+        guard let storage = statement.storageClass(index) else { return nil }
+        return try decoder.value(statement, index, storage, decoder.table.columns[column].storage, column, id)
+    }
+
+    func item() throws -> Item { try decoder.item(statement) }
+}
+
+/// The attribute slots of one plan in the row a statement is at.
+final class SQLiteRowColumns: EntityRowColumns {
+    private let layout: SQLiteEntityLayout
+    private let statement: SQLiteStatement
+    private let decoder: RowDecoder
+
+    init(layout: SQLiteEntityLayout, statement: SQLiteStatement, decoder: RowDecoder) {
+        self.layout = layout
+        self.statement = statement
+        self.decoder = decoder
+    }
+
+    func value(atSlot slot: Int) throws -> Value {
+        // The identifier is read again only to name the row in an error.
+        try layout.value(atSlot: slot, from: statement, decoder: decoder, id: (try? decoder.identifier(statement)) ?? .int(0))
+    }
+}

@@ -1,0 +1,179 @@
+import Persist
+
+/// The bulk-load path of a write transaction: a migration's items of a type the database held
+/// nothing of go into a new rowid table, appended row after row, and the table's unique key index
+/// is built once, at the end, from sorted keys — instead of one random B-tree insert per item.
+///
+/// Rows of one shape (the same ``AttributeNames``) reuse one mapping of their names to the
+/// table's columns, so that a row is bound without hashing a single name.
+extension SQLiteWriter: BulkLoadWriter {
+    func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
+        try checkTransaction()
+        var next = rows.startIndex
+        while next < rows.endIndex {
+            next = try insertPlanned(rows, from: next)
+            if next < rows.endIndex {
+                try insertPlanning(rows[next])
+                next += 1
+            }
+        }
+    }
+
+    /// Inserts rows from `start` on, on one statement, for as long as each is of one table and
+    /// fits its shape's plan; returns the index of the first row it left.
+    private func insertPlanned(_ rows: ArraySlice<ItemRow>, from start: Int) throws -> Int {
+        guard let shapes = bulkShapes[rows[start].itemType], let table = shapes.table else { return start }
+        var index = start
+        try connection.withStatement(table.insertAll) { statement in
+            var names: AttributeNames?
+            var current: BulkShapes.Plan?
+            while index < rows.endIndex {
+                let row = rows[index]
+                guard row.itemType == table.name else { return }
+                if row.names !== names {
+                    names = row.names
+                    current = shapes.plans[ObjectIdentifier(row.names)]
+                }
+                guard let plan = current, plan.fits(row) else { return }
+                try insert(row, plan, statement)
+                statement.reset()
+                index += 1
+            }
+        }
+        return index
+    }
+
+    /// Inserts a row whose table or shape has no plan yet: through the general path, which creates
+    /// tables and columns and checks kinds, then plans the shape for the rows that follow.
+    private func insertPlanning(_ row: ItemRow) throws {
+        let known = schema.tables[row.itemType] != nil
+        guard !known || deferredKeyIndexes.contains(row.itemType) else {
+            // A table that existed before this load keeps every check.
+            try insert(row.item)
+            return
+        }
+        let item = row.item
+        let (table, values) = try resolve(item)
+        let key = try keyBinding(item, table)
+        try naming(item) {
+            try connection.withStatement(table.insertAll) { statement in
+                try statement.bind(key, at: 1)
+                for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
+                _ = try statement.step("Inserting \(item.reference)")
+            }
+        }
+        var shapes = bulkShapes[table.name] ?? BulkShapes(table: table)
+        if shapes.table !== table { shapes = BulkShapes(table: table) }
+        if let plan = BulkShapes.Plan(names: row.names, table: table) {
+            shapes.plans[ObjectIdentifier(row.names)] = plan
+        }
+        bulkShapes[table.name] = shapes
+    }
+
+    /// Binds a row by its shape's plan and steps the statement. Text and bytes are copied once
+    /// into the arena and bound in place; everything else is bound as the general path binds it.
+    private func insert(_ row: ItemRow, _ plan: BulkShapes.Plan, _ statement: SQLiteStatement) throws {
+        var size = 0
+        switch row.id {
+        case .string(let string): size += string.utf8.count
+        case .bytes(let bytes): size += bytes.count
+        case .int: break
+        }
+        for value in row.values { size += BindingArena.size(of: value) }
+        arena.start(row: size)
+        try naming(row) {
+            switch row.id {
+            case .int(let value): try statement.bind(.int(value), at: 1)
+            case .string(var string): try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, 1, statement) }
+            case .bytes(let bytes): try bytes.withUnsafeBytes { try bind($0, asText: false, 1, statement) }
+            }
+            for (value, parameter) in zip(row.values, plan.parameters) {
+                switch value {
+                case .string(var string):
+                    try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, parameter, statement) }
+                case .bytes(let bytes):
+                    try bytes.withUnsafeBytes { try bind($0, asText: false, parameter, statement) }
+                default:
+                    try statement.bind(ValueCodec.typedBinding(value), at: parameter)
+                }
+            }
+            for parameter in plan.nullParameters { try statement.bind(.null, at: parameter) }
+            _ = try statement.step("Inserting \(row.reference)")
+        }
+    }
+
+    private func bind(_ bytes: UnsafeRawBufferPointer, asText: Bool, _ parameter: Int32, _ statement: SQLiteStatement) throws {
+        try statement.bindStatic(arena.copy(bytes), asText: asText, at: parameter)
+    }
+
+    private func naming(_ row: ItemRow, _ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
+            error.items = [row.reference]
+            throw error
+        }
+    }
+
+    func finishBulkLoad() throws {
+        while let name = deferredKeyIndexes.last {
+            if let table = schema.tables[name] {
+                try editor.createKeyIndex(of: table, in: schema, path: path)
+            }
+            deferredKeyIndexes.removeLast()
+        }
+        bulkShapes = [:]
+    }
+
+    /// An SQLite transaction takes everything back, bulk inserts included.
+    var rollsBackBulkInserts: Bool { true }
+}
+
+/// What a bulk load worked out for the shapes of one table it created: which statement parameter
+/// each attribute binds to.
+struct BulkShapes {
+    /// How rows of one shape bind to the table's insert statement.
+    struct Plan {
+        /// The shape, kept alive so that its identity stays unique while it is a key.
+        let names: AttributeNames
+        /// The parameter of each attribute, in the shape's order.
+        let parameters: [Int32]
+        /// The kind each attribute's column holds, in the shape's order.
+        let kinds: [ColumnKind]
+        /// The parameters of the columns the shape lacks, bound to NULL.
+        let nullParameters: [Int32]
+
+        /// A plan when every attribute has a created column of its own; `nil` otherwise.
+        init?(names: AttributeNames, table: TableSchema) {
+            var parameters: [Int32] = []
+            var kinds: [ColumnKind] = []
+            var used = Set<Int>()
+            for name in names.names {
+                guard let index = table.columnIndex[name], case .typed(let kind) = table.columns[index].storage else {
+                    return nil
+                }
+                parameters.append(Int32(index + 2))
+                kinds.append(kind)
+                used.insert(index)
+            }
+            self.names = names
+            self.parameters = parameters
+            self.kinds = kinds
+            nullParameters = table.columns.indices.filter { !used.contains($0) }.map { Int32($0 + 2) }
+        }
+
+        /// Whether every value has the kind of its column (otherwise the general path decides).
+        func fits(_ row: ItemRow) -> Bool {
+            for (value, kind) in zip(row.values, kinds) where ColumnKind(of: value) != kind { return false }
+            return true
+        }
+    }
+
+    /// The table the plans are for (a new object whenever its columns change).
+    var table: TableSchema?
+    var plans: [ObjectIdentifier: Plan] = [:]
+
+    init(table: TableSchema? = nil) {
+        self.table = table
+    }
+}

@@ -1,0 +1,66 @@
+import Persist
+
+extension SQLiteReader {
+    /// The declared and adopted indexes of the item type's table.
+    func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
+        schema.indexes(ofType: itemType)
+    }
+}
+
+extension SQLiteWriter {
+    /// SQLite's unique indexes refuse a violating statement and leave the transaction as it was.
+    var enforcesUniqueIndexes: Bool { true }
+
+    /// Declares an index: recorded in the table of declared indexes, and created with `CREATE
+    /// INDEX` at once when its table and columns exist, otherwise as soon as they do.
+    func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
+        try checkTransaction()
+        if schema.indexes(ofType: index.itemType).contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) {
+            return false
+        }
+        let declared = DeclaredIndex(name: schema.freshIndexName(), attributes: index.attributes, isUnique: index.isUnique)
+        try SchemaEditor(connection: connection).record(declared, ofType: index.itemType, in: &schema)
+        if let table = schema.tables[index.itemType] {
+            do {
+                try SchemaEditor(connection: connection).create(declared, on: table, in: &schema)
+            } catch let error as DataStoreError where error.code == .uniqueViolation {
+                let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
+                var refused = UniqueIndexes.existingDuplicates(index, shared)
+                refused.path = path
+                refused.engineCode = error.engineCode
+                refused.engineMessage = error.engineMessage
+                throw refused
+            }
+        }
+        noteSchemaChange("declared the \(index) as \(String(reflecting: declared.name))")
+        return true
+    }
+
+    /// Creates the pending indexes of `itemType` whose columns now all exist.
+    func materializeIndexes(ofType itemType: String) throws {
+        guard let table = schema.tables[itemType] else { return }
+        for declared in schema.pendingIndexes(ofType: itemType)
+        where declared.attributes.allSatisfy({ table.columnIndex[$0] != nil }) {
+            try SchemaEditor(connection: connection).create(declared, on: table, in: &schema)
+            noteSchemaChange("created the index \(String(reflecting: declared.name)) of table \(String(reflecting: itemType))")
+        }
+    }
+
+    /// Names the items of a unique violation SQLite reported for `item`: the item and the one
+    /// holding its values for a unique index, when one is found by Persist's comparisons.
+    func namingUniqueViolation(_ error: DataStoreError, _ item: Item) throws -> DataStoreError {
+        var named = error
+        named.items = [item.reference]
+        for index in schema.indexes(ofType: item.itemType) where index.isUnique {
+            guard let values = UniqueIndexes.values(of: item, for: index),
+                  let holder = try UniqueIndexes.holder(of: values, for: index, in: self, excluding: [item.id])
+            else { continue }
+            named.items.append(ItemReference(itemType: item.itemType, id: holder))
+            named.message = "\(item.reference) would share the values of the \(index) with "
+                + "\(ItemReference(itemType: item.itemType, id: holder)) in the SQLite database at \(path); nothing of the "
+                + "write was stored. Give the item other values, or remove the other item first"
+            break
+        }
+        return named
+    }
+}

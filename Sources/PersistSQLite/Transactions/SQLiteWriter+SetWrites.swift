@@ -1,0 +1,89 @@
+import Persist
+
+extension SQLiteWriter {
+    /// One `DELETE` statement.
+    func deleteItems(matching request: DataStoreRequest) throws -> Int {
+        try checkTransaction()
+        guard let table = schema.tables[request.itemType] else { return 0 }
+        let query = RequestCompiler.delete(request, from: table)
+        guard !query.matchesNothing else { return 0 }
+        try run(query.sql, query.bindings, "Deleting items of type \(String(reflecting: request.itemType))")
+        return connection.changes
+    }
+
+    /// One `UPDATE` statement, after adding the columns the values need. Values that a legacy
+    /// column's affinity could change are written in a savepoint and checked against what SQLite
+    /// stored (every row receives the same value, so one row tells).
+    func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
+        try checkTransaction()
+        guard schema.tables[request.itemType] != nil else { return 0 }
+        let (table, assignments) = try resolveAssignments(values, ofType: request.itemType)
+        guard !assignments.isEmpty else { return try countItems(matching: request) }
+        let query = RequestCompiler.update(request, of: table, setting: assignments)
+        guard !query.matchesNothing else { return 0 }
+        let operation = "Updating items of type \(String(reflecting: request.itemType))"
+        let mayAlter = table.mayAlterWrites && assignments.contains { column, binding in
+            ValueCodec.storageClass(binding).map(column.affinity.mayConvertOnStore) == true
+        }
+        do {
+            if mayAlter {
+                try updateChecked(query, assignments, values, table, operation)
+            } else {
+                try run(query.sql, query.bindings, operation)
+            }
+        } catch let error as DataStoreError where error.code == .uniqueViolation {
+            throw try namingUniqueUpdate(error, request, values)
+        }
+        return connection.changes
+    }
+
+    private func updateChecked(
+        _ query: CompiledQuery, _ assignments: [(column: ColumnSchema, binding: SQLBinding)], _ values: [String: Value],
+        _ table: TableSchema, _ operation: String
+    ) throws {
+        try inSavepoint {
+            let returning = assignments.map(\.column.quoted).joined(separator: ", ")
+            let projection = TableSchema(name: table.name, key: table.key, columns: assignments.map(\.column),
+                                         takenNames: table.takenNames, isStrict: table.isStrict)
+            let decoder = RowDecoder(table: projection, path: path)
+            try connection.withStatement(query.sql + " RETURNING \(table.key.sql), \(returning)", query.bindings) { statement in
+                var checked = false
+                while try statement.step(operation) {
+                    guard !checked else { continue }
+                    checked = true
+                    let stored = try decoder.item(statement)
+                    for (column, _) in assignments
+                    where stored.attributes[column.name] != values[column.name].flatMap({ $0.isNull ? nil : $0 }) {
+                        throw DataStoreError(
+                            .typeMismatch,
+                            "SQLite would not store \(values[column.name].map(Self.brief) ?? "null") as given in the column "
+                                + "\(String(reflecting: column.name)) of table \(String(reflecting: table.name)) in the database "
+                                + "at \(path), which has \(column.affinity.rawValue.uppercased()) affinity, but "
+                                + "\(stored.attributes[column.name].map(Self.brief) ?? "null"); nothing was updated. Store the "
+                                + "value in a form the column keeps, or under another attribute name",
+                            path: path)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Names the items of a refused update: two selected items that would share a unique index's
+    /// values, or a selected item and an item left alone that holds them.
+    private func namingUniqueUpdate(_ error: DataStoreError, _ request: DataStoreRequest,
+                                    _ values: [String: Value]) throws -> DataStoreError {
+        let updated = try items(matching: request).map { $0.setting(values) }
+        let selected = Set(updated.map(\.id))
+        for index in schema.indexes(ofType: request.itemType) where index.isUnique {
+            if var violation = try UniqueIndexes.conflict(among: updated, selected: selected, for: index, in: self) {
+                violation.path = path
+                violation.engineCode = error.engineCode
+                violation.engineMessage = error.engineMessage
+                return violation
+            }
+        }
+        var named = error
+        named.items = updated.prefix(10).map(\.reference)
+        return named
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The few questions the tool asks the file system about the paths it is given.
+enum FileSystem {
+    /// What is at a path.
+    enum Entry: Equatable {
+        case missing
+        case directory
+        /// A device, socket or pipe: never a store.
+        case special
+        case file(size: Int64)
+        /// The path cannot be examined (permissions), with the system's text.
+        case unreadable(String)
+    }
+
+    static func entry(_ path: String) -> Entry {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { return .missing }
+            return .unreadable(String(cString: strerror(code)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return .file(size: Int64(status.st_size))
+        case S_IFDIR: return .directory
+        default: return .special
+        }
+    }
+
+    static func exists(_ path: String) -> Bool {
+        entry(path) != .missing
+    }
+
+    /// The first `count` bytes of a file (fewer when it is shorter); `nil` when it cannot be read.
+    static func prefix(of path: String, count: Int) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
+    }
+
+    /// The directory a path is in.
+    static func directory(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
+    /// The path with `.`, `..` and symbolic links resolved, to tell whether two paths are one file.
+    static func canonical(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+}

@@ -1,0 +1,226 @@
+import ArgumentParser
+import Foundation
+import Persist
+import PersistGDBM
+
+/// A store the tool will open, with where its kind and layout came from.
+struct StorePlan: Sendable {
+    /// Where the kind was learnt: named on the command line, found in the file, or read from the
+    /// new file's extension.
+    enum KindOrigin: String, Sendable {
+        case named, content, `extension`
+    }
+
+    var kind: StoreName.Kind
+    var path: String
+    var kindOrigin: KindOrigin
+    /// The GDBM layout (ignored for SQLite).
+    var layout: GDBMDataStore.Options.Layout = .native
+    /// Whether the layout was detected rather than given with --from-layout or --to-layout.
+    var layoutDetected = false
+    /// Whether the layout was given with --from-layout or --to-layout.
+    var layoutGiven = false
+    /// What the file is, when it exists.
+    var finding: StoreDetector.Finding
+    /// A GDBM source that GDBM found not closed cleanly: its layout is detected on the recovered copy.
+    var needsRecovery = false
+
+    var exists: Bool {
+        switch finding {
+        case .missing: false
+        default: true
+        }
+    }
+
+    /// `kind:path`, as the summary writes it.
+    var name: String { "\(kind.rawValue):\(path)" }
+}
+
+/// Turns what was typed — `--from`/`--to` values and positional paths — into the two stores,
+/// detecting kinds and layouts from the files as needed. Every malformed name gets a usage error
+/// (64) that says what is missing; a source that is no store fails with 66, a target the tool
+/// cannot add to with 73.
+struct StoreResolver {
+    var from: StoreName?
+    var to: StoreName?
+    var paths: [String]
+    var fromLayout: GDBMDataStore.Options.Layout?
+    var toLayout: GDBMDataStore.Options.Layout?
+    var rawType: String
+
+    static let example = "persist-migrate old.db new.sqlite, or persist-migrate --from gdbm:old.db --to sqlite:new.sqlite"
+
+    /// The source and target named on the command line, before looking at any file.
+    func names() throws -> (source: StoreName, target: StoreName) {
+        var remaining = paths[...]
+        func complete(_ name: StoreName?, _ option: String, _ role: String) throws -> StoreName {
+            switch name {
+            case .some(.kindAndPath), .some(.path), .some(.url):
+                if let name { return name }
+            case .kind(let kind):
+                guard let path = remaining.popFirst() else {
+                    throw ValidationError("\(option) \(kind.rawValue) names the \(role)'s kind but no path; give the path "
+                                            + "after the options (persist-migrate --from gdbm --to sqlite old.db "
+                                            + "new.sqlite) or write \(option) \(kind.rawValue):PATH")
+                }
+                return .kindAndPath(kind, path)
+            case nil:
+                break
+            }
+            guard let text = remaining.popFirst() else {
+                if paths.isEmpty && from == nil && to == nil {
+                    throw ValidationError("name the source and the target: \(Self.example)")
+                }
+                throw ValidationError(role == "target"
+                    ? "name the target too: give its path after the source's (persist-migrate old.db new.sqlite), "
+                        + "or write --to KIND:PATH (kinds: \(StoreName.Kind.list))"
+                    : "name the source too: give its path before the target's, or write --from KIND:PATH "
+                        + "(kinds: \(StoreName.Kind.list))")
+            }
+            // A positional store may be kind:path too; a bare kind word there is a file's name.
+            if let colon = text.firstIndex(of: ":"), let kind = StoreName.Kind(rawValue: text[..<colon].lowercased()),
+               text.index(after: colon) < text.endIndex {
+                return .kindAndPath(kind, String(text[text.index(after: colon)...]))
+            }
+            return .path(text)
+        }
+        let source = try complete(from, "--from", "source")
+        let target = try complete(to, "--to", "target")
+        if let extra = remaining.first {
+            throw ValidationError("unexpected path \(String(reflecting: extra)): the source and the target are named "
+                                    + "already (\(Self.describe(source)) and \(Self.describe(target)))")
+        }
+        for name in [source, target] where name.path?.isEmpty == true {
+            throw ValidationError("an empty path names no store; \(Self.example)")
+        }
+        return (source, target)
+    }
+
+    private static func describe(_ name: StoreName) -> String {
+        switch name {
+        case .kindAndPath(let kind, let path): "\(kind.rawValue):\(path)"
+        case .kind(let kind): kind.rawValue
+        case .path(let path): path
+        case .url(_, let text): text
+        }
+    }
+
+    /// Resolves both stores: kinds, layouts, and what each file is.
+    func resolve() throws -> (source: StorePlan, target: StorePlan) {
+        let (sourceName, targetName) = try names()
+        guard let sourcePath = sourceName.path, let targetPath = targetName.path else {
+            throw ValidationError("this persist-migrate reads and writes files only; \(Self.example)")
+        }
+        // The target's kind first: a usage error needs no file opened.
+        let targetFinding = StoreDetector.examine(targetPath)
+        let targetKind = try targetKind(targetName, targetPath, targetFinding)
+        let sourceFinding = StoreDetector.examine(sourcePath)
+        var source = try sourcePlan(sourceName, sourcePath, sourceFinding)
+        var target = StorePlan(kind: targetKind.kind, path: targetPath, kindOrigin: targetKind.origin, finding: targetFinding)
+        if FileSystem.canonical(sourcePath) == FileSystem.canonical(targetPath) {
+            throw ValidationError("the source and the target are the same file, \(sourcePath); copy to another file")
+        }
+        try checkLayoutOptions(source: source, target: target)
+        if source.kind == .gdbm {
+            if let fromLayout {
+                source.layout = fromLayout.withRawType(rawType)
+                source.layoutGiven = true
+            }
+            switch try detectedLayout(of: source, role: "source") {
+            case nil:
+                source.needsRecovery = true
+            case let detected? where fromLayout == nil:
+                source.layout = detected
+                source.layoutDetected = true
+            default:
+                break
+            }
+        }
+        if target.kind == .gdbm {
+            if let toLayout {
+                target.layout = toLayout.withRawType(rawType)
+                target.layoutGiven = true
+            } else if target.exists, case .gdbm = target.finding {
+                // A target needing recovery fails when it is opened, with its own message.
+                target.layout = try detectedLayout(of: target, role: "target") ?? .native
+                target.layoutDetected = true
+            } else {
+                target.layout = .native
+            }
+        }
+        return (source, target)
+    }
+
+    private func checkLayoutOptions(source: StorePlan, target: StorePlan) throws {
+        if fromLayout?.isRaw == true && source.kind != .gdbm {
+            throw ValidationError("--from-layout raw applies to GDBM sources only; \(source.path) is \(source.kind.aFile)")
+        }
+        if toLayout?.isRaw == true && target.kind != .gdbm {
+            throw ValidationError("--to-layout raw applies to GDBM targets only; \(target.path) is \(target.kind.aFile)")
+        }
+    }
+
+    /// The target's kind: as named, else from its content when it exists, else from its extension.
+    private func targetKind(_ name: StoreName, _ path: String, _ finding: StoreDetector.Finding) throws
+        -> (kind: StoreName.Kind, origin: StorePlan.KindOrigin)
+    {
+        if let kind = name.kind { return (kind, .named) }
+        if let kind = StoreDetector.kind(of: finding) { return (kind, .content) }
+        switch finding {
+        case .missing, .empty:
+            if let kind = StoreDetector.kind(forExtensionOf: path) { return (kind, .extension) }
+            throw ValidationError("cannot tell which kind of store to \(finding == .missing ? "create" : "write") at \(path); "
+                                    + "give its kind: --to sqlite (or gdbm) with the path, write sqlite:\(path), or use "
+                                    + "a name ending in .sqlite, .sqlite3, .gdbm or .dbm")
+        default:
+            throw ToolFailure(.cannotCreate, code: "unrecognized",
+                              "the target \(path) is \(StoreDetector.describe(finding))",
+                              hint: "persist-migrate adds to SQLite databases and GDBM files only, and never overwrites "
+                                + "anything else; choose another target path")
+        }
+    }
+
+    /// The source's kind and what it is; a missing, empty or unrecognised source fails with 66.
+    private func sourcePlan(_ name: StoreName, _ path: String, _ finding: StoreDetector.Finding) throws -> StorePlan {
+        let named = name.kind
+        switch finding {
+        case .missing:
+            throw ToolFailure(.sourceUnavailable, code: "notFound", "there is no source at \(path)",
+                              hint: "check the path of the store to copy")
+        case .directory, .special, .unreadable, .empty, .berkeleyDB, .unknown:
+            throw ToolFailure(.sourceUnavailable, code: finding == .empty ? "empty" : "unrecognized",
+                              "the source \(path) is \(StoreDetector.describe(finding))",
+                              hint: "persist-migrate copies SQLite databases and GDBM files; check the path")
+        case .sqlite, .gdbm:
+            guard let found = StoreDetector.kind(of: finding) else { break }
+            if let named, named != found {
+                throw ToolFailure(.sourceUnavailable, code: "wrongKind",
+                                  "the source \(path) is \(StoreDetector.describe(finding)), not \(named.aFile)",
+                                  hint: "name it \(found.rawValue):\(path), or give the bare path to have its kind detected")
+            }
+            return StorePlan(kind: found, path: path, kindOrigin: named == nil ? .content : .named, finding: finding)
+        }
+        throw ToolFailure(.sourceUnavailable, code: "unrecognized", "the source \(path) is \(StoreDetector.describe(finding))")
+    }
+
+    private func detectedLayout(of plan: StorePlan, role: String) throws -> GDBMDataStore.Options.Layout? {
+        try Self.detectLayout(path: plan.path, finding: plan.finding, role: role, rawType: rawType)
+    }
+
+    /// The layout of an existing GDBM file: native when it has Persist's format record, raw
+    /// (with items of `rawType`) otherwise; `nil` for a file that needs recovery first.
+    static func detectLayout(path: String, finding: StoreDetector.Finding, role: String, rawType: String) throws
+        -> GDBMDataStore.Options.Layout?
+    {
+        if case .gdbm(.byteSwapped) = finding {
+            throw ToolFailure(role == "source" ? .sourceUnavailable : .cannotCreate, code: "unsupported",
+                              "the \(role) \(path) is \(StoreDetector.describe(finding)), which GDBM cannot open "
+                                + "here", hint: "convert it on a machine of its byte order (gdbmtool export/import)")
+        }
+        switch try GDBMDataStore.examineFile(atPath: path, lockWait: GDBMDriver.lockWait) {
+        case .native: return .native
+        case .foreign: return GDBMDataStore.Options.Layout.raw().withRawType(rawType)
+        case .needsRecovery: return nil
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Persist
+import PersistGDBM
+
+/// What the tool says about a failure: the message, in the tool's words (the library's advice
+/// names Swift APIs, which mean nothing on a command line), and one hint that fits this error and
+/// names only flags the tool has.
+struct ToolDiagnosis {
+    let exit: ToolExit
+    let code: String
+    let message: String
+    let hint: String?
+
+    /// Words of library advice that only make sense in Swift; sentences holding them are dropped.
+    static let apiWords = ["DataStore", "Options", "readOnly", "createIfMissing", "layout .raw", "recover(path",
+                           "setup()", "busyTimeout", "without readOnly"]
+
+    init(_ error: any Error, exit: ToolExit, job: MigrationJob?, options: MigrationOptions) {
+        self.exit = exit
+        switch error {
+        case let failure as ToolFailure:
+            code = failure.code
+            message = failure.message
+            hint = failure.hint
+        case is CancellationError:
+            code = "interrupted"
+            let signal = exit == .terminated ? "SIGTERM" : "SIGINT"
+            let target = job?.target
+            message = "stopped by \(signal)"
+            hint = target.map { $0.exists ? "\($0.path) was left as it was" : "no \($0.path) was created" }
+                .map { $0 + "; nothing was written" }
+        case let error as DataStoreError:
+            code = error.code.rawValue
+            message = Self.plain(job?.describe(error) ?? error.description)
+            hint = Self.hint(for: error, exit: exit, job: job, options: options)
+        default:
+            code = "internal"
+            message = String(describing: error)
+            hint = nil
+        }
+    }
+
+    /// The message without the sentences of advice written for Swift callers.
+    static func plain(_ message: String) -> String {
+        var kept: [String] = []
+        for sentence in message.components(separatedBy: ". ") {
+            var clauses = sentence.components(separatedBy: "; ")
+            clauses.removeAll { clause in apiWords.contains { clause.contains($0) } }
+            if !clauses.isEmpty { kept.append(clauses.joined(separator: "; ")) }
+        }
+        return kept.joined(separator: ". ")
+    }
+
+    private static func hint(for error: DataStoreError, exit: ToolExit, job: MigrationJob?,
+                             options: MigrationOptions) -> String? {
+        let source = job?.source.path ?? "the source"
+        let target = job?.target.path ?? "the target"
+        let left = options.dryRun ? "nothing was written (dry run)" : "\(target) was left as it was"
+        switch exit {
+        case .locked:
+            if error.message.contains("while it was being copied") {
+                return "run again when nothing else writes to \(source)"
+            }
+            let file = error.path.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "the store"
+            return "another process is using \(file); run again when it has finished"
+        case .sourceUnavailable:
+            if GDBMDataStore.isNeedsRecovery(error) {
+                return "run again with --recover: persist-migrate recovers a copy and copies from that, leaving \(source) "
+                    + "as it is"
+            }
+            if error.message.contains("not in Persist's native layout") {
+                return "leave out --from-layout to have the layout detected, or give --from-layout raw"
+            }
+            if error.message.contains("unfinished commit") {
+                return "open it once with the program that wrote it, to finish its last commit, then copy it"
+            }
+            switch error.code {
+            case .unsupported: return "it was written by a newer version of Persist; copy it with that version"
+            case .notFound: return "check the path of the store to copy"
+            case .locked: return "another process is using \(source); run again when it has finished"
+            default: return "check that \(source) is a readable SQLite database or GDBM file"
+            }
+        case .cannotCreate:
+            switch error.code {
+            case .alreadyExists:
+                guard options.ifExists == .fail else { return left }
+                return "\(left); to copy into a target that already holds these items, pass --if-exists replace or "
+                    + "--if-exists skip, or choose another target path"
+            case .notFound:
+                return "the folder \(FileSystem.directory(of: target)) does not exist; create it, or choose another "
+                    + "target path"
+            case .readOnly:
+                return "\(target) or its folder cannot be written; check their permissions, or choose another target path"
+            case .invalidArgument:
+                return "give the path of a file, not of a directory"
+            case .corrupt, .unsupported:
+                return "persist-migrate adds only to stores it can read, and never overwrites anything else; choose "
+                    + "another target path"
+            default:
+                return "\(left); choose another target path"
+            }
+        case .dataError:
+            if error.message.contains("verification failed") {
+                return "\(left); run again, and report it if it happens again"
+            }
+            if job?.isSource(error.path) == true {
+                return "\(left); the item named above cannot be read from \(source): leave its type out with --types, or "
+                    + "repair it"
+            }
+            let layout = job?.target.kind == .gdbm && job?.target.layout.isRaw == true
+                ? " (the raw layout holds only items of one type with bytes: --to-layout native holds any)" : ""
+            return "\(left); \(target) cannot hold the item named above as it is\(layout); leave its type out with --types"
+        case .ioError:
+            return "\(left); check free disk space and permissions"
+        case .ok, .usage, .software, .interrupted, .terminated:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+/// One run of the tool in a directory of its own that holds `old.db`, a native GDBM store of 20
+/// items: what to prepare, the arguments, the exit status, and what standard error must (and must
+/// not) say. The runner also checks that every file that was there is byte-identical afterwards,
+/// that only `creates` appeared, that no staging file is left, and that no message names a Swift API.
+struct ExitCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    let arguments: [String]
+    let status: Int32
+    /// Text standard error must contain (standard output, for a run that succeeds).
+    let mentions: [String]
+    /// Text standard error must not contain: hints that belong to other errors.
+    var refuses: [String] = []
+    var creates: Set<String> = []
+    /// Files the run changes on purpose (an existing target that receives the copy).
+    var changes: Set<String> = []
+    var prepare: @Sendable (TemporaryDirectory) throws -> Void = { _ in }
+
+    var testDescription: String { "\(name): exits \(status)" }
+
+    /// Words of Swift APIs, which have no place in the tool's messages.
+    static let apiWords = ["DataStore", "Options", "readOnly", "createIfMissing", "recover(path", "layout .raw", "setup()"]
+
+    func run() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 20))
+        try prepare(directory)
+        let before = try Self.snapshot(directory)
+        let output = try Tool.run(arguments + ["--progress", "never"], in: directory.url)
+        #expect(output.status == status, "\(name): stderr: \(output.stderr)")
+        let said = status == 0 ? output.stdout : output.stderr
+        for text in mentions {
+            #expect(said.contains(text), "\(name): does not say \(String(reflecting: text)): \(said)")
+        }
+        for text in refuses + Self.apiWords {
+            #expect(!output.stderr.contains(text), "\(name): says \(String(reflecting: text)): \(output.stderr)")
+        }
+        let after = try Self.snapshot(directory)
+        for (file, bytes) in before where !changes.contains(file) {
+            #expect(after[file] == bytes, "\(name): \(file) \(after[file] == nil ? "vanished" : "changed")")
+        }
+        let appeared = Set(after.keys).subtracting(before.keys)
+        #expect(appeared == creates, "\(name): files appeared: \(appeared.sorted()), expected \(creates.sorted())")
+    }
+
+    static func snapshot(_ directory: TemporaryDirectory) throws -> [String: [UInt8]] {
+        var files: [String: [UInt8]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory.url.path) {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: directory.path(name), isDirectory: &isDirectory)
+            files[name] = isDirectory.boolValue ? [] : fileBytes(directory.path(name)) ?? []
+        }
+        return files
+    }
+}
+
+/// Every form of naming stores and every case the tool tells apart, with its exit status. The bad
+/// files of each kind (truncated, locked, read-only, records of a newer format) are in
+/// ReliabilityTests' bad-input suite; SIGINT and SIGTERM in InterruptTests.
+enum ExitMatrix {
+    static func write(_ name: String, _ bytes: [UInt8]) -> @Sendable (TemporaryDirectory) throws -> Void {
+        { directory in try Data(bytes).write(to: URL(fileURLWithPath: directory.path(name))) }
+    }
+
+    static let noise: [UInt8] = (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+
+    static let forms: [ExitCase] = [
+        ExitCase(name: "kind:path for both", arguments: ["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite"],
+                 status: 0, mentions: ["copied gdbm:old.db → sqlite:new.sqlite"], creates: ["new.sqlite"]),
+        ExitCase(name: "kinds as words, paths positional", arguments: ["--from", "gdbm", "--to", "sqlite", "old.db", "new.db"],
+                 status: 0, mentions: ["copied gdbm:old.db → sqlite:new.db"], creates: ["new.db"]),
+        ExitCase(name: "bare paths, kinds from content and extension", arguments: ["old.db", "new.sqlite"],
+                 status: 0, mentions: ["copied gdbm:old.db → sqlite:new.sqlite", "(verified)"], creates: ["new.sqlite"]),
+        ExitCase(name: "a bare source and --to kind:path", arguments: ["old.db", "--to", "gdbm:copy"],
+                 status: 0, mentions: ["copied gdbm:old.db → gdbm:copy"], creates: ["copy"]),
+        ExitCase(name: "--from kind:path and a positional target", arguments: ["--from", "gdbm:old.db", "new.sqlite3"],
+                 status: 0, mentions: ["→ sqlite:new.sqlite3"], creates: ["new.sqlite3"]),
+        ExitCase(name: "--from a kind word, the target bare", arguments: ["--from", "gdbm", "old.db", "new.dbm"],
+                 status: 0, mentions: ["→ gdbm:new.dbm"], creates: ["new.dbm"]),
+        ExitCase(name: "a .gdbm target", arguments: ["old.db", "new.gdbm"], status: 0, mentions: ["→ gdbm:new.gdbm"],
+                 creates: ["new.gdbm"]),
+        ExitCase(name: "an existing target's kind from its content", arguments: ["old.db", "existing", "--if-exists", "skip"],
+                 status: 0, mentions: ["→ sqlite:existing"], changes: ["existing"], prepare: { directory in
+                     try StoreFiles.sqlite(directory.path("existing"), holding: [Item(itemType: "Other", id: 1)])
+                 }),
+        ExitCase(name: "--recover on a source that needs it", arguments: ["crashed.db", "new.sqlite", "--recover"],
+                 status: 0, mentions: ["needed recovery", "was not changed"], creates: ["new.sqlite"], prepare: { directory in
+                     try FileManager.default.copyItem(atPath: directory.path("old.db"), toPath: directory.path("crashed.db"))
+                     try MigrateFixtures.breakCleanClose(directory.path("crashed.db"))
+                 }),
+    ]
+
+    static let usage: [ExitCase] = [
+        ExitCase(name: "no store named", arguments: [], status: 64, mentions: ["name the source and the target"]),
+        ExitCase(name: "a source and no target", arguments: ["old.db"], status: 64, mentions: ["name the target too"]),
+        ExitCase(name: "--from a kind and no path", arguments: ["--from", "gdbm"], status: 64,
+                 mentions: ["--from gdbm names the source's kind but no path"]),
+        ExitCase(name: "--to a kind and no path for it", arguments: ["--from", "gdbm", "--to", "sqlite", "old.db"],
+                 status: 64, mentions: ["--to sqlite names the target's kind but no path"]),
+        ExitCase(name: "a path too many", arguments: ["old.db", "new.sqlite", "third.sqlite"], status: 64,
+                 mentions: ["unexpected path \"third.sqlite\""]),
+        ExitCase(name: "a new target of no known kind", arguments: ["old.db", "new.db"], status: 64,
+                 mentions: ["cannot tell which kind of store to create at new.db", "sqlite:new.db", ".sqlite"]),
+        ExitCase(name: "kind:path without the path", arguments: ["--from", "gdbm:", "--to", "sqlite:new.sqlite"],
+                 status: 64, mentions: ["--from \"gdbm:\" has no path after \"gdbm:\""]),
+        ExitCase(name: "an unknown kind", arguments: ["--from", "oracle:old.db", "new.sqlite"], status: 64,
+                 mentions: ["unknown kind \"oracle\""]),
+        ExitCase(name: "a URL", arguments: ["old.db", "--to", "postgresql://localhost/app"], status: 64,
+                 mentions: ["PostgreSQL"]),
+        ExitCase(name: "the same file twice", arguments: ["old.db", "gdbm:./old.db"], status: 64, mentions: ["same file"]),
+        ExitCase(name: "--to-layout raw for SQLite", arguments: ["old.db", "new.sqlite", "--to-layout", "raw"], status: 64,
+                 mentions: ["--to-layout raw applies to GDBM targets only"]),
+        ExitCase(name: "--recover for SQLite", arguments: ["app.sqlite", "new.gdbm", "--recover"], status: 64,
+                 mentions: ["--recover applies to GDBM sources only"], prepare: { directory in
+                     try StoreFiles.sqlite(directory.path("app.sqlite"), holding: StoreFiles.items(count: 3))
+                 }),
+        ExitCase(name: "a batch size of 0", arguments: ["old.db", "new.sqlite", "--batch-size", "0"], status: 64,
+                 mentions: ["--batch-size"]),
+        ExitCase(name: "--types without names", arguments: ["old.db", "new.sqlite", "--types", ","], status: 64,
+                 mentions: ["--types needs item type names"]),
+    ]
+
+    static let sources: [ExitCase] = [
+        ExitCase(name: "a missing source", arguments: ["missing.db", "new.sqlite"], status: 66,
+                 mentions: ["there is no source at missing.db", "check the path"]),
+        ExitCase(name: "a 0-byte source", arguments: ["empty.db", "new.sqlite"], status: 66,
+                 mentions: ["empty.db is empty (0 bytes)"], prepare: write("empty.db", [])),
+        ExitCase(name: "a 0-byte source named as SQLite", arguments: ["--from", "sqlite:empty.sqlite", "new.gdbm"],
+                 status: 66, mentions: ["empty.sqlite is empty (0 bytes)"], prepare: write("empty.sqlite", [])),
+        ExitCase(name: "a source of undetectable content", arguments: ["noise.bin", "new.sqlite"], status: 66,
+                 mentions: ["noise.bin is neither an SQLite database nor a GDBM file"], prepare: write("noise.bin", noise)),
+        ExitCase(name: "a directory as the source", arguments: ["folder", "new.sqlite"], status: 66,
+                 mentions: ["folder is a directory"], prepare: { directory in
+                     try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: false)
+                 }),
+        ExitCase(name: "a source of the other kind than named", arguments: ["--from", "sqlite:old.db", "new.gdbm"],
+                 status: 66, mentions: ["old.db is a GDBM file, not an SQLite database", "gdbm:old.db"]),
+        ExitCase(name: "a source that needs recovery", arguments: ["crashed.db", "new.sqlite"], status: 66,
+                 mentions: ["needs recovery", "--recover"], prepare: { directory in
+                     try FileManager.default.copyItem(atPath: directory.path("old.db"), toPath: directory.path("crashed.db"))
+                     try MigrateFixtures.breakCleanClose(directory.path("crashed.db"))
+                 }),
+        ExitCase(name: "--from-layout native on a foreign file", arguments: ["legacy.dbm", "new.sqlite", "--from-layout", "native"],
+                 status: 66, mentions: ["leave out --from-layout"], prepare: { directory in
+                     try ForeignFile.create(directory.path("legacy.dbm"), pairs: [[1]: [2]])
+                 }),
+    ]
+
+    static let targets: [ExitCase] = [
+        ExitCase(name: "a target that holds the items", arguments: ["old.db", "full.sqlite"], status: 73,
+                 mentions: ["full.sqlite was left as it was", "--if-exists replace"], prepare: { directory in
+                     try StoreFiles.sqlite(directory.path("full.sqlite"), holding: StoreFiles.items(count: 3))
+                 }),
+        ExitCase(name: "a target in a missing folder", arguments: ["old.db", "no/such/new.sqlite"], status: 73,
+                 mentions: ["the folder no/such does not exist"], refuses: ["--if-exists"]),
+        ExitCase(name: "a target named SQLite that is not a database", arguments: ["old.db", "sqlite:text.sqlite"],
+                 status: 73, mentions: ["text.sqlite", "choose another target path"], refuses: ["--if-exists"],
+                 prepare: write("text.sqlite", Array("not a database at all, just some text".utf8))),
+        ExitCase(name: "a bare target of undetectable content", arguments: ["old.db", "noise.bin"], status: 73,
+                 mentions: ["noise.bin is neither an SQLite database nor a GDBM file"], refuses: ["--if-exists"],
+                 prepare: write("noise.bin", noise)),
+        ExitCase(name: "a directory as the target", arguments: ["old.db", "sqlite:folder"], status: 73,
+                 mentions: ["folder"], refuses: ["--if-exists"], prepare: { directory in
+                     try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: false)
+                 }),
+    ]
+
+    static let data: [ExitCase] = [
+        ExitCase(name: "items a raw target cannot hold", arguments: ["old.db", "raw.dbm", "--to-layout", "raw"], status: 65,
+                 mentions: ["raw.dbm", "--to-layout native", "--types"], refuses: ["--dry-run"]),
+    ]
+
+    static let cases = forms + usage + sources + targets + data
+}
+
+// Serialized: each case blocks a test thread while the tool runs, and live-query tests elsewhere
+// need threads free to see their results.
+@Suite("persist-migrate's exit matrix: every form and case, its status, a message that fits, nothing changed", .serialized)
+struct ExitMatrixTests {
+    @Test("exit matrix", arguments: ExitMatrix.cases)
+    func exitCase(_ exitCase: ExitCase) throws {
+        try exitCase.run()
+    }
+
+    @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
+    func size() {
+        #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
+        #expect(ExitMatrix.cases.count == 37, "update the count here and in the README")
+    }
+}

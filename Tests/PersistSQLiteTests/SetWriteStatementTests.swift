@@ -1,0 +1,80 @@
+import Foundation
+import Persist
+import PersistConformance
+import PersistSQLite
+import PersistTestSupport
+import Testing
+
+@Suite("SQLite runs set-based writes as one statement")
+struct SetWriteStatementTests {
+    static func seedTodos(_ store: SQLiteDataStore) throws {
+        try store.writeSync { accessor in
+            for number in 1...20 {
+                try accessor.insert(Item(itemType: "Todo", id: .int(Int64(number)),
+                                         attributes: ["rank": .int(Int64(number % 7)), "done": .bool(number % 2 == 0)]))
+            }
+        }
+    }
+
+    @Test("deleteItems and updateItems are one DELETE and one UPDATE, with and without a window")
+    func oneStatement() throws {
+        try withFileStore { store, _ in
+            try Self.seedTodos(store)
+            var windowed = DataStoreRequest(itemType: "Todo")
+            windowed.filter = .attribute("done") == true
+            windowed.setSort(byKey: "rank", ascending: false)
+            windowed.limit = 3
+            let (deleted, deleting) = try StatementTrace.record(on: store) {
+                try store.writeSync { accessor in try accessor.deleteItems(forRequest: windowed) }
+            }
+            #expect(deleted == 3)
+            #expect(deleting.filter { $0.hasPrefix("DELETE") }.count == 1)
+            #expect(!deleting.contains { $0.hasPrefix("SELECT") && $0.contains("\"Todo\"") })
+            var open = DataStoreRequest(itemType: "Todo")
+            open.filter = .attribute("done") == false
+            let (updated, updating) = try StatementTrace.record(on: store) {
+                try store.writeSync { accessor in try accessor.updateItems(forRequest: open, setting: ["done": true]) }
+            }
+            #expect(updated == 10)
+            #expect(updating.filter { $0.hasPrefix("UPDATE") }.count == 1)
+            #expect(try store.read { accessor in try accessor.countItems(forRequest: open) } == 0)
+        }
+    }
+
+    @Test("updateItems on a legacy column whose affinity would change the value changes nothing")
+    func legacyAffinity() throws {
+        try withFileStore(creatingWith: "CREATE TABLE todo (id INTEGER PRIMARY KEY, title TEXT, n INTEGER);"
+                            + "INSERT INTO todo (title, n) VALUES ('a', 1), ('b', 2);") { store, path in
+            let error = expectError(.typeMismatch) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "todo"), setting: ["n": "12"])
+                }
+            }
+            #expect(error?.path == path)
+            #expect(try allItems(store, "todo").map { $0["n"] } == [1, 2])
+            // Values the column keeps as given are written in one statement as usual.
+            try store.writeSync { accessor in
+                try accessor.updateItems(forRequest: DataStoreRequest(itemType: "todo"), setting: ["n": 7, "title": "x"])
+            }
+            #expect(try allItems(store, "todo").map { $0["n"] } == [7, 7])
+        }
+    }
+
+    @Test("a NOT NULL column refuses a null set by updateItems, and nothing changes")
+    func notNull() throws {
+        try withFileStore(creatingWith: "CREATE TABLE todo (id INTEGER PRIMARY KEY, title TEXT NOT NULL);"
+                            + "INSERT INTO todo (title) VALUES ('a'), ('b');") { store, _ throws in
+            expectError(.invalidArgument) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "todo"), setting: ["title": .null])
+                }
+            }
+            expectError(.invalidArgument) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "todo"), setting: ["id": 5])
+                }
+            }
+            #expect(try allItems(store, "todo").map { $0["title"] } == ["a", "b"])
+        }
+    }
+}
