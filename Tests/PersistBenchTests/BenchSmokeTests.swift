@@ -24,7 +24,8 @@ struct BenchSmokeTests {
                 #expect((object[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "\(scenario).\(field)")
             }
         }
-        let latency = lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+        let latencyLine = scenarios.firstIndex(of: "observe-latency").flatMap { $0 < lines.count ? lines[$0] : nil }
+        let latency = latencyLine.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
         for field in ["median_us", "p99_us"] {
             #expect((latency[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "observe-latency.\(field)")
         }
