@@ -6,10 +6,19 @@ import Persist
 enum RequestCompiler {
     /// `SELECT key, columns… FROM table WHERE … ORDER BY … LIMIT $n OFFSET $m`.
     static func select(_ request: DataStoreRequest, from table: TableSchema) -> CompiledQuery? {
-        var compiler = PredicateCompiler(table: table)
+        select(request, from: table, selecting: table.selectList, parameters: SQLParameters()).map {
+            CompiledQuery(sql: $0.sql, parameters: $0.parameters.values, matchesNothing: $0.matchesNothing)
+        }
+    }
+
+    /// `SELECT list FROM table WHERE … ORDER BY … LIMIT $n OFFSET $m`, numbering its parameters
+    /// after those already in `parameters`.
+    static func select(_ request: DataStoreRequest, from table: TableSchema, selecting list: String,
+                       parameters: SQLParameters) -> (sql: String, parameters: SQLParameters, matchesNothing: Bool)? {
+        var compiler = PredicateCompiler(table: table, parameters: parameters)
         guard let condition = request.filter.map({ compiler.condition($0) }) ?? .always else { return nil }
         var parameters = compiler.parameters
-        var sql = "SELECT \(table.selectList) FROM \(table.qualified)"
+        var sql = "SELECT \(list) FROM \(table.qualified)"
         if case .sql(let expression) = condition { sql += " WHERE \(expression)" }
         if request.ordering == .sorted {
             var terms: [String] = []
@@ -22,7 +31,7 @@ enum RequestCompiler {
             sql += " ORDER BY " + terms.joined(separator: ", ")
         }
         appendWindow(request, to: &sql, &parameters)
-        return CompiledQuery(sql: sql, parameters: parameters.values, matchesNothing: condition == .never || request.limit == 0)
+        return (sql, parameters, condition == .never || request.limit == 0)
     }
 
     /// The number of items ``select(_:from:)`` returns, counted by PostgreSQL.

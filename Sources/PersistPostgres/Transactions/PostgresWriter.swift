@@ -9,9 +9,9 @@ import Persist
 /// behind and the block can go on.
 final class PostgresWriter: PostgresReader, StoreWriter {
     /// What the block changed in the schema, for the log once it commits.
-    private(set) var schemaChanges: [String] = []
+    var schemaChanges: [String] = []
 
-    private var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
+    var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
 
     // MARK: StoreWriter
 
@@ -81,7 +81,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     /// Refuses to go on after a statement failed outside a savepoint: PostgreSQL has aborted the
     /// transaction, and the rest of the block would only fail.
-    private func checkTransaction() throws {
+    func checkTransaction() throws {
         if let failure = transaction.failure {
             throw DataStoreError(
                 .misuse,
@@ -198,7 +198,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     }
 
     /// "columns "a" (int), "b" (string)", for the log.
-    private static func describe(_ columns: [SchemaEditor.PlannedColumn]) -> String {
+    static func describe(_ columns: [SchemaEditor.PlannedColumn]) -> String {
         guard !columns.isEmpty else { return "no attribute columns" }
         let list = columns.map { "\(String(reflecting: $0.attribute)) (\($0.kind.rawValue))" }
         return (columns.count == 1 ? "column " : "columns ") + list.joined(separator: ", ")
@@ -321,7 +321,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     /// Runs `command` in a savepoint and checks its result with `verify`; a failure of either
     /// rolls the savepoint back, so the transaction goes on as if nothing had been tried.
-    private func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
+    func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
                              verify: (PGResult) throws -> Void) throws -> PGResult {
         let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
         do {
