@@ -35,6 +35,13 @@ extension PostgresDataStore {
         /// the server's warnings as warnings, and failures of asynchronous writes nobody waited
         /// for as errors. Never a password. The default logs nothing.
         public var logger: Logger
+        /// How often a store with live queries (`observe`) looks for commits other stores and
+        /// processes made to its schema through Persist: the bound on how late they are seen.
+        ///
+        /// ```swift
+        /// let options = PostgresDataStore.Options(changePollInterval: .milliseconds(20))
+        /// ```
+        public var changePollInterval: Duration
 
         /// Options; every argument has a default.
         public init(
@@ -44,8 +51,10 @@ extension PostgresDataStore {
             connectTimeout: Duration? = nil,
             lockTimeout: Duration? = .seconds(10),
             statementTimeout: Duration? = nil,
-            logger: Logger = Logger(label: "persist.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "persist.postgres", factory: { _ in SwiftLogNoOpLogHandler() }),
+            changePollInterval: Duration = .milliseconds(50)
         ) {
+            self.changePollInterval = changePollInterval
             self.schema = schema
             self.readerConnections = readerConnections
             self.durability = durability
@@ -63,6 +72,9 @@ extension PostgresDataStore {
             }
             if readerConnections < 0 {
                 throw invalid("the reader connection count is \(readerConnections); give 0 or more")
+            }
+            if changePollInterval <= .zero {
+                throw invalid("the change poll interval is \(changePollInterval); give a duration longer than zero")
             }
             for (name, timeout) in [("connect", connectTimeout), ("lock", lockTimeout), ("statement", statementTimeout)] {
                 if let timeout, timeout <= .zero {

@@ -12,9 +12,9 @@ import Persist
 /// schema writes one block at a time, and commit at the store's durability.
 final class PostgresEngine: DataStoreEngine {
     let location: String
-    private let url: Result<PostgresURL, DataStoreError>
+    let url: Result<PostgresURL, DataStoreError>
     let schemaName: String
-    private let options: PostgresDataStore.Options
+    let options: PostgresDataStore.Options
     /// The writer session while open; used only on the store's write queue (writes, the escape
     /// hatch, open and close, which the scheduler all runs there).
     private let writerSlot = Locked<PostgresSession?>(nil)
@@ -28,6 +28,12 @@ final class PostgresEngine: DataStoreEngine {
     /// The advisory lock every Persist write block on this schema takes: the 64-bit FNV-1a hash
     /// of `persist-postgres:` and the schema's name.
     let lockKey: Int64
+    /// The channel every committing Persist write block on this schema notifies:
+    /// `persist_changes_` and the lock key in hexadecimal (a channel name must fit in 63 bytes).
+    let changeChannel: String
+    /// The connection that listens on ``changeChannel`` while the store has live queries, kept
+    /// (not listening) between them until the store closes; used only on the store's write queue.
+    let changeListener = Locked(ChangeListener())
 
     init(url: Result<PostgresURL, DataStoreError>, options: PostgresDataStore.Options) {
         self.url = url
@@ -47,6 +53,7 @@ final class PostgresEngine: DataStoreEngine {
         }
         schemaName = schema
         lockKey = Int64(bitPattern: StableName.value("persist-postgres:" + schema))
+        changeChannel = "persist_changes_" + String(UInt64(bitPattern: lockKey), radix: 16)
         let location = location
         pool = ReaderPool(capacity: max(options.readerConnections, 0), location: location) {
             try PostgresSession.open(try url.get(), schema: schema, role: .reader, options: options)
@@ -119,8 +126,12 @@ final class PostgresEngine: DataStoreEngine {
             return slot
         }
         writer?.close()
+        closeChangeListener()
         cache.removeAll()
     }
+
+    /// Whether the store is open (set up and not torn down).
+    var isOpen: Bool { writerSlot.value != nil }
 
     private func writerSession() throws -> PostgresSession {
         guard let writer = writerSlot.value else {
@@ -210,7 +221,12 @@ final class PostgresEngine: DataStoreEngine {
             }
             // No read block that began before this commit may see it.
             pendingSnapshots.openAll()
-            _ = try session.run([PGCommand("COMMIT", prepared: true, operation: "Committing a write block")])
+            // The notification is delivered to listeners when, and only if, the block commits.
+            _ = try session.run([
+                PGCommand("SELECT pg_catalog.pg_notify($1, '')", [.text(changeChannel)], prepared: true,
+                          operation: "Committing a write block"),
+                PGCommand("COMMIT", prepared: true, operation: "Committing a write block"),
+            ])
         } catch {
             rollback(session)
             throw error
