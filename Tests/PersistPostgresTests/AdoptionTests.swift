@@ -110,9 +110,11 @@ struct AdoptionTests {
                     try accessor.insert(Item(itemType: "child", id: "b", attributes: ["parent": 1, "n": -1]))
                 }
                 expectError(.invalidArgument) { try accessor.insert(Item(itemType: "child", id: "b")) }
-                expectError(.alreadyExists) {
+                // A UNIQUE constraint on another column is a unique index: naming both items.
+                let shared = expectError(.uniqueViolation) {
                     try accessor.insert(Item(itemType: "child", id: "b", attributes: ["parent": 1, "code": "x"]))
                 }
+                #expect(Set(shared?.items ?? []) == [ItemReference(itemType: "child", id: "a"), ItemReference(itemType: "child", id: "b")])
                 expectError(.alreadyExists) { try accessor.insert(Item(itemType: "child", id: "a", attributes: ["parent": 1])) }
                 expectError(.invalidArgument) { _ = try accessor.deleteItem(ofType: "parent", id: 1) }
                 try accessor.insert(Item(itemType: "child", id: "c", attributes: ["parent": 1, "n": 2]))

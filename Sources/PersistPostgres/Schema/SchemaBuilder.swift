@@ -26,7 +26,7 @@ struct SchemaBuilder {
         case "r", "p": break
         default: return
         }
-        if relation.name == StoreSchema.tablesTable || relation.name == StoreSchema.columnsTable { return }
+        if [StoreSchema.tablesTable, StoreSchema.columnsTable, StoreSchema.indexesTable].contains(relation.name) { return }
         if relation.isPartition { return skip(.partition) }
         guard let key, key.count == 1 else {
             let detail = key.map { "its primary key has \($0.count) columns" } ?? "it has no primary key"

@@ -40,6 +40,18 @@ struct SchemaEditor {
         schema.takenNames.formUnion([StoreSchema.tablesTable, StoreSchema.columnsTable])
     }
 
+    /// Creates the table of declared indexes when it does not exist yet.
+    func ensureIndexTable(_ schema: inout StoreSchema) throws {
+        guard !schema.takenNames.contains(StoreSchema.indexesTable) else { return }
+        try ensureMetadata(&schema)
+        _ = try run("""
+            CREATE TABLE IF NOT EXISTS \(schema.qualified(StoreSchema.indexesTable)) (position bigint PRIMARY KEY, \
+            name text COLLATE "C" NOT NULL UNIQUE, item_type text COLLATE "C" NOT NULL, attributes text NOT NULL, \
+            is_unique boolean NOT NULL)
+            """)
+        schema.takenNames.insert(StoreSchema.indexesTable)
+    }
+
     /// The OID of the `persist_date` type, created when it does not exist yet.
     func ensureDateType(_ schema: inout StoreSchema) throws -> UInt32 {
         if let oid = schema.dateTypeOID { return oid }

@@ -46,7 +46,9 @@ struct SchemaLoader {
         UNION SELECT g.tgrelid::int8 FROM pg_catalog.pg_trigger g JOIN pg_catalog.pg_class c ON c.oid = g.tgrelid \
         WHERE NOT g.tgisinternal AND c.relnamespace = \(namespace) \
         UNION SELECT r.ev_class::int8 FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid = r.ev_class \
-        WHERE r.rulename <> '_RETURN' AND c.relnamespace = \(namespace)
+        WHERE r.rulename <> '_RETURN' AND c.relnamespace = \(namespace) \
+        UNION SELECT i.indrelid::int8 FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indrelid \
+        WHERE i.indisunique AND NOT i.indisprimary AND c.relnamespace = \(namespace)
         """
 
     /// Loads the schema.

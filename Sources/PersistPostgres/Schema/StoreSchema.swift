@@ -5,7 +5,8 @@ struct StoreSchema: Sendable {
     static let tablesTable = "persist_tables"
     static let columnsTable = "persist_columns"
     static let dateType = "persist_date"
-    static let reservedNames: Set<String> = [tablesTable, columnsTable, dateType]
+    static let indexesTable = "persist_indexes"
+    static let reservedNames: Set<String> = [tablesTable, columnsTable, dateType, indexesTable]
 
     /// The schema's name.
     let name: String

@@ -47,6 +47,7 @@ extension PostgresDataStore {
         let name = schema ?? options.schema ?? url.schema
         let tables = SQLNames.qualified(name, StoreSchema.tablesTable)
         let columns = SQLNames.qualified(name, StoreSchema.columnsTable)
+        let indexes = SQLNames.qualified(name, StoreSchema.indexesTable)
         let operation = "Dropping the tables of the store in schema \(String(reflecting: name))"
         try withConnection(url, options) { connection in
             _ = try connection.execute("BEGIN", operation: operation)
@@ -63,6 +64,7 @@ extension PostgresDataStore {
                                                    operation: operation)
                     }
                     _ = try connection.execute("DROP TABLE \(tables), \(columns)", operation: operation)
+                    _ = try connection.execute("DROP TABLE IF EXISTS \(indexes)", operation: operation)
                 }
                 let type = SQLNames.qualified(name, StoreSchema.dateType)
                 let used = try connection.execute("""

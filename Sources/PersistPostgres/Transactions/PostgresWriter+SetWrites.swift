@@ -73,6 +73,10 @@ extension PostgresWriter {
             table = try editor.addColumns(planned, to: table, in: &schema)
             schemaChanges.append("added \(Self.describe(planned)) to table \(table.qualified)")
         }
+        if table !== current, let materialized = try materializeIndexes(ofType: table.itemType) {
+            // A unique index makes the table guarded: its writes then take the checked path.
+            return materialized.isGuarded ? nil : materialized
+        }
         return table
     }
 

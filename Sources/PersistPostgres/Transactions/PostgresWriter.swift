@@ -133,6 +133,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     /// The item's table (created, extended or widened as needed) and its key parameter.
     private func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
+        let changesBefore = schemaChanges.count
         var table = try schema.tables[item.itemType] ?? createTable(for: item)
         if table.key.type.encodeID(item.id) == nil {
             guard let kind = table.keyKind, kind != .mixed else {
@@ -174,6 +175,9 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         if !planned.isEmpty {
             table = try editor.addColumns(planned, to: table, in: &schema)
             schemaChanges.append("added \(Self.describe(planned)) to table \(table.qualified)")
+        }
+        if schemaChanges.count > changesBefore, let materialized = try materializeIndexes(ofType: item.itemType) {
+            table = materialized
         }
         guard let key = table.key.type.encodeID(item.id) else { throw mismatch(item, table) }
         return (table, key)
@@ -290,7 +294,18 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         sql += replacing && !assignments.isEmpty ? "DO UPDATE SET \(assignments.joined(separator: ", "))" : "DO NOTHING"
         sql += " RETURNING \(table.selectList)"
         let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
-        _ = try inSavepoint(item.reference, PGCommand(sql, parameters, prepared: true, operation: operation)) { result in
+        do {
+            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation), replacing)
+        } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
+            // The key conflicts are handled by ON CONFLICT: this is another unique index.
+            throw try namingUniqueViolation(error, item)
+        }
+    }
+
+    /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored.
+    private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ command: PGCommand,
+                               _ replacing: Bool) throws {
+        _ = try inSavepoint(item.reference, command) { result in
             guard result.rowCount > 0 else {
                 if replacing { return }
                 throw alreadyExists(item)
