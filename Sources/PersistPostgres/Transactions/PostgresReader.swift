@@ -30,21 +30,37 @@ class PostgresReader: StoreReader {
     // MARK: StoreReader
 
     func item(ofType itemType: String, id: ItemID) throws -> Item? {
-        try withCurrentSchema(itemType) { table in
+        try withRow(ofType: itemType, id: id) { decoder, row in try decoder.item(row) }
+    }
+
+    /// Calls `body` with the decoder and index of the row of `itemType` with identifier `id`;
+    /// `nil` when there is none.
+    func withRow<T>(ofType itemType: String, id: ItemID, _ body: (RowDecoder, Int) throws -> T) throws -> T? {
+        let found: (RowDecoder, Int)? = try withCurrentSchema(itemType) { table in
             guard let key = table.key.type.encodeID(id) else { return nil }
             let result = try transaction.run([PGCommand(table.selectByKey, [key], prepared: true,
                                                         operation: table.readOperation)])[0]
             let decoder = try RowDecoder(table: table, result: result, location: location)
             // A char(n) key compares ignoring trailing spaces: keep only the very identifier.
             for row in 0..<decoder.rowCount where try decoder.identifier(row) == id {
-                return try decoder.item(row)
+                return (decoder, row)
             }
             return nil
         } ?? nil
+        guard let (decoder, row) = found else { return nil }
+        return try body(decoder, row)
     }
 
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
-        let items: [Item]? = try withCurrentSchema(request.itemType) { table in
+        try forEachRow(matching: request, items: body) { decoder, row in try body(decoder.item(row)) }
+    }
+
+    /// Calls `rows` with the decoder and index of each row the request selects, in order, until it
+    /// returns `false`; when PostgreSQL cannot evaluate the request exactly, the store does, and
+    /// calls `items` with each selected item instead.
+    func forEachRow(matching request: DataStoreRequest, items: (Item) throws -> Bool,
+                    rows: (RowDecoder, Int) throws -> Bool) throws {
+        let selected: SelectedRows? = try withCurrentSchema(request.itemType) { table in
             guard let query = RequestCompiler.select(request, from: table) else {
                 // PostgreSQL cannot evaluate it exactly: the store does, over every item.
                 var all: [Item] = []
@@ -52,21 +68,27 @@ class PostgresReader: StoreReader {
                     all.append($0)
                     return true
                 }
-                return request.apply(to: all)
+                return .items(request.apply(to: all))
             }
-            guard !query.matchesNothing else { return [] }
+            guard !query.matchesNothing else { return .items([]) }
             if let limit = request.limit, limit <= Self.batchSize {
                 let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
                                                             operation: table.readOperation)])[0]
-                let decoder = try RowDecoder(table: table, result: result, location: location)
-                return try (0..<decoder.rowCount).map(decoder.item)
+                return .rows(try RowDecoder(table: table, result: result, location: location))
             }
-            try stream(query, table, operation: table.readOperation, body)
+            try streamRows(query, table, operation: table.readOperation, rows)
             return nil
         } ?? nil
-        guard let items else { return }
-        transaction.hasObservedResults = true
-        for item in items where try !body(item) { return }
+        switch selected {
+        case nil:
+            return
+        case .items(let selectedItems):
+            transaction.hasObservedResults = true
+            for item in selectedItems where try !items(item) { return }
+        case .rows(let decoder):
+            transaction.hasObservedResults = true
+            for row in 0..<decoder.rowCount where try !rows(decoder, row) { return }
+        }
     }
 
     func countItems(matching request: DataStoreRequest) throws -> Int {
@@ -110,6 +132,13 @@ class PostgresReader: StoreReader {
     /// Runs `query` through a cursor, `batchSize` rows at a time, calling `body` for each item
     /// until it returns `false`. Other statements may run between batches (the body's own).
     func stream(_ query: CompiledQuery, _ table: TableSchema, operation: String, _ body: (Item) throws -> Bool) throws {
+        try streamRows(query, table, operation: operation) { decoder, row in try body(decoder.item(row)) }
+    }
+
+    /// Runs `query` through a cursor, `batchSize` rows at a time, calling `body` with each row's
+    /// decoder and index until it returns `false`.
+    func streamRows(_ query: CompiledQuery, _ table: TableSchema, operation: String,
+                    _ body: (RowDecoder, Int) throws -> Bool) throws {
         let cursor = SQLNames.quoted(transaction.session.nextCursorName())
         let fetch = PGCommand("FETCH FORWARD \(Self.batchSize) FROM \(cursor)", operation: operation)
         var results = try transaction.run([
@@ -120,9 +149,8 @@ class PostgresReader: StoreReader {
         while true {
             let decoder = try RowDecoder(table: table, result: results[results.count - 1], location: location)
             for row in 0..<decoder.rowCount {
-                let item = try decoder.item(row)
                 transaction.hasObservedResults = true
-                guard try body(item) else { return }
+                guard try body(decoder, row) else { return }
             }
             guard decoder.rowCount == Self.batchSize else { return }
             results = try transaction.run([fetch])
@@ -181,4 +209,10 @@ class PostgresReader: StoreReader {
         guard let code = error.engineCode, let state = PostgresSQLState(engineCode: code) else { return false }
         return ["42P01", "42703", "42883", "42804", "0A000", "26000"].contains(state.code)
     }
+}
+
+/// What a request selected in one statement: decoded rows, or the items the store selected itself.
+private enum SelectedRows {
+    case rows(RowDecoder)
+    case items([Item])
 }

@@ -101,7 +101,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         }
     }
 
-    private func alreadyExists(_ item: Item) -> DataStoreError {
+    func alreadyExists(_ item: Item) -> DataStoreError {
         DataStoreError(.alreadyExists, "\(item.reference) already exists in PostgreSQL at \(location); use save to "
             + "replace it, or give the new item another identifier", path: location, items: [item.reference])
     }

@@ -8,6 +8,8 @@ struct RowDecoder {
     /// The result column of the key, and of each attribute column (in ``TableSchema/columns`` order).
     private let keyColumn: Int
     private let attributeColumns: [(offset: Int, index: Int)]
+    /// The result column of each attribute column, by its offset in ``TableSchema/columns``.
+    private let resultIndex: [Int]
 
     /// A decoder for `result`, after checking that its columns are the table's, as the schema has them.
     ///
@@ -35,6 +37,26 @@ struct RowDecoder {
         }
         self.keyColumn = keyColumn
         self.attributeColumns = attributeColumns
+        var resultIndex = [Int](repeating: -1, count: table.columns.count)
+        for (offset, index) in attributeColumns { resultIndex[offset] = index }
+        self.resultIndex = resultIndex
+    }
+
+    /// Whether the attribute column at `offset` (in ``TableSchema/columns``) is NULL in row `row`.
+    func isNull(_ row: Int, column offset: Int) -> Bool {
+        result.isNull(row, resultIndex[offset])
+    }
+
+    /// The value of the attribute column at `offset` (in ``TableSchema/columns``) in row `row`,
+    /// of the item with identifier `id` (for errors); `nil` for NULL.
+    func value(_ row: Int, column offset: Int, id: ItemID) throws -> Value? {
+        let column = table.columns[offset]
+        do {
+            return try result.withValue(row, resultIndex[offset]) { try column.type.decode($0) } ?? nil
+        } catch let failure as DecodingFailure {
+            throw failure.error(at: describe(column, id), path: location,
+                                items: [ItemReference(itemType: table.itemType, id: id)])
+        }
     }
 
     var rowCount: Int { result.rowCount }
