@@ -60,6 +60,24 @@ struct PostgresIndexTests {
         }
     }
 
+    @Test("an update a unique index refuses changes no item, and the block goes on")
+    func refusedUpdate() throws {
+        try withPostgresStore { store, _ in
+            try store.writeSync { accessor in
+                _ = try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true)
+                try accessor.insert(Item(itemType: "User", id: "a", attributes: ["email": "a", "n": 1]))
+                try accessor.insert(Item(itemType: "User", id: "b", attributes: ["email": "b", "n": 2]))
+            }
+            try store.writeSync { accessor in
+                expectError(.uniqueViolation) {
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "User"), setting: ["email": "z", "n": 0])
+                }
+                try accessor.insert(Item(itemType: "User", id: "c", attributes: ["email": "c"]))
+            }
+            #expect(try allItems(store, "User").map { $0["n"] } == [1, 2, nil])
+        }
+    }
+
     @Test("adopted indexes and UNIQUE constraints are listed; expression and partial indexes are not")
     func adopted() throws {
         let sql = """

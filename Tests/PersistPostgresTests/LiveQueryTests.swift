@@ -2,6 +2,7 @@ import Foundation
 import Persist
 import PersistConformance
 import PersistPostgres
+import PersistTestSupport
 import Testing
 
 @Suite("PostgreSQL live queries see other stores' commits and release what they hold")
@@ -74,31 +75,4 @@ func withPostgresStoreAsync(_ body: (PostgresDataStore) async throws -> Void) as
     try store.setup()
     defer { try? store.tearDown() }
     try await body(store)
-}
-
-/// One observe-and-cancel cycle: observes, waits for the first result, cancels the consumer.
-enum ObservationCycle {
-    static func run(_ store: any DataStore, _ request: DataStoreRequest) async throws {
-        let stream = store.observe(request)
-        let consumer = Locked<Task<Void, Never>?>(nil)
-        try await withCheckedThrowingContinuation { (first: CheckedContinuation<Void, any Error>) in
-            consumer.withLock { consumer in
-                consumer = Task {
-                    var iterator = stream.makeAsyncIterator()
-                    var waiting = true
-                    do {
-                        _ = try await iterator.next()
-                        waiting = false
-                        first.resume()
-                        while try await iterator.next() != nil {}
-                    } catch {
-                        if waiting { first.resume(throwing: error) }
-                    }
-                }
-            }
-        }
-        let task = consumer.value
-        task?.cancel()
-        await task?.value
-    }
 }

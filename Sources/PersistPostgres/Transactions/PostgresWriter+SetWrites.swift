@@ -87,10 +87,26 @@ extension PostgresWriter {
         return ids.count
     }
 
-    /// The general path of `updateItems`: each selected item saved with the values applied.
+    /// The general path of `updateItems`: each selected item saved with the values applied, all
+    /// in one savepoint, so that a refused save (a unique index, a declared type) leaves every
+    /// item as it was and the block can go on.
     private func saveEach(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         let selected = try items(matching: request)
-        for item in selected { try save(item.setting(values)) }
+        let operation = "Updating items of type \(String(reflecting: request.itemType))"
+        _ = try transaction.run([PGCommand("SAVEPOINT persist_update", prepared: true, operation: operation)])
+        do {
+            for item in selected { try save(item.setting(values)) }
+        } catch let error as DataStoreError where !PostgresSession.isConnectionLoss(error) {
+            transaction.failure = nil
+            _ = try transaction.run([
+                PGCommand("ROLLBACK TO SAVEPOINT persist_update", prepared: true, operation: operation),
+                PGCommand("RELEASE SAVEPOINT persist_update", prepared: true, operation: operation),
+            ])
+            throw error
+        }
+        transaction.session.connection.deferCommands([
+            PGCommand("RELEASE SAVEPOINT persist_update", prepared: true, operation: operation),
+        ])
         return selected.count
     }
 }
