@@ -22,6 +22,8 @@ struct MigrationSummary: Codable, Sendable {
         var read: Int
         var written: Int
         var skipped: Int
+        /// Items the reshape left out (none unless a transform skips items).
+        var omitted: Int
         var bytes: Int
         var seconds: Double
         var verified: Bool
@@ -32,7 +34,14 @@ struct MigrationSummary: Codable, Sendable {
         var read: Int
         var written: Int
         var skipped: Int
+        var omitted: Int
         var bytes: Int
+    }
+
+    /// A `--rename-*` or `--drop-attribute` rule and the number of items it applied to.
+    struct RuleLine: Codable, Sendable {
+        var rule: String
+        var items: Int
     }
 
     struct Failure: Codable, Sendable {
@@ -51,25 +60,29 @@ struct MigrationSummary: Codable, Sendable {
     var verificationSeconds: Double
     /// What the run found or did that the user should know: a detected layout, a recovered copy.
     var notes: [String]
+    /// The reshape rules given, with their counts.
+    var reshape: [RuleLine]
     var exitStatus: Int32
     var error: Failure?
 
     init(source: Store, target: Store, dryRun: Bool, report: MigrationReport?, seconds: Double, notes: [String],
-         exit: ToolExit, error: Failure?) {
+         reshape: [RuleLine] = [], exit: ToolExit, error: Failure?) {
         self.source = source
         self.target = target
         self.dryRun = dryRun
         verified = report?.verified ?? false
         types = report?.types.map {
-            TypeLine(itemType: $0.itemType, read: $0.read, written: $0.written, skipped: $0.skipped, bytes: $0.bytes,
+            TypeLine(itemType: $0.itemType, read: $0.read, written: $0.written, skipped: $0.skipped, omitted: $0.omitted,
+                     bytes: $0.bytes,
                      seconds: Self.rounded($0.seconds), verified: $0.verified,
                      verificationSeconds: Self.rounded($0.verificationSeconds))
         } ?? []
         totals = Totals(read: report?.read ?? 0, written: report?.written ?? 0, skipped: report?.skipped ?? 0,
-                        bytes: report?.bytes ?? 0)
+                        omitted: report?.omitted ?? 0, bytes: report?.bytes ?? 0)
         self.seconds = Self.rounded(seconds)
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
+        self.reshape = reshape
         exitStatus = exit.rawValue
         self.error = error
     }
@@ -90,6 +103,8 @@ struct MigrationSummary: Codable, Sendable {
         let outcome = dryRun ? " (dry run, nothing written)" : verified ? " (verified)" : " (not verified)"
         var lines = ["\(verb) \(Self.name(source)) → \(Self.name(target)) in " + String(format: "%.1f s", seconds) + outcome]
         lines += notes.map { "  note: " + $0 }
+        lines += reshape.filter { $0.items > 0 }.map { "  reshaped: \($0.rule) applied to \($0.items) item(s)" }
+        if totals.omitted > 0 { lines.append("  omitted: \(totals.omitted) item(s) left out by the transform") }
         let nameWidth = max(types.map(\.itemType.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
             "  " + cells[0].padding(toLength: nameWidth, withPad: " ", startingAt: 0)

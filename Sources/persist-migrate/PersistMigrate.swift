@@ -26,6 +26,20 @@ struct PersistMigrate: ParsableCommand {
             copy in one transaction, and an existing GDBM target is copied, filled and swapped in. Whatever \
             happens — an error, SIGINT, SIGTERM, even kill -9 — the target is either as it was or complete.
 
+            Items can be reshaped on the way: --rename-type Old=New, --rename-attribute Type.old=new and \
+            --drop-attribute Type.name (each repeatable) name types and attributes as the source has them; \
+            in Type.name, the type ends at the last dot. The rules apply together (two attributes may swap \
+            names). A malformed rule, an empty or invalid name, a type or attribute renamed to itself, renamed \
+            twice, or renamed and dropped, and two renames to one name are usage errors (64), found before \
+            anything is opened. Renaming a type to another type the source holds, or an attribute to one an \
+            item already has, is a data error (65, naming the item), and nothing is written. A rule that \
+            matches no item of the source is not an error: the summary warns about it, and --json counts the \
+            items each rule applied to. For raw GDBM files, --raw-value utf8 reads each value as a string \
+            (invalid UTF-8 is a data error naming the key) and --raw-value json reads a JSON object's members \
+            as attributes (any other JSON value as the one attribute "value"; integers that fit 64 bits stay \
+            integers, other numbers are doubles); a raw target is written back the same way, JSON in \
+            canonical form (no spaces, sorted keys, shortest numbers). Renames see the decoded attributes.
+
             Examples:
               persist-migrate old.db new.sqlite
               persist-migrate --from gdbm --to sqlite old.db new.sqlite
@@ -34,11 +48,13 @@ struct PersistMigrate: ParsableCommand {
               persist-migrate legacy.dbm legacy.sqlite --raw-type Entry
               persist-migrate old.db existing.sqlite --if-exists skip --json
               persist-migrate crashed.db new.sqlite --recover
+              persist-migrate notes.gdbm notes.sqlite --rename-type Note=Memo --rename-attribute Note.titel=title
+              persist-migrate sessions.dbm sessions.sqlite --raw-value json --drop-attribute Entry.csrf
 
             Exit status:
               0   done and verified (or verification turned off)
-              64  usage: a malformed store name, an unknown kind, a bad option
-              65  data error: an item cannot be decoded or stored, or verification found a difference
+              64  usage: a malformed store name, an unknown kind, a bad option or reshape rule
+              65  data error: an item cannot be decoded, reshaped or stored, or verification found a difference
               66  the source is missing, empty, not a store, or needs --recover
               73  the target cannot be created, or already holds items (with --if-exists fail)
               74  input/output error
@@ -99,6 +115,9 @@ struct PersistMigrate: ParsableCommand {
     @Option(name: .long, help: "auto: a live bar on a terminal, plain lines otherwise; always; never. Shown on standard error.")
     var progress: ProgressDisplay.Mode = .auto
 
+    @OptionGroup(title: "Reshaping")
+    var reshape: ReshapeOptions
+
     @Flag(name: .long, help: "Print a machine-readable summary on standard output.")
     var json = false
 
@@ -119,6 +138,7 @@ struct PersistMigrate: ParsableCommand {
         if let selectedTypes, selectedTypes.isEmpty || selectedTypes.contains(where: \.isEmpty) {
             throw ValidationError("--types needs item type names separated by commas, such as --types Restaurant,Review")
         }
+        _ = try reshape.reshape()
         _ = try resolver.names()
     }
 
@@ -128,7 +148,8 @@ struct PersistMigrate: ParsableCommand {
 
     func run() throws {
         let signals = SignalWatcher()
-        let options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
+        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
+        let ruleCounts = Locked<[Int]>([])
         var logger = Logger(label: "persist-migrate")
         logger.logLevel = verbose ? .debug : .warning
         let started = DispatchTime.now().uptimeNanoseconds
@@ -143,6 +164,7 @@ struct PersistMigrate: ParsableCommand {
                                         + resolved.source.kind.aFile)
             }
             plans = resolved
+            try reshape.configure(&options, source: resolved.source, target: resolved.target, counts: ruleCounts)
             let display = ProgressDisplay(mode: progress, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1) { text in
                 FileHandle.standardError.write(Data(text.utf8))
             }
@@ -160,11 +182,12 @@ struct PersistMigrate: ParsableCommand {
                                                                                  targetPaths: []) } ?? .ok
         let diagnosis = failure.map { ToolDiagnosis($0, exit: exit, job: job, options: options) }
         let named = try? resolver.names()
+        let ruleLines = reshapeReport(report: report, options: options, counts: ruleCounts)
         let summary = MigrationSummary(
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
-            notes: job.map(Self.notes) ?? [], exit: exit,
+            notes: (job.map(Self.notes) ?? []) + reshapeNotes(ruleLines, plans: plans), reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {
             print(try summary.json())

@@ -103,6 +103,7 @@ struct ToolDiagnosis {
             if error.message.contains("verification failed") {
                 return "\(left); run again, and report it if it happens again"
             }
+            if let reshaping = ReshapeOptions.hint(for: error.message) { return "\(left); \(reshaping)" }
             if job?.isSource(error.path) == true {
                 return "\(left); the item named above cannot be read from \(source): leave its type out with --types, or "
                     + "repair it"

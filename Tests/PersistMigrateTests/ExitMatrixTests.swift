@@ -175,7 +175,7 @@ enum ExitMatrix {
                  mentions: ["raw.dbm", "--to-layout native", "--types"], refuses: ["--dry-run"]),
     ]
 
-    static let cases = forms + usage + sources + targets + data
+    static let cases = forms + usage + sources + targets + data + reshape
 }
 
 // Serialized: each case blocks a test thread while the tool runs, and live-query tests elsewhere
@@ -190,6 +190,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 37, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 55, "update the count here and in the README")
     }
 }

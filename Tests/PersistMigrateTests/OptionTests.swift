@@ -85,12 +85,12 @@ struct OptionTests {
         #expect(output.status == 0, "\(output.stderr)")
         let summary = try Self.summary(output)
         #expect(Set(summary.keys) == ["source", "target", "dry_run", "verified", "types", "totals", "seconds",
-                                      "verification_seconds", "notes", "exit_status"])
+                                      "verification_seconds", "notes", "reshape", "exit_status"])
         #expect(summary["verified"] as? Bool == false && summary["exit_status"] as? Int == 0)
         let types = summary["types"] as? [[String: Any]] ?? []
         #expect(types.map { $0["item_type"] as? String } == ["Restaurant", "Review"])
-        #expect(Set(types.first?.keys.map { $0 } ?? []) == ["item_type", "read", "written", "skipped", "bytes", "seconds",
-                                                            "verified", "verification_seconds"])
+        #expect(Set(types.first?.keys.map { $0 } ?? []) == ["item_type", "read", "written", "skipped", "omitted", "bytes",
+                                                            "seconds", "verified", "verification_seconds"])
         #expect(types.compactMap { $0["written"] as? Int }.reduce(0, +) == items.count)
         #expect(types.allSatisfy { ($0["bytes"] as? Int ?? 0) > 0 })
         let verified = try Self.summary(try Tool.run(["old.db", "checked.sqlite", "--json"], in: directory.url))

@@ -2,21 +2,21 @@ import Dispatch
 
 extension Migration {
     /// Fails before anything is written when the target already holds any source item.
-    func checkNoneExist(_ types: [String], tracker: inout MigrationProgressTracker) throws {
+    func checkNoneExist(
+        _ types: [String], chosen: [String]?, transform: MigrationTransform, tracker: inout MigrationProgressTracker
+    ) throws {
         guard !types.isEmpty else { return }
         tracker.begin(.checking)
         var present: [ItemReference] = []
         var presentCount = 0
         try source.read { reader in
             try target.read { targetReader in
-                for itemType in types {
-                    try reader.forEachItem(forRequest: Self.streamRequest(itemType)) { item in
-                        if try targetReader.item(ofType: itemType, id: item.id) != nil {
-                            presentCount += 1
-                            if present.count < 10 { present.append(item.reference) }
-                        }
-                        tracker.advance(itemType)
+                try forEachSourceItem(ofTypes: types, in: reader, chosen: chosen, transform: transform) { item in
+                    if try targetReader.item(ofType: item.itemType, id: item.id) != nil {
+                        presentCount += 1
+                        if present.count < 10 { present.append(item.reference) }
                     }
+                    tracker.advance(item.itemType)
                 }
             }
         }
@@ -32,8 +32,8 @@ extension Migration {
 
     /// Checks that the target, read through `targetReader`, holds exactly what was written, type by type.
     func verify(
-        _ copy: inout MigrationCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker,
-        cancellation: MigrationCancellation?
+        _ copy: inout MigrationCopy, against targetReader: DataStoreReadAccessor, chosen: [String]?,
+        transform: MigrationTransform, tracker: inout MigrationProgressTracker, cancellation: MigrationCancellation?
     ) throws {
         for (itemType, typeCopy) in copy.types.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
             try cancellation?.check()
@@ -41,7 +41,7 @@ extension Migration {
             if typeCopy.targetWasEmpty {
                 try verifyWhole(typeCopy, against: targetReader, tracker: &tracker)
             } else {
-                try verifyEach(typeCopy, against: targetReader, tracker: &tracker)
+                try verifyEach(typeCopy, against: targetReader, chosen: chosen, transform: transform, tracker: &tracker)
             }
             copy.recordVerification(of: itemType, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         }
@@ -78,12 +78,13 @@ extension Migration {
     /// A type the target held items of: every item read from the source and not skipped must be
     /// in the target as it is in the source.
     private func verifyEach(
-        _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker
+        _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, chosen: [String]?,
+        transform: MigrationTransform, tracker: inout MigrationProgressTracker
     ) throws {
         var differing: [ItemReference] = []
         var differingCount = 0
         try source.read { reader in
-            try reader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
+            try forEachSourceItem(ofTypes: [copy.itemType], in: reader, chosen: chosen, transform: transform) { item in
                 tracker.advance(copy.itemType)
                 if copy.skippedIDs.contains(item.id) { return }
                 if try targetReader.item(ofType: item.itemType, id: item.id) != item {
@@ -98,6 +99,28 @@ extension Migration {
                 "verification failed for \(copy.itemType): \(differingCount) item(s) in \(target.location) differ from "
                     + "the source (first: \(differing.map(\.description).joined(separator: ", ")))",
                 path: target.location, items: differing)
+        }
+    }
+}
+
+extension Migration {
+    /// Calls `body` with every item the migration writes whose type (after the reshape and the
+    /// transform) is one of `types`, as it writes it: read again from the source, transformed again.
+    func forEachSourceItem(
+        ofTypes types: [String], in reader: DataStoreReadAccessor, chosen: [String]?, transform: MigrationTransform,
+        _ body: (Item) throws -> Void
+    ) throws {
+        guard transform.isActive else {
+            for itemType in types { try reader.forEachItem(forRequest: Self.streamRequest(itemType), body) }
+            return
+        }
+        let wanted = Set(types)
+        var transform = transform
+        for itemType in try chosen ?? reader.itemTypes() {
+            try reader.forEachItem(forRequest: Self.streamRequest(itemType)) { item in
+                guard let written = try transform.apply(item), wanted.contains(written.itemType) else { return }
+                try body(written)
+            }
         }
     }
 }

@@ -71,20 +71,27 @@ public struct Migration: Sendable {
         }
         var tracker = MigrationProgressTracker(callback: progress)
         let chosen = try chosenTypes()
+        let transform = MigrationTransform(options: options)
+        if !options.reshape.isEmpty {
+            try options.reshape.validate()
+            try options.reshape.validate(sourceTypes: source.read { accessor in try accessor.itemTypes() })
+        }
         try cancellation?.check()
         if progress != nil { (tracker.expectedTotal, tracker.expected) = try expectedCounts(of: chosen) }
         let targetTypes = try target.read { accessor in try accessor.itemTypes() }
-        let candidates = chosen.map { $0.filter(targetTypes.contains) } ?? targetTypes
+        // A transform may write items of any type: every type of the target may receive some.
+        let candidates = transform.isActive ? targetTypes : chosen.map { $0.filter(targetTypes.contains) } ?? targetTypes
         let preexisting = try counts(of: candidates, in: target)
         if options.ifExists == .fail {
-            try checkNoneExist(candidates.filter { preexisting[$0, default: 0] > 0 }, tracker: &tracker)
+            try checkNoneExist(candidates.filter { preexisting[$0, default: 0] > 0 }, chosen: chosen,
+                               transform: transform, tracker: &tracker)
         }
         try cancellation?.check()
 
         var copy = MigrationCopy(options: options, targetLocation: target.location, preexisting: preexisting)
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
-                                     targetLocation: target.location, cancellation: cancellation)
+                                     targetLocation: target.location, transform: transform, cancellation: cancellation)
         defer { reader.stopAndWait() }
         if options.atomic {
             try writeBlock { accessor, bulk in
@@ -92,7 +99,8 @@ public struct Migration: Sendable {
                                  cancellation: cancellation)
                 if copy.verifying {
                     tracker.begin(.verifying)
-                    try verify(&copy, against: accessor, tracker: &tracker, cancellation: cancellation)
+                    try verify(&copy, against: accessor, chosen: chosen, transform: transform, tracker: &tracker,
+                               cancellation: cancellation)
                 }
                 return options.dryRun ? TransactionStatus.rollback : .commit
             }
@@ -108,15 +116,17 @@ public struct Migration: Sendable {
                 try cancellation?.check()
                 tracker.begin(.verifying)
                 try target.read { accessor in
-                    try verify(&copy, against: accessor, tracker: &tracker, cancellation: cancellation)
+                    try verify(&copy, against: accessor, chosen: chosen, transform: transform, tracker: &tracker,
+                               cancellation: cancellation)
                 }
             }
         }
         reader.stopAndWait()
         tracker.begin(.finished)
-        let copied = chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let copied = transform.isActive ? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            : chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
-                               seconds: tracker.elapsed)
+                               seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 })
     }
 
     /// Runs one write block on the target: through its scheduler's bulk-load path when it is

@@ -178,7 +178,8 @@ struct MigrationCopy {
     func report(for itemType: String) -> MigrationReport.TypeReport? {
         guard let copy = types[itemType], let source = copy.source else { return nil }
         return MigrationReport.TypeReport(
-            itemType: itemType, read: source.read, written: copy.written, skipped: copy.skipped, bytes: source.bytes,
+            itemType: itemType, read: source.read, written: copy.written, skipped: copy.skipped, omitted: source.omitted,
+            bytes: source.bytes,
             seconds: Double(copy.nanoseconds) / 1e9, verified: copy.verified,
             verificationSeconds: copy.verificationSeconds, sourceChecksum: source.checksum)
     }

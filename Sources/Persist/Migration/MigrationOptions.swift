@@ -5,8 +5,12 @@
 /// options.itemTypes = ["Restaurant", "Review"]
 /// options.ifExists = .skip
 /// options.batchSize = 10_000
+/// options.reshape = MigrationReshape([.renameType("Review", to: "Rating")])
+/// options.transform = { item in
+///     item["draft"] == .bool(true) ? nil : item   // leave drafts out
+/// }
 /// ```
-public struct MigrationOptions: Sendable, Hashable {
+public struct MigrationOptions: Sendable {
     /// What to do with an item whose type and identifier the target already holds.
     public enum ExistingItems: String, Sendable, Hashable, CaseIterable {
         /// Stop before writing anything, with ``DataStoreError/Code/alreadyExists`` (the default).
@@ -33,6 +37,29 @@ public struct MigrationOptions: Sendable, Hashable {
     /// Write everything in one target write block, so that the target is untouched unless the
     /// whole copy commits. ``batchSize`` then only sets how many items are read between writes.
     public var atomic: Bool
+    /// Types and attributes renamed or dropped on the way (none by default). Applied to every item
+    /// read, before ``transform``; see ``MigrationReshape``.
+    public var reshape: MigrationReshape
+    /// Gives the item to write for each item read (after ``reshape``), or `nil` to leave it out;
+    /// `nil` (the default) copies items as they are.
+    ///
+    /// ```swift
+    /// options.transform = { item in
+    ///     guard case .string(let email)? = item["email"] else { return item }
+    ///     var copy = item
+    ///     copy["email"] = .string(email.lowercased())
+    ///     return copy
+    /// }
+    /// ```
+    ///
+    /// It runs on the migration's reading thread, once for every item read (and again for the
+    /// items a check or verification reads a second time), so it must give the same result for the
+    /// same item. It may change the type, the identifier and the attributes. Verification compares
+    /// the transformed items with the target. Items left out are counted in
+    /// ``MigrationReport/TypeReport/omitted``, under their source type. When it throws, the run
+    /// stops with ``DataStoreError/Code/invalidArgument`` naming the item, before that item's
+    /// batch is written; with ``atomic`` (or in `persist-migrate`) nothing at all is written.
+    public var transform: (@Sendable (Item) throws -> Item?)?
 
     /// The defaults: every type, `ifExists: .fail`, batches of 5,000, verification on, not atomic.
     public init(
@@ -41,7 +68,9 @@ public struct MigrationOptions: Sendable, Hashable {
         batchSize: Int = 5_000,
         verify: Bool = true,
         dryRun: Bool = false,
-        atomic: Bool = false
+        atomic: Bool = false,
+        reshape: MigrationReshape = MigrationReshape(),
+        transform: (@Sendable (Item) throws -> Item?)? = nil
     ) {
         self.itemTypes = itemTypes
         self.ifExists = ifExists
@@ -49,5 +78,7 @@ public struct MigrationOptions: Sendable, Hashable {
         self.verify = verify
         self.dryRun = dryRun
         self.atomic = atomic
+        self.reshape = reshape
+        self.transform = transform
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 struct MigrationSourceStats: Sendable {
     let itemType: String
     var read = 0
+    /// Items of this source type that the transform left out (also counted in ``read``).
+    var omitted = 0
     /// The bytes of the identifiers and attribute values read (see ``ItemSize``).
     var bytes = 0
     /// The checksum of every item read; empty when nothing is verified.
@@ -23,6 +25,8 @@ final class MigrationReader: Sendable {
     static let pipeCapacity = 8
 
     let pipe = MigrationPipe(capacity: MigrationReader.pipeCapacity)
+    /// How many items each reshape rule applied to, once the reader has finished.
+    let ruleReports = Locked<[MigrationReport.RuleReport]>([])
     private let done = DispatchSemaphore(value: 0)
     private let joined = Locked(false)
 
@@ -32,16 +36,21 @@ final class MigrationReader: Sendable {
     ///   - types: the types to copy; every type of the source when `nil`.
     ///   - checksums: whether to checksum every item (for verification).
     ///   - targetLocation: the target's location, named in errors about names no store accepts.
+    ///   - transform: what turns each item read into the item written; items are checked,
+    ///     counted and checksummed as they come out of it.
     init(source: any DataStore, types: [String]?, checksums: Bool, targetLocation: String,
-         cancellation: MigrationCancellation?) {
+         transform: MigrationTransform, cancellation: MigrationCancellation?) {
         let pipe = pipe
         let done = done
+        let ruleReports = ruleReports
         let thread = Thread {
             var failure: (any Error)?
             do {
                 var reading = Reading(pipe: pipe, checksums: checksums, targetLocation: targetLocation,
-                                      cancellation: cancellation)
+                                      cancellation: cancellation, transform: transform.isActive ? transform : nil)
                 try source.read { accessor in try reading.readAll(accessor, types: types) }
+                let reports = reading.transform?.ruleReports ?? transform.ruleReports
+                ruleReports.withLock { $0 = reports }
             } catch is MigrationPipeClosed {
                 // The writer stopped first and reports its own error.
             } catch {
@@ -70,6 +79,8 @@ final class MigrationReader: Sendable {
         let checksums: Bool
         let targetLocation: String
         let cancellation: MigrationCancellation?
+        /// `nil` when items are copied as they are.
+        var transform: MigrationTransform?
         /// The chunks and counts of the types other than the current one.
         var chunks: [String: [ItemRow]] = [:]
         var stats: [String: MigrationSourceStats] = [:]
@@ -99,8 +110,10 @@ final class MigrationReader: Sendable {
                 }
             }
             putBackCurrent()
-            // Every chosen type is reported, also when the source holds none of it.
-            for itemType in types ?? [] where stats[itemType] == nil {
+            // Every chosen type is reported (under the name the reshape gives it), also when the
+            // source holds none of it.
+            for itemType in (types ?? []).map({ transform?.reshape.targetType(of: $0) ?? $0 })
+            where stats[itemType] == nil {
                 stats[itemType] = MigrationSourceStats(itemType: itemType)
             }
             for itemType in stats.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -110,6 +123,14 @@ final class MigrationReader: Sendable {
         }
 
         private mutating func take(_ row: ItemRow) throws {
+            guard transform != nil else { return try takeShaped(row) }
+            if let shaped = try transform?.apply(row) { return try takeShaped(shaped) }
+            if !hasCurrent || row.itemType != currentType { switchType(to: row.itemType) }
+            currentStats.read += 1
+            currentStats.omitted += 1
+        }
+
+        private mutating func takeShaped(_ row: ItemRow) throws {
             try check(row)
             if !hasCurrent || row.itemType != currentType { switchType(to: row.itemType) }
             currentStats.read += 1

@@ -11,14 +11,19 @@ public struct MigrationReport: Sendable, Hashable {
     public struct TypeReport: Sendable, Hashable {
         /// The item type.
         public var itemType: String
-        /// Items read from the source.
+        /// Items read from the source: for a type that ``MigrationOptions/reshape`` or
+        /// ``MigrationOptions/transform`` renames, those that arrive under this name, plus the items
+        /// of this source type that the transform left out.
         public var read: Int
         /// Items written to the target (in a dry run: items that would be written).
         public var written: Int
         /// Items left out because the target already held them (`ifExists: .skip`), or in a dry
         /// run, items the target already holds.
         public var skipped: Int
-        /// The bytes of the items read: identifiers and attribute values as stores keep them
+        /// Items of this source type that ``MigrationOptions/transform`` left out (returned `nil`
+        /// for); they are also counted in ``read``.
+        public var omitted: Int
+        /// The bytes of the items read, as they are written (after the reshape and the transform): identifiers and attribute values as stores keep them
         /// (UTF-8 bytes of strings, bytes, 8 per number or date, 1 per boolean, the elements of
         /// arrays and objects); attribute names are not counted.
         public var bytes: Int
@@ -39,6 +44,37 @@ public struct MigrationReport: Sendable, Hashable {
     public var dryRun: Bool
     /// Seconds the whole run took.
     public var seconds: TimeInterval
+    /// Each rule of ``MigrationOptions/reshape``, in the order given, with the number of items
+    /// read that it applied to.
+    public var reshape: [RuleReport]
+
+    /// What one rule of ``MigrationOptions/reshape`` did.
+    public struct RuleReport: Sendable, Hashable {
+        /// The rule.
+        public var rule: MigrationReshape.Rule
+        /// The items it applied to: every item of the type for a type's rename, the items that
+        /// had the attribute for an attribute's rename or drop.
+        public var items: Int
+
+        /// A report of `rule` applying to `items` items.
+        public init(rule: MigrationReshape.Rule, items: Int) {
+            self.rule = rule
+            self.items = items
+        }
+    }
+
+    /// A report of `types`.
+    public init(types: [TypeReport], dryRun: Bool, seconds: TimeInterval, reshape: [RuleReport] = []) {
+        self.types = types
+        self.dryRun = dryRun
+        self.seconds = seconds
+        self.reshape = reshape
+    }
+
+    /// The rules of ``MigrationOptions/reshape`` that applied to no item read (a type the source
+    /// does not hold, or an attribute none of its items has), in the order given. They are not
+    /// errors: the same rules may serve several sources.
+    public var unusedRules: [MigrationReshape.Rule] { reshape.filter { $0.items == 0 }.map(\.rule) }
 
     /// Items read, over every type.
     public var read: Int { types.reduce(0) { $0 + $1.read } }
@@ -46,6 +82,8 @@ public struct MigrationReport: Sendable, Hashable {
     public var written: Int { types.reduce(0) { $0 + $1.written } }
     /// Items skipped, over every type.
     public var skipped: Int { types.reduce(0) { $0 + $1.skipped } }
+    /// Items the transform left out, over every type.
+    public var omitted: Int { types.reduce(0) { $0 + $1.omitted } }
     /// Bytes read, over every type (see ``TypeReport/bytes``).
     public var bytes: Int { types.reduce(0) { $0 + $1.bytes } }
     /// Seconds the verification took, over every type.

@@ -1,0 +1,29 @@
+import Persist
+
+extension PersistMigrate {
+    /// Each reshape rule with the items it applied to: counted by the library's row path, or by
+    /// the tool's transform when raw values are decoded or encoded.
+    func reshapeReport(report: MigrationReport?, options: MigrationOptions, counts: Locked<[Int]>)
+        -> [MigrationSummary.RuleLine]
+    {
+        guard let report else { return [] }
+        if !report.reshape.isEmpty {
+            return report.reshape.map { MigrationSummary.RuleLine(rule: $0.rule.description, items: $0.items) }
+        }
+        let rules = (try? reshape.reshape().rules) ?? []
+        let counted = counts.withLock { $0 }
+        return rules.enumerated().map { index, rule in
+            MigrationSummary.RuleLine(rule: rule.description, items: index < counted.count ? counted[index] : 0)
+        }
+    }
+
+    /// Warnings about reshape options that did nothing: rules that matched no item, and
+    /// `--raw-value` with no raw store.
+    func reshapeNotes(_ rules: [MigrationSummary.RuleLine], plans: (source: StorePlan, target: StorePlan)?) -> [String] {
+        var notes = rules.filter { $0.items == 0 }.map { "\($0.rule) matched no item of the source" }
+        if let plans, reshape.rawValueUnused(source: plans.source, target: plans.target) {
+            notes.append("--raw-value \(reshape.rawValue.rawValue) has no effect: neither store is a GDBM file in the raw layout")
+        }
+        return notes
+    }
+}
