@@ -39,9 +39,10 @@ test-unit: deps
 test-tsan: deps
 	$(SWIFT) test --scratch-path $(TSAN_BUILD) --sanitize=thread --filter concurrency
 
-# The crash suite at full strength (200 kills per case), then a table of kills and violations.
+# The crash suite at full strength (200 kills per case), then a table of kills and violations,
+# against a throwaway PostgreSQL server (the PostgreSQL cases also stop servers of their own).
 torture: deps
-	PERSIST_CRASH_KILLS=$${PERSIST_CRASH_KILLS:-200} SWIFT=$(SWIFT) ./scripts/torture.sh
+	PERSIST_CRASH_KILLS=$${PERSIST_CRASH_KILLS:-200} SWIFT=$(SWIFT) ./scripts/postgres-cluster.sh run ./scripts/torture.sh
 
 # The documentation of every library (the Persist.docc catalog and the wrappers' symbols), built
 # with swift-docc-plugin; any warning fails the build.
@@ -51,10 +52,11 @@ docs: deps
 		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
 	done
 
-# Every benchmark scenario at full size, in release mode (takes several minutes).
+# Every benchmark scenario at full size, in release mode (takes several minutes), the PostgreSQL
+# ones against a throwaway server that scripts/postgres-cluster.sh starts and stops.
 bench: deps
 	$(SWIFT) build -c release --product persist-bench
-	.build/release/persist-bench run
+	./scripts/postgres-cluster.sh run .build/release/persist-bench run
 
 # A throwaway PostgreSQL server for development (scripts/postgres-cluster.sh): prints its URL and
 # how to stop it. Run again, it prints the URL of the one already running.

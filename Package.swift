@@ -73,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "persist-crash-worker",
             dependencies: [
-                "Persist", "PersistGDBM", "PersistSQLite", .product(name: "Logging", package: "swift-log"),
+                "Persist", "PersistGDBM", "PersistSQLite", "PersistPostgres", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .systemLibrary(
@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "persist-bench",
             dependencies: [
-                "Persist", "PersistSQLite", "PersistGDBM", "CSQLite", "CGDBM",
+                "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres", "CSQLite", "CGDBM", "CLibPQ",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -127,6 +127,11 @@ let package = Package(
             name: "LegacyAdoption",
             dependencies: ["Persist", "PersistSQLite", "CSQLite"],
             path: "Examples/LegacyAdoption"
+        ),
+        .executableTarget(
+            name: "LibpqAdoption",
+            dependencies: ["Persist", "PersistPostgres", "CLibPQ"],
+            path: "Examples/LibpqAdoption"
         ),
         .executableTarget(
             name: "StoreSwap",
@@ -185,7 +190,8 @@ let package = Package(
         .testTarget(
             name: "PersistPostgresTests",
             dependencies: [
-                "PersistPostgres", "Persist", "PersistConformance", .product(name: "Logging", package: "swift-log"),
+                "PersistPostgres", "Persist", "PersistConformance", "PersistTestSupport", "CLibPQ",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
@@ -198,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "persist-crash-worker", "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM",
+                "persist-crash-worker", "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres",
                 "PersistConformance", "PersistTestSupport", "CSQLite", "CGDBM",
             ]
         ),
@@ -208,7 +214,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
+            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "LibpqAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
                            "PersistConformance", "Persist", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),

@@ -1,8 +1,8 @@
 import Persist
 
-/// `blocks <sqlite|gdbm> <path> <normal|full> [items-per-block]`: write blocks, forever.
+/// `blocks <sqlite|gdbm|postgres> <path-or-url> <normal|full> [items-per-block]`: write blocks, forever.
 enum BlockMode {
-    static let usage = "blocks <sqlite|gdbm> <path> <normal|full> [items-per-block]"
+    static let usage = "blocks <sqlite|gdbm|postgres> <path-or-url> <normal|full> [items-per-block]"
 
     static func run(_ arguments: [String]) throws {
         guard arguments.count >= 3, arguments.count <= 4, let durability = Durability(rawValue: arguments[2]) else {

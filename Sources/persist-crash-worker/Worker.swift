@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Persist
 import PersistGDBM
+import PersistPostgres
 import PersistSQLite
 
 /// What every mode of the worker shares: reporting, usage errors, and opening a store by kind.
@@ -19,8 +20,8 @@ enum Worker {
         exit(64)
     }
 
-    /// Opens the store of `kind` (`sqlite` or `gdbm`) at `path` with `durability`; `usage` is
-    /// printed for an unknown kind.
+    /// Opens the store of `kind` (`sqlite`, `gdbm`, or `postgres`, whose path is a URL) at `path`
+    /// with `durability`; `usage` is printed for an unknown kind.
     static func openStore(kind: String, path: String, durability: Durability, usage text: String) throws -> any DataStore {
         var logger = Logger(label: "persist-crash-worker")
         logger.logLevel = .warning
@@ -30,6 +31,8 @@ enum Worker {
             store = SQLiteDataStore(path: path, options: .init(durability: durability, busyTimeout: .seconds(10), logger: logger))
         case "gdbm":
             store = GDBMDataStore(path: path, options: .init(durability: durability, lockWait: .seconds(10), logger: logger))
+        case "postgres":
+            store = PostgresDataStore(url: path, options: .init(durability: durability, lockTimeout: .seconds(10), logger: logger))
         default:
             usage(text)
         }

@@ -3,7 +3,7 @@
 // one line at a time, so that a test can kill it with SIGKILL at a random moment and check what
 // survived.
 //
-//   persist-crash-worker blocks <sqlite|gdbm> <path> <normal|full> [items-per-block]
+//   persist-crash-worker blocks <sqlite|gdbm|postgres> <path-or-url> <normal|full> [items-per-block]
 //       Runs write blocks forever. Block n saves Current/0..k-1 with seq = n, inserts
 //       Log/"n-0".."n-(k-1)" with seq = n, and deletes the Log items of block n - 8; it prints
 //       n after writeSync returns.

@@ -81,7 +81,7 @@ struct GuideCodeTests {
 
     @Test("the guides cover every adoption path")
     func allGuides() {
-        #expect(Self.guides == ["FromGDBM.md", "FromJustPersist.md", "FromSQLite.md", "GDBMToSQLite.md", "README.md",
-                                "WritingAWrapper.md"])
+        #expect(Self.guides == ["FromGDBM.md", "FromJustPersist.md", "FromLibpq.md", "FromSQLite.md", "GDBMToSQLite.md",
+                                "README.md", "WritingAWrapper.md"])
     }
 }

@@ -14,7 +14,8 @@ struct BenchSmokeTests {
         let lines = output.stdout.split(separator: "\n")
         let scenarios = ["migrate-gdbm-sqlite", "migrate-raw-gdbm-sqlite", "migrate-sqlite-gdbm", "insert-typed-sqlite",
                          "fetch-typed-sqlite", "lookup-id-sqlite", "query-sqlite", "write-blocks-gdbm", "child-merge",
-                         "migrate-rss", "query-gdbm-indexed", "observe-latency"]
+                         "migrate-rss", "query-gdbm-indexed", "observe-latency", "insert-typed-postgres",
+                         "lookup-id-postgres", "query-postgres"]
         #expect(lines.count == scenarios.count)
         for (line, scenario) in zip(lines, scenarios) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
@@ -23,7 +24,8 @@ struct BenchSmokeTests {
                 #expect((object[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "\(scenario).\(field)")
             }
         }
-        let latency = lines.last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
+        let latencyLine = scenarios.firstIndex(of: "observe-latency").flatMap { $0 < lines.count ? lines[$0] : nil }
+        let latency = latencyLine.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } ?? [:]
         for field in ["median_us", "p99_us"] {
             #expect((latency[field] as? NSNumber).map { $0.doubleValue > 0 } == true, "observe-latency.\(field)")
         }

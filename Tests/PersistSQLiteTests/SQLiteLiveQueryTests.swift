@@ -54,31 +54,6 @@ struct SQLiteLiveQueryTests {
         return (threads, descriptors, SQLiteDataStore.openConnectionCount)
     }
 
-    /// Observes, waits for the first result, and cancels the consuming task.
-    static func cycle(_ store: any DataStore, _ request: DataStoreRequest) async throws {
-        let stream = store.observe(request)
-        let consumer = Locked<Task<Void, Never>?>(nil)
-        try await withCheckedThrowingContinuation { (first: CheckedContinuation<Void, any Error>) in
-            consumer.withLock { consumer in
-                consumer = Task {
-                    var iterator = stream.makeAsyncIterator()
-                    var waiting = true
-                    do {
-                        _ = try await iterator.next()
-                        waiting = false
-                        first.resume()
-                        while try await iterator.next() != nil {}
-                    } catch {
-                        if waiting { first.resume(throwing: error) }
-                    }
-                }
-            }
-        }
-        let task = consumer.value
-        task?.cancel()
-        await task?.value
-    }
-
     @Test("10,000 observe and cancel cycles leave no thread, file descriptor or connection behind",
           arguments: ["file", "child"])
     func cycles(_ kind: String) async throws {
@@ -91,9 +66,9 @@ struct SQLiteLiveQueryTests {
         let store: any DataStore = kind == "child" ? try root.makeChildDataStore() : root
         try store.setup()
         let request = DataStoreRequest(itemType: "Note")
-        for _ in 0..<200 { try await Self.cycle(store, request) }
+        for _ in 0..<200 { try await ObservationCycle.run(store, request) }
         let before = try Self.resources()
-        for _ in 0..<10_000 { try await Self.cycle(store, request) }
+        for _ in 0..<10_000 { try await ObservationCycle.run(store, request) }
         // Give watching timers that were cancelled a moment to run their last block.
         try root.flush()
         let after = try Self.resources()

@@ -10,7 +10,7 @@ import Foundation
 ///   is below every other number.
 /// - Strings and bytes compare lexicographically by (UTF-8) bytes.
 /// - Arrays and objects are equal only when identical (``Value``'s `==`) and are never ordered.
-enum ValueSemantics {
+package enum ValueSemantics {
     enum ComparisonClass: Int {
         case null = 0, bool, number, date, string, bytes, array, object
     }
@@ -65,7 +65,7 @@ enum ValueSemantics {
     }
 
     /// Doubles: NaN equals NaN and sorts below everything; otherwise IEEE order (`-0.0 == 0.0`).
-    static func compare(_ x: Double, _ y: Double) -> Int {
+    package static func compare(_ x: Double, _ y: Double) -> Int {
         if x.isNaN || y.isNaN {
             if x.isNaN && y.isNaN { return 0 }
             return x.isNaN ? -1 : 1
@@ -76,7 +76,7 @@ enum ValueSemantics {
     }
 
     /// Exact comparison of an integer with a double, with no rounding of either.
-    static func compare(_ x: Int64, _ y: Double) -> Int {
+    package static func compare(_ x: Int64, _ y: Double) -> Int {
         if y.isNaN { return 1 }
         if y >= 9_223_372_036_854_775_808.0 { return -1 }
         if y < -9_223_372_036_854_775_808.0 { return 1 }

@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import Testing
 
 /// What one conformance test runs with: the factory, its own temporary directory, and the stores
 /// it opened (torn down at the end).
@@ -31,6 +32,8 @@ public final class ConformanceContext: Sendable {
         return store
     }
 
+    /// Tears down every store the test opened, runs the factory's cleanup, and removes the
+    /// directory. A cleanup that fails is recorded as an issue of the test.
     func finish() {
         let stores = opened.withLock { $0 }
         for store in stores {
@@ -40,6 +43,11 @@ public final class ConformanceContext: Sendable {
                 try? parent.tearDown()
                 ancestor = (parent as? ChildDataStore)?.parent
             }
+        }
+        do {
+            try factory.cleanUp(directory)
+        } catch {
+            Issue.record("cleaning up after the test failed: \(error)")
         }
         try? FileManager.default.removeItem(at: directory)
     }

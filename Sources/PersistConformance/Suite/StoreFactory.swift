@@ -12,6 +12,18 @@ import Persist
 ///     MyStore(path: directory.appendingPathComponent("data.my").path)
 /// }
 /// ```
+///
+/// A store whose data lives outside the directory (on a database server, say) derives its place
+/// from the directory and passes a `cleanup` closure, which the suite calls with the same
+/// directory once the test has torn its stores down, to remove what the test left there:
+///
+/// ```swift
+/// let server = StoreFactory(name: "server store", capabilities: [.persistent]) { directory in
+///     ServerStore(url: url, schema: schemaName(for: directory))
+/// } cleanup: { directory in
+///     try ServerStore.dropSchema(schemaName(for: directory), at: url)
+/// }
+/// ```
 public struct StoreFactory: Sendable, CustomStringConvertible {
     /// What the store can do beyond the common contract; tests of other features are not run.
     public struct Capabilities: OptionSet, Sendable, Hashable {
@@ -34,6 +46,7 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
     /// What the store can do.
     public let capabilities: Capabilities
     private let make: @Sendable (URL) throws -> any DataStore
+    private let cleanup: (@Sendable (URL) throws -> Void)?
 
     /// Makes a factory.
     ///
@@ -41,19 +54,34 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
     ///   - name: the store's name in test output.
     ///   - capabilities: what the store can do beyond the common contract.
     ///   - make: returns a store, not yet set up, keeping its files in the given directory.
+    ///   - cleanup: removes what the stores made for a directory keep outside it (a database
+    ///     schema on a server, say); called once per test, after its stores are torn down, also
+    ///     when the test failed. `nil` when the directory holds everything.
     public init(
         name: String,
         capabilities: Capabilities = [],
-        make: @escaping @Sendable (_ directory: URL) throws -> any DataStore
+        make: @escaping @Sendable (_ directory: URL) throws -> any DataStore,
+        cleanup: (@Sendable (_ directory: URL) throws -> Void)? = nil
     ) {
         self.name = name
         self.capabilities = capabilities
         self.make = make
+        self.cleanup = cleanup
     }
 
     /// A store (not set up) keeping its files in `directory`.
     public func makeStore(in directory: URL) throws -> any DataStore {
         try make(directory)
+    }
+
+    /// Removes what the stores made for `directory` keep outside it, with the factory's `cleanup`
+    /// closure; does nothing for a factory without one.
+    ///
+    /// ```swift
+    /// try factory.cleanUp(directory)
+    /// ```
+    public func cleanUp(_ directory: URL) throws {
+        try cleanup?(directory)
     }
 
     /// A readable rendering, for messages and logs.
@@ -66,11 +94,11 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
     /// let factory = StoreFactory.child(of: .inMemory)
     /// ```
     public static func child(of parent: StoreFactory) -> StoreFactory {
-        StoreFactory(name: "child of \(parent.name)", capabilities: [.readsDoNotBlockWrites]) { directory in
+        StoreFactory(name: "child of \(parent.name)", capabilities: [.readsDoNotBlockWrites], make: { directory in
             let parentStore = try parent.makeStore(in: directory)
             try parentStore.setup()
             return try parentStore.makeChildDataStore()
-        }
+        }, cleanup: parent.cleanup)
     }
 
     /// The in-memory store, which is not persistent and whose reads never block writes.

@@ -92,8 +92,8 @@ extension PGConnection {
     }
 
     /// The parameters in libpq's binary form, after checking the statement and their number.
-    private func encode(_ sql: String, _ parameters: [PGValue]) throws -> PGParameters {
-        try checkStatementText(sql)
+    func encode(_ sql: String, _ parameters: [PGValue], checkingText: Bool = true) throws -> PGParameters {
+        if checkingText { try checkStatementText(sql) }
         if parameters.count > PGParameters.maximumCount {
             throw DataStoreError(.invalidArgument, "A statement for \(url.location) has \(parameters.count) parameters; "
                 + "PostgreSQL takes at most \(PGParameters.maximumCount).", path: url.location)

@@ -26,6 +26,8 @@ package final class PGConnection {
     private let notices: NoticeLogger
     /// The named prepared statements made on this session.
     var statements: PGStatementCache
+    /// What pipeline mode has sent and not yet read (see `PGConnection+Pipeline.swift`).
+    var pipeline = PGPipelineState()
     /// The server's version as a number: 150004 for 15.4.
     package private(set) var serverVersion = 0
 
@@ -67,6 +69,7 @@ package final class PGConnection {
     /// so it is finished exactly once.
     private func finish() {
         statements.removeAll()
+        pipeline = PGPipelineState()
         if let handle {
             PQfinish(handle)
             self.handle = nil

@@ -30,9 +30,10 @@ struct PGStatementCache {
     /// The name of the statement for `key`, marking it used; `nil` when it must be prepared.
     mutating func name(for key: Key) -> String? {
         clock &+= 1
-        guard entries[key] != nil else { return nil }
-        entries[key]?.lastUse = clock
-        return entries[key]?.name
+        // One hash of the key (its SQL can be long): find, then update in place.
+        guard let index = entries.index(forKey: key) else { return nil }
+        entries.values[index].lastUse = clock
+        return entries.values[index].name
     }
 
     /// A new, unused name for `key`'s statement, to record with ``insert(_:name:)`` once prepared.
@@ -54,6 +55,18 @@ struct PGStatementCache {
     /// Forgets `key`'s statement (the server no longer has it, or its plan went stale).
     mutating func remove(_ key: Key) {
         if let entry = entries.removeValue(forKey: key) { retired.append(entry.name) }
+    }
+
+    /// Forgets `key`'s statement without deallocating it: the server never made it, or lost it.
+    mutating func forget(_ key: Key) {
+        entries.removeValue(forKey: key)
+    }
+
+    /// Retires every statement (the tables they read were altered): each is prepared again on
+    /// its next use, and the old ones are deallocated.
+    mutating func retireAll() {
+        retired.append(contentsOf: entries.values.map(\.name))
+        entries.removeAll()
     }
 
     /// Takes the retired names, for deallocating them.

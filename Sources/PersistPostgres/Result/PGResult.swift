@@ -1,4 +1,5 @@
 internal import CLibPQ
+import Foundation
 import Persist
 
 /// One result of a statement: owns its `PGresult` and clears it exactly once.
@@ -47,6 +48,12 @@ package final class PGResult {
     package func columnName(_ column: Int) -> String? {
         guard let handle, (0..<columnCount).contains(column), let name = PQfname(handle, Int32(column)) else { return nil }
         return String(cString: name)
+    }
+
+    /// Whether column `column` is named exactly `name` (NUL-terminated bytes), compared in place.
+    func columnName(_ column: Int, equals name: ContiguousArray<CChar>) -> Bool {
+        guard let handle, (0..<columnCount).contains(column), let field = PQfname(handle, Int32(column)) else { return false }
+        return name.withUnsafeBufferPointer { buffer in buffer.baseAddress.map { strcmp(field, $0) == 0 } ?? false }
     }
 
     /// The index of the column named `name`, or `nil`.

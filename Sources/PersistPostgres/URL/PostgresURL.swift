@@ -83,6 +83,8 @@ public struct PostgresURL: Sendable, Hashable {
         self.schema = schema
         self.connectTimeout = connectTimeout
         self.tlsSettings = tlsSettings
+        self.location = ""
+        self.location = URLFormatter.format(self, withOptions: false)
     }
 
     /// Whether the URL carries a password (the password itself is never shown).
@@ -94,9 +96,7 @@ public struct PostgresURL: Sendable, Hashable {
     /// ```swift
     /// try PostgresURL("postgresql://app:pw@localhost/shop").location   // postgresql://app@localhost:5432/shop
     /// ```
-    public var location: String {
-        URLFormatter.format(self, withOptions: false)
-    }
+    public private(set) var location: String
 
     /// The whole URL with the password left out; parsing it again gives the same URL without
     /// the password.

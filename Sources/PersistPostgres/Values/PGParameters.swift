@@ -10,12 +10,19 @@ struct PGParameters {
     private let buffer: [UInt8]
 
     init(_ values: [PGValue]) {
+        if values.isEmpty {
+            types = []
+            lengths = []
+            offsets = []
+            buffer = []
+            return
+        }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(values.reduce(1) { $0 + ($1.binaryLength ?? 0) })
         var offsets: [Int?] = []
         var lengths: [Int32] = []
         for value in values {
-            if value == .null {
+            if value.isNull {
                 offsets.append(nil)
                 lengths.append(0)
             } else {
@@ -40,6 +47,8 @@ struct PGParameters {
     func withArrays<R>(
         _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) throws -> R
     ) rethrows -> R {
+        // No parameters (BEGIN, COMMIT): no arrays to make.
+        if types.isEmpty { return try body(nil, nil, nil) }
         let formats = [Int32](repeating: 1, count: types.count)
         return try buffer.withUnsafeBufferPointer { storage in
             let base = UnsafeRawPointer(storage.baseAddress)

@@ -16,6 +16,15 @@ package enum PGType {
     package static let varchar: UInt32 = 1043
     package static let timestamp: UInt32 = 1114
     package static let timestamptz: UInt32 = 1184
+    package static let json: UInt32 = 114
+    package static let date: UInt32 = 1082
+    package static let numeric: UInt32 = 1700
+    package static let uuid: UInt32 = 2950
+    package static let jsonb: UInt32 = 3802
+    package static let record: UInt32 = 2249
+    package static let int8Array: UInt32 = 1016
+    package static let textArray: UInt32 = 1009
+    package static let byteaArray: UInt32 = 1001
 
     /// Types whose binary form is UTF-8 text.
     static let textual: Set<UInt32> = [text, varchar, bpchar, name, unknown]

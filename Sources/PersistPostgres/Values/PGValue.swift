@@ -18,6 +18,20 @@ package enum PGValue: Sendable, Equatable {
     case bytea([UInt8])
     /// `timestamptz`: microseconds since 2000-01-01 00:00:00 UTC (see ``PGTimestamp``).
     case timestamptz(Int64)
+    /// A value of any other type, already in that type's binary form (`numeric`, `uuid`,
+    /// `date`, a composite, an array, …), with the type's OID.
+    case raw(type: UInt32, bytes: [UInt8])
+    /// SQL NULL of a given type, so that a statement prepared for values of that type is reused
+    /// when the value is missing.
+    case typedNull(UInt32)
+
+    /// Whether the value is SQL NULL.
+    var isNull: Bool {
+        switch self {
+        case .null, .typedNull: true
+        default: false
+        }
+    }
 
     /// The OID of the value's type; 0 for NULL, which lets the server decide.
     var typeOID: UInt32 {
@@ -29,29 +43,30 @@ package enum PGValue: Sendable, Equatable {
         case .text: PGType.text
         case .bytea: PGType.bytea
         case .timestamptz: PGType.timestamptz
+        case .raw(let type, _), .typedNull(let type): type
         }
     }
 
     /// Appends the value's binary form (without a length); does nothing for NULL.
     func appendBinary(to bytes: inout [UInt8]) {
         switch self {
-        case .null: break
+        case .null, .typedNull: break
         case .bool(let value): bytes.append(value ? 1 : 0)
         case .int8(let value), .timestamptz(let value): bytes.appendBigEndian(UInt64(bitPattern: value))
         case .float8(let value): bytes.appendBigEndian(value.bitPattern)
         case .text(let value): bytes.append(contentsOf: value.utf8)
-        case .bytea(let value): bytes.append(contentsOf: value)
+        case .bytea(let value), .raw(_, let value): bytes.append(contentsOf: value)
         }
     }
 
     /// The length of the binary form; `nil` for NULL.
     var binaryLength: Int? {
         switch self {
-        case .null: nil
+        case .null, .typedNull: nil
         case .bool: 1
         case .int8, .timestamptz, .float8: 8
         case .text(let value): value.utf8.count
-        case .bytea(let value): value.count
+        case .bytea(let value), .raw(_, let value): value.count
         }
     }
 }

@@ -57,7 +57,7 @@ struct PredicateCompiler {
         let absorbing: SQLCondition = isAnd ? .never : .always
         let neutral: SQLCondition = isAnd ? .always : .never
         var terms: [String] = []
-        for operand in Self.chain(lhs, rhs, isAnd: isAnd) {
+        for operand in DataStorePredicate.chain(lhs, rhs, isAnd: isAnd) {
             switch condition(operand) {
             case .sql(let term):
                 terms.append(term)
@@ -70,22 +70,6 @@ struct PredicateCompiler {
             }
         }
         return Self.balanced(terms, joinedBy: isAnd ? "AND" : "OR").map(SQLCondition.sql) ?? neutral
-    }
-
-    /// The operands of a chain of the same connective, left to right, without recursion.
-    private static func chain(_ lhs: DataStorePredicate, _ rhs: DataStorePredicate, isAnd: Bool) -> [DataStorePredicate] {
-        var operands: [DataStorePredicate] = []
-        var pending = [rhs, lhs]
-        while let next = pending.popLast() {
-            switch next {
-            case .and(let left, let right) where isAnd, .or(let left, let right) where !isAnd:
-                pending.append(right)
-                pending.append(left)
-            default:
-                operands.append(next)
-            }
-        }
-        return operands
     }
 
     private func isNull(_ name: String) -> SQLCondition {
@@ -161,23 +145,7 @@ struct PredicateCompiler {
     /// `terms` joined pairwise into a balanced tree, so that long lists stay within SQLite's
     /// expression depth limit.
     static func balanced(_ terms: [String], joinedBy connective: String) -> String? {
-        guard !terms.isEmpty else { return nil }
-        var level = terms
-        while level.count > 1 {
-            var next: [String] = []
-            next.reserveCapacity((level.count + 1) / 2)
-            var index = 0
-            while index < level.count {
-                if index + 1 < level.count {
-                    next.append("(\(level[index]) \(connective) \(level[index + 1]))")
-                } else {
-                    next.append(level[index])
-                }
-                index += 2
-            }
-            level = next
-        }
-        return level[0]
+        DataStorePredicate.balancedSQL(terms, joinedBy: connective)
     }
 
     // MARK: Ordering

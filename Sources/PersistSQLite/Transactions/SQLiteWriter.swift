@@ -287,13 +287,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
 
     /// A value for a message: short values in full, long ones by kind and size.
     static func brief(_ value: Value) -> String {
-        switch value {
-        case .string(let string) where string.utf8.count > 40: "a string of \(string.utf8.count) bytes"
-        case .bytes(let bytes) where bytes.count > 16: "\(bytes.count) bytes"
-        case .array(let elements): "an array of \(elements.count) elements"
-        case .object(let entries): "an object of \(entries.count) entries"
-        default: "the \(value.kind.rawValue) \(value)"
-        }
+        value.briefDescription
     }
 
     // MARK: Checking writes to legacy columns

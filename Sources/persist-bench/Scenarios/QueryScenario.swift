@@ -26,11 +26,7 @@ struct QueryScenario: BenchmarkScenario {
             prepare: {},
             library: {
                 libraryRows = try (0..<queries).map { query in
-                    var request = DataStoreRequest(itemType: BenchmarkRestaurant.itemType)
-                    request.filter = .attribute("city") == .string(BenchmarkRestaurant.cities[query % 100])
-                        && .attribute("rating") >= 2
-                    request.setSort(byKey: "score", ascending: false)
-                    request.limit = 50
+                    let request = BenchmarkRestaurant.queryRequest(query)
                     let found = try store.read { accessor in try accessor.getAll(BenchmarkRestaurant.self, forRequest: request) }
                     return found.map { Int64($0.id) }
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import Persist
 import PersistGDBM
+import PersistPostgres
 import PersistSQLite
 
 /// The standard benchmark dataset: `BenchmarkRestaurant` items 0..<count.
@@ -33,6 +34,38 @@ enum BenchmarkDataset {
         try store.setup()
         try write(count: count, to: store)
         try store.tearDown()
+    }
+
+    /// A new schema `schema` on the PostgreSQL server at `url` holding the dataset: the first items
+    /// written through the store (which creates the table it would), the rest loaded with binary
+    /// COPY into that table, then analyzed.
+    static func postgres(count: Int, url: String, schema: String) throws {
+        let store = PostgresDataStore(url: url, options: .init(schema: schema, logger: .benchmark))
+        try store.setup()
+        let first = min(count, 2)
+        try store.writeSync { accessor in
+            for number in 0..<first { try accessor.insert(BenchmarkRestaurant(number: number)) }
+        }
+        try store.tearDown()
+        guard count > first else { return }
+        let connection = try PGConnection.connect(to: PostgresURL(url))
+        defer { connection.close() }
+        let table = "\"\(schema)\".\"Restaurant\""
+        let rows = (first..<count).lazy.map { number -> [PGValue] in
+            let restaurant = BenchmarkRestaurant(number: number)
+            return [.int8(Int64(restaurant.id)), .text(restaurant.name), .text(restaurant.city), .int8(Int64(restaurant.rating)),
+                    .bool(restaurant.open), .float8(restaurant.score), .raw(type: 0, bytes: RawPostgres.date(restaurant.updated)),
+                    restaurant.note.map(PGValue.text) ?? .null]
+        }
+        try connection.copyIn("COPY \(table) (persist_id, name, city, rating, open, score, updated, note) FROM STDIN (FORMAT binary)",
+                              rows: rows)
+        try connection.executeScript("ANALYZE \(table)")
+    }
+
+    /// Drops a schema the PostgreSQL scenarios made.
+    static func dropPostgres(_ schema: String, url: String) {
+        guard let parsed = try? PostgresURL(url) else { return }
+        try? PostgresDataStore.dropSchema(schema, at: parsed, options: .init(logger: .benchmark))
     }
 
     /// A GDBM file at `path` written with the C API, as another program would: `count` pairs of

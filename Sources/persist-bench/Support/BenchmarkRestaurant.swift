@@ -17,6 +17,16 @@ struct BenchmarkRestaurant: DataStoreEntity, Equatable {
     /// The 100 distinct cities the dataset uses.
     static let cities: [String] = (0..<100).map { "City \($0 < 10 ? "0" : "")\($0)" }
 
+    /// The query scenarios' request number `query`: the restaurants of one city rated 2 or more,
+    /// best score first, 50 of them (the SQL baselines run the same).
+    static func queryRequest(_ query: Int) -> DataStoreRequest {
+        var request = DataStoreRequest(itemType: itemType)
+        request.filter = .attribute("city") == .string(cities[query % 100]) && .attribute("rating") >= 2
+        request.setSort(byKey: "score", ascending: false)
+        request.limit = 50
+        return request
+    }
+
     /// Restaurant number `index` of the dataset: the same on every run.
     init(number index: Int) {
         id = index

@@ -25,5 +25,7 @@ enum BenchmarkScenarios {
         MigrateScenario(raw: false), MigrateScenario(raw: true), MigrateSQLiteGDBMScenario(), InsertTypedScenario(),
         FetchTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(), ChildMergeScenario(),
         MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
+        // On the server PERSIST_POSTGRES_URL names (make bench starts one).
+        InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(),
     ]
 }

@@ -1,0 +1,415 @@
+import Foundation
+import Persist
+
+/// Compiles a `DataStorePredicate` over one table into an SQL condition with bound parameters,
+/// keeping the semantics of the "Predicate semantics" article exactly.
+///
+/// Every leaf compiles to an expression that is true exactly when the leaf holds and false or
+/// NULL otherwise; `AND` and `OR` keep that property, and `!p` compiles to `(p) IS NOT TRUE`, so
+/// the WHERE clause is two-valued logic although SQL's is three-valued. Values are always
+/// parameters. A leaf PostgreSQL cannot evaluate exactly as the semantics say (on a `json`
+/// column, or an unconstrained `numeric` one) makes the whole predicate `nil`: the store then
+/// evaluates the request itself.
+struct PredicateCompiler {
+    let table: TableSchema
+    var parameters: SQLParameters
+
+    init(table: TableSchema, parameters: SQLParameters = SQLParameters()) {
+        self.table = table
+        self.parameters = parameters
+    }
+
+    /// The condition for `predicate`, or `nil` when PostgreSQL cannot evaluate it exactly.
+    mutating func condition(_ predicate: DataStorePredicate) -> SQLCondition? {
+        switch predicate {
+        case .and(let lhs, let rhs):
+            return connective(lhs, rhs, isAnd: true)
+        case .or(let lhs, let rhs):
+            return connective(lhs, rhs, isAnd: false)
+        case .not(let operand):
+            switch condition(operand) {
+            case nil: return nil
+            case .never: return .always
+            case .always: return .never
+            case .sql(let inner): return .sql("((\(inner)) IS NOT TRUE)")
+            }
+        case .isNil(let name):
+            return isNil(name)
+        case .comparison(let name, let op, let literal):
+            switch op {
+            case .equal:
+                if literal.isNull { return isNil(name) }
+                guard let column = table.column(name) else { return .never }
+                return equality(column, literal)
+            case .notEqual:
+                return condition(.not(.comparison(attribute: name, .equal, literal)))
+            case .less, .lessOrEqual, .greater, .greaterOrEqual:
+                guard !literal.isNull, let column = table.column(name) else { return .never }
+                return ordering(column, Self.comparison(op), literal)
+            }
+        case .isIn(let name, let literals):
+            return membership(name, literals)
+        case .text(let name, let op, let literal):
+            guard let column = table.column(name) else { return .never }
+            return text(column, op, literal)
+        }
+    }
+
+    private static func comparison(_ op: DataStorePredicate.ComparisonOperator) -> DataStoreComparison {
+        switch op {
+        case .less: .less
+        case .lessOrEqual: .lessOrEqual
+        case .greater: .greater
+        case .greaterOrEqual: .greaterOrEqual
+        case .equal, .notEqual: .equal
+        }
+    }
+
+    /// A chain of `&&` (or `||`) as one balanced expression.
+    private mutating func connective(_ lhs: DataStorePredicate, _ rhs: DataStorePredicate, isAnd: Bool) -> SQLCondition? {
+        let start = parameters.count
+        let absorbing: SQLCondition = isAnd ? .never : .always
+        var terms: [String] = []
+        for operand in DataStorePredicate.chain(lhs, rhs, isAnd: isAnd) {
+            guard let compiled = condition(operand) else { return nil }
+            switch compiled {
+            case .sql(let term):
+                terms.append(term)
+            case absorbing:
+                parameters.truncate(to: start)
+                return absorbing
+            default:
+                continue
+            }
+        }
+        return SQLCondition.balanced(terms, joinedBy: isAnd ? "AND" : "OR").map(SQLCondition.sql) ?? (isAnd ? .always : .never)
+    }
+
+    private func isNil(_ name: String) -> SQLCondition? {
+        guard let column = table.column(name) else { return .always }
+        switch column.type {
+        case .json: return .sql("(\(column.quoted) IS NULL OR json_typeof(\(column.quoted)) = 'null')")
+        case .jsonb: return .sql("(\(column.quoted) IS NULL OR jsonb_typeof(\(column.quoted)) = 'null')")
+        // A composite IS NULL when it is NULL or all its fields are: both read as a missing date.
+        default: return .sql("\(column.quoted) IS NULL")
+        }
+    }
+
+    private mutating func membership(_ name: String, _ literals: [Value]) -> SQLCondition? {
+        guard let column = table.column(name) else {
+            return literals.contains(where: \.isNull) ? .always : .never
+        }
+        var terms: [String] = []
+        if literals.contains(where: \.isNull) {
+            guard case .sql(let term) = isNil(name) else { return nil }
+            terms.append(term)
+        }
+        for literal in literals where !literal.isNull {
+            guard let term = equality(column, literal) else { return nil }
+            if case .sql(let sql) = term { terms.append(sql) }
+        }
+        return SQLCondition.balanced(terms, joinedBy: "OR").map(SQLCondition.sql) ?? .never
+    }
+
+    // MARK: Equality
+
+    private mutating func equality(_ column: ColumnSchema, _ literal: Value) -> SQLCondition? {
+        let q = column.quoted
+        switch (column.type, literal) {
+        case (.json, _), (.jsonb, _):
+            return nil
+        case (.mixed, _):
+            let value = MixedValueCoding.comparable(literal)
+            guard value.first == MixedValueCoding.numberTag || value.first == MixedValueCoding.dateTag else {
+                return .sql("\(q) = \(parameters.add(.bytea(value)))")
+            }
+            // The kind byte after a number's magnitude does not count.
+            return .sql("(\(q) >= \(parameters.add(.bytea(value + [0]))) AND \(q) <= \(parameters.add(.bytea(value + [2]))))")
+        case (.numeric(let precision, _), .int), (.numeric(let precision, _), .double):
+            guard let precision, precision <= 15 else { return nil }
+            guard let operand = numericOperand(literal) else { return .never }
+            return .sql("\(q) = \(parameters.add(operand))")
+        case (.smallint, _), (.integer, _), (.bigint, _):
+            return integerComparison(column, .equal, literal)
+        case (.real, _), (.doublePrecision, _):
+            return doubleComparison(q, .equal, literal)
+        case (.date, .date), (.timestamp, .date), (.timestamptz, .date):
+            return timeComparison(column, .equal, literal)
+        case (.persistDate, .date(let date)):
+            return .sql("\(Self.dateSeconds(q)) = \(parameters.add(.float8(date.timeIntervalSinceReferenceDate)))")
+        case (.text(_, let byteOrdered), .string(let string)):
+            guard !string.utf8.contains(0) else { return .never }
+            return .sql("\(q)\(byteOrdered ? "" : " COLLATE \"C\"") = \(parameters.add(.text(string)))")
+        case (.character, .string(let string)):
+            return .sql("bpcharsend(\(q)) = \(parameters.add(.bytea(Array(string.utf8))))")
+        case (.uuid, .string(let string)):
+            guard let bytes = UUIDCoding.bytes(string) else { return .never }
+            return .sql("\(q) = \(parameters.add(.raw(type: PGType.uuid, bytes: bytes)))")
+        case (.boolean, .bool(let bool)):
+            return .sql("\(q) = \(parameters.add(.bool(bool)))")
+        case (.bytea, .bytes(let bytes)):
+            return .sql("\(q) = \(parameters.add(.bytea(bytes)))")
+        case (.encoded(let kind), _) where literal.kind == kind:
+            return .sql("\(q) = \(parameters.add(.bytea(BinaryValueCoding.encode(literal))))")
+        default:
+            return .never
+        }
+    }
+
+    /// A number literal as a `numeric` parameter (a double as its shortest decimal).
+    private func numericOperand(_ literal: Value) -> PGValue? {
+        switch literal {
+        case .int(let int): .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
+        case .double(let double): NumericCoding.encode(double == 0 ? 0 : double).map { .raw(type: PGType.numeric, bytes: $0) }
+        default: nil
+        }
+    }
+
+    // MARK: Ordering
+
+    private mutating func ordering(_ column: ColumnSchema, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition? {
+        let q = column.quoted
+        let symbol = Self.symbol(op)
+        switch (column.type, literal) {
+        case (.json, _), (.jsonb, _):
+            return nil
+        case (.mixed, _):
+            return mixedOrdering(q, op, literal)
+        case (.numeric(let precision, _), .int), (.numeric(let precision, _), .double):
+            guard let precision, precision <= 15 else { return nil }
+            if literal.doubleValue?.isNaN == true { return nanOrdering(q, op, nan: "'NaN'::numeric") }
+            guard let operand = numericOperand(literal) else { return .never }
+            return withNaN(q, op, "\(q) \(symbol) \(parameters.add(operand))", nan: "'NaN'::numeric")
+        case (.smallint, _), (.integer, _), (.bigint, _):
+            return integerComparison(column, op, literal)
+        case (.real, _), (.doublePrecision, _):
+            return doubleComparison(q, op, literal)
+        case (.date, .date), (.timestamp, .date), (.timestamptz, .date):
+            return timeComparison(column, op, literal)
+        case (.persistDate, .date(let date)):
+            let seconds = date.timeIntervalSinceReferenceDate
+            let expression = Self.dateSeconds(q)
+            if seconds.isNaN { return nanOrdering(expression, op, nan: "'NaN'::float8") }
+            return withNaN(expression, op, "\(expression) \(symbol) \(parameters.add(.float8(seconds)))",
+                           nan: "'NaN'::float8")
+        case (.text(_, let byteOrdered), .string(let string)):
+            return textOrdering(byteOrdered ? q : "\(q) COLLATE \"C\"", op, string)
+        case (.uuid, .string(let string)):
+            return textOrdering("upper(\(q)::text) COLLATE \"C\"", op, string)
+        case (.character, .string(let string)):
+            return .sql("bpcharsend(\(q)) \(symbol) \(parameters.add(.bytea(Array(string.utf8))))")
+        case (.boolean, .bool(let bool)):
+            return .sql("\(q) \(symbol) \(parameters.add(.bool(bool)))")
+        case (.bytea, .bytes(let bytes)):
+            return .sql("\(q) \(symbol) \(parameters.add(.bytea(bytes)))")
+        default:
+            return .never
+        }
+    }
+
+    private static func symbol(_ op: DataStoreComparison) -> String {
+        switch op {
+        case .equal: "="
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+    }
+
+    /// `expression op L` for a non-NaN `L` on a column that may hold NaN, which PostgreSQL orders
+    /// above every number and the semantics below: NaN is added below and kept out above.
+    private func withNaN(_ expression: String, _ op: DataStoreComparison, _ comparison: String, nan: String) -> SQLCondition {
+        switch op {
+        case .less, .lessOrEqual: .sql("(\(comparison) OR \(expression) = \(nan))")
+        case .greater, .greaterOrEqual: .sql("(\(comparison) AND \(expression) <> \(nan))")
+        case .equal: .sql(comparison)
+        }
+    }
+
+    /// `expression op NaN`: NaN equals NaN and is below every other number.
+    private func nanOrdering(_ expression: String, _ op: DataStoreComparison, nan: String) -> SQLCondition {
+        switch op {
+        case .less: .never
+        case .lessOrEqual, .equal: .sql("\(expression) = \(nan)")
+        case .greater: .sql("\(expression) <> \(nan)")
+        case .greaterOrEqual: .sql("\(expression) IS NOT NULL")
+        }
+    }
+
+    /// A column of integers compared exactly with an integer or a double.
+    private mutating func integerComparison(_ column: ColumnSchema, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+        let domain = column.type.integerRange ?? Int64.min...Int64.max
+        switch literal {
+        case .int(let int):
+            return bounds(column.quoted, LiteralBounds.outcome(op, domain: domain) { $0 < int ? -1 : ($0 > int ? 1 : 0) })
+        case .double(let double):
+            return bounds(column.quoted, LiteralBounds.outcome(op, domain: domain) { LiteralBounds.compare($0, double) })
+        default:
+            return .never
+        }
+    }
+
+    /// A column of doubles (`real`, `double precision`) compared with a double or an integer.
+    private mutating func doubleComparison(_ q: String, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+        let nan = "'NaN'::float8"
+        switch literal {
+        case .double(let double):
+            if double.isNaN { return nanOrdering(q, op, nan: nan) }
+            return withNaN(q, op, "\(q) \(Self.symbol(op)) \(parameters.add(.float8(double)))", nan: nan)
+        case .int(let int):
+            let (below, above) = LiteralBounds.neighbors(of: int)
+            if below == above { return doubleComparison(q, op, .double(below)) }
+            // No double equals the integer: compare with its neighbors.
+            switch op {
+            case .equal: return .never
+            case .less, .lessOrEqual: return withNaN(q, op, "\(q) <= \(parameters.add(.float8(below)))", nan: nan)
+            case .greater, .greaterOrEqual: return withNaN(q, op, "\(q) >= \(parameters.add(.float8(above)))", nan: nan)
+            }
+        default:
+            return .never
+        }
+    }
+
+    /// A `date`, `timestamp` or `timestamptz` column compared exactly with a date, through the
+    /// stored days or microseconds.
+    private mutating func timeComparison(_ column: ColumnSchema, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+        guard case .date(let date) = literal else { return .never }
+        let seconds = date.timeIntervalSinceReferenceDate
+        let outcome: LiteralBounds.Outcome
+        let encode: (Int64) -> PGValue
+        if column.type == .date {
+            let domain = Int64(Int32.min)...Int64(Int32.max)
+            outcome = LiteralBounds.outcome(op, domain: domain) { days in
+                LiteralBounds.compare(TimeCoding.date(fromDays: Int32(days)).timeIntervalSinceReferenceDate, seconds)
+            }
+            encode = { days in
+                var bytes: [UInt8] = []
+                bytes.appendBigEndian(UInt32(bitPattern: Int32(truncatingIfNeeded: days)))
+                return .raw(type: PGType.date, bytes: bytes)
+            }
+        } else {
+            outcome = LiteralBounds.outcome(op, domain: Int64.min...Int64.max) { micros in
+                LiteralBounds.compare(TimeCoding.date(fromMicroseconds: micros).timeIntervalSinceReferenceDate, seconds)
+            }
+            let type = column.type == .timestamp ? PGType.timestamp : PGType.timestamptz
+            encode = { micros in
+                var bytes: [UInt8] = []
+                bytes.appendBigEndian(UInt64(bitPattern: micros))
+                return .raw(type: type, bytes: bytes)
+            }
+        }
+        return bounds(column.quoted, outcome, encode: encode)
+    }
+
+    private mutating func bounds(_ q: String, _ outcome: LiteralBounds.Outcome,
+                                 encode: (Int64) -> PGValue = { .int8($0) }) -> SQLCondition {
+        switch outcome {
+        case .none: return .never
+        case .all: return .sql("\(q) IS NOT NULL")
+        case .below(let bound): return .sql("\(q) < \(parameters.add(encode(bound)))")
+        case .atLeast(let bound): return .sql("\(q) >= \(parameters.add(encode(bound)))")
+        case .within(let lower, let upper):
+            return .sql("(\(q) >= \(parameters.add(encode(lower))) AND \(q) < \(parameters.add(encode(upper))))")
+        }
+    }
+
+    /// Text compared by UTF-8 bytes; a literal with NUL, which no stored text holds, compared
+    /// through the text before its first NUL.
+    private mutating func textOrdering(_ expression: String, _ op: DataStoreComparison, _ string: String) -> SQLCondition {
+        guard let nul = string.utf8.firstIndex(of: 0) else {
+            return .sql("\(expression) \(Self.symbol(op)) \(parameters.add(.text(string)))")
+        }
+        let prefix = String(decoding: string.utf8[..<nul], as: UTF8.self)
+        // For text t without NUL: t < P\0… exactly when t <= P, and t > P\0… exactly when t > P.
+        switch op {
+        case .less, .lessOrEqual: return .sql("\(expression) <= \(parameters.add(.text(prefix)))")
+        case .greater, .greaterOrEqual: return .sql("\(expression) > \(parameters.add(.text(prefix)))")
+        case .equal: return .never
+        }
+    }
+
+    /// A mixed column: byte ranges within the literal's kind (see ``MixedValueCoding``).
+    private mutating func mixedOrdering(_ q: String, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+        guard let tag = MixedValueCoding.tag(of: literal), tag < MixedValueCoding.arrayTag else { return .never }
+        let value = MixedValueCoding.comparable(literal)
+        let hasKindByte = tag == MixedValueCoding.numberTag || tag == MixedValueCoding.dateTag
+        // The last encoding equal to the literal: with any kind byte for numbers and dates.
+        let lastEqual = hasKindByte ? value + [0xFF] : value
+        let kindStart = parameters.add(.bytea([tag]))
+        switch op {
+        case .less:
+            return .sql("(\(q) >= \(kindStart) AND \(q) < \(parameters.add(.bytea(value))))")
+        case .lessOrEqual:
+            return .sql("(\(q) >= \(kindStart) AND \(q) <= \(parameters.add(.bytea(lastEqual))))")
+        case .greater:
+            return .sql("(\(q) > \(parameters.add(.bytea(lastEqual))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
+        case .greaterOrEqual:
+            return .sql("(\(q) >= \(parameters.add(.bytea(value))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
+        case .equal:
+            return .never
+        }
+    }
+
+    // MARK: Substrings
+
+    private mutating func text(_ column: ColumnSchema, _ op: DataStorePredicate.TextOperator, _ literal: Value) -> SQLCondition? {
+        let q = column.quoted
+        switch (column.type, literal) {
+        case (.json, _), (.jsonb, _):
+            return nil
+        case (.text(_, let byteOrdered), .string(let string)):
+            if string.isEmpty { return .sql("\(q) IS NOT NULL") }
+            guard !string.utf8.contains(0) else { return .never }
+            return characterSearch(byteOrdered ? q : "(\(q) COLLATE \"C\")", op, string)
+        case (.uuid, .string(let string)):
+            if string.isEmpty { return .sql("\(q) IS NOT NULL") }
+            guard !string.utf8.contains(0) else { return .never }
+            return characterSearch("(upper(\(q)::text) COLLATE \"C\")", op, string)
+        case (.character, .string(let string)):
+            if string.isEmpty { return .sql("\(q) IS NOT NULL") }
+            return byteSearch("bpcharsend(\(q))", op, Array(string.utf8))
+        case (.bytea, .bytes(let bytes)):
+            if bytes.isEmpty { return .sql("\(q) IS NOT NULL") }
+            return byteSearch(q, op, bytes)
+        case (.mixed, .string), (.mixed, .bytes):
+            let tag = literal.kind == .string ? MixedValueCoding.stringTag : MixedValueCoding.bytesTag
+            let needle = literal.stringValue.map { Array($0.utf8) } ?? literal.bytesValue ?? []
+            let kindCheck = "\(q) >= \(parameters.add(.bytea([tag]))) AND \(q) < \(parameters.add(.bytea([tag + 1])))"
+            if needle.isEmpty { return .sql("(\(kindCheck))") }
+            guard case .sql(let search) = byteSearch("substr(\(q), 2)", op, needle) else { return .never }
+            return .sql("(\(kindCheck) AND \(search))")
+        default:
+            return .never
+        }
+    }
+
+    /// A substring test on text (valid UTF-8, so that character and byte matches agree).
+    private mutating func characterSearch(_ expression: String, _ op: DataStorePredicate.TextOperator, _ needle: String) -> SQLCondition {
+        let parameter = parameters.add(.text(needle))
+        switch op {
+        case .contains: return .sql("strpos(\(expression), \(parameter)) > 0")
+        case .beginsWith: return .sql("starts_with(\(expression), \(parameter))")
+        case .endsWith: return .sql("right(\(expression), char_length(\(parameter))) = \(parameter)")
+        }
+    }
+
+    /// A substring test on bytes.
+    private mutating func byteSearch(_ expression: String, _ op: DataStorePredicate.TextOperator, _ needle: [UInt8]) -> SQLCondition {
+        let parameter = parameters.add(.bytea(needle))
+        switch op {
+        case .contains:
+            return .sql("position(\(parameter) in \(expression)) > 0")
+        case .beginsWith:
+            return .sql("substr(\(expression), 1, length(\(parameter))) = \(parameter)")
+        case .endsWith:
+            return .sql("(length(\(expression)) >= length(\(parameter)) AND "
+                + "substr(\(expression), length(\(expression)) - length(\(parameter)) + 1) = \(parameter))")
+        }
+    }
+
+    /// The seconds of a `persist_date` column, from `at` when another program left them NULL.
+    static func dateSeconds(_ q: String) -> String {
+        "coalesce((\(q)).seconds, (extract(epoch from (\(q)).at) - 978307200)::float8)"
+    }
+}

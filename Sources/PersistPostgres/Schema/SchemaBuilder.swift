@@ -1,0 +1,141 @@
+import Persist
+
+/// Turns the catalog's relations and columns into item types: tables the store created, as its
+/// metadata records them, and adopted tables, by their declared types.
+struct SchemaBuilder {
+    var schema: StoreSchema
+    let metadata: SchemaLoader.Metadata
+    let defaultCollationIsBytewise: Bool
+
+    init(schema: StoreSchema, metadata: SchemaLoader.Metadata, defaultCollationIsBytewise: Bool) {
+        self.schema = schema
+        self.metadata = metadata
+        self.defaultCollationIsBytewise = defaultCollationIsBytewise
+    }
+
+    /// Adds one relation: as an item type, as a skipped relation, or not at all (the store's own
+    /// metadata tables, indexes, sequences, composite types).
+    mutating func add(_ relation: Relation, columns: [CatalogColumn], key: (count: Int64, column: String)?, isGuarded: Bool) {
+        func skip(_ reason: PostgresSkippedTable.Reason) {
+            schema.skipped.append(PostgresSkippedTable(name: relation.name, reason: reason))
+        }
+        switch relation.kind {
+        case "v": return skip(.view)
+        case "m": return skip(.materializedView)
+        case "f": return skip(.foreignTable)
+        case "r", "p": break
+        default: return
+        }
+        if [StoreSchema.tablesTable, StoreSchema.columnsTable, StoreSchema.indexesTable].contains(relation.name) { return }
+        if relation.isPartition { return skip(.partition) }
+        guard let key, key.count == 1 else {
+            let detail = key.map { "its primary key has \($0.count) columns" } ?? "it has no primary key"
+            return skip(.noUsableKey(detail))
+        }
+        guard let keyColumn = columns.first(where: { $0.name == key.column }) else {
+            return skip(.noUsableKey("its primary key column is not readable"))
+        }
+        let created = metadata.tables[relation.name]
+        let keyType: ColumnType
+        if let created, key.column == TableSchema.createdKeyColumn {
+            keyType = created.keyKind.columnType
+        } else if let mapped = columnType(of: keyColumn), mapped.isUsableKey {
+            keyType = mapped
+        } else {
+            return skip(.noUsableKey("its primary key \(String(reflecting: key.column)) has a type identifiers do not "
+                + "fit (they are integers, text, bytea or uuid)"))
+        }
+        let itemType = created?.itemType ?? relation.name
+        if let existing = schema.tables[itemType] {
+            // A table named like a long or reserved item type the store mapped elsewhere.
+            if existing.isCreated, created == nil {
+                return skip(.noUsableKey("its name is the item type of the table \(String(reflecting: existing.name))"))
+            }
+        }
+        // Results report a domain's base type.
+        let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.baseTypeOID,
+                                     isCreated: created != nil)
+        var attributes: [ColumnSchema] = []
+        var reserved: [String: String] = [key.column: "it names the table's primary key column"]
+        var taken: Set<String> = []
+        let recorded = metadata.columns[relation.name] ?? [:]
+        for column in columns {
+            taken.insert(column.name)
+            if column.name == key.column { continue }
+            if column.isGenerated {
+                reserved[column.name] = "it names a generated column, which cannot be written"
+                continue
+            }
+            if let (attribute, kind) = recorded[column.name] {
+                attributes.append(ColumnSchema(attribute: attribute, name: column.name, type: kind.columnType,
+                                               typeOID: column.baseTypeOID, isCreated: true, hasDefault: column.hasDefault))
+            } else if let type = columnType(of: column) {
+                attributes.append(ColumnSchema(attribute: column.name, name: column.name, type: type,
+                                               typeOID: column.baseTypeOID, isCreated: false, hasDefault: column.hasDefault))
+            } else {
+                reserved[column.name] = "it names a column of a type Persist does not map to values"
+            }
+        }
+        // A recorded attribute wins over a column of the same name added by other means.
+        var seen: Set<String> = []
+        attributes = attributes.filter { $0.isCreated }.filter { seen.insert($0.attribute).inserted }
+            + attributes.filter { !$0.isCreated && !seen.contains($0.attribute) }
+        attributes.sort { lhs, rhs in
+            (columns.firstIndex { $0.name == lhs.name } ?? 0) < (columns.firstIndex { $0.name == rhs.name } ?? 0)
+        }
+        for column in attributes { reserved[column.attribute] = nil }
+        schema.tables[itemType] = TableSchema(
+            itemType: itemType, name: relation.name, schema: schema.name, key: keySchema, keyKind: created?.keyKind,
+            columns: attributes, columnOrder: columns.map(\.name), takenNames: taken, reservedAttributes: reserved,
+            isGuarded: created == nil || isGuarded)
+    }
+
+    /// The type Persist maps a declared type to; `nil` for types it does not map.
+    func columnType(of column: CatalogColumn) -> ColumnType? {
+        let modifier = column.typeModifier
+        switch column.baseTypeOID {
+        case PGType.bool: return .boolean
+        case PGType.int2: return .smallint
+        case PGType.int4: return .integer
+        case PGType.int8: return .bigint
+        case PGType.numeric:
+            guard modifier >= 4 else { return .numeric(precision: nil, scale: nil) }
+            return .numeric(precision: Int((modifier - 4) >> 16 & 0xFFFF), scale: Int((modifier - 4) & 0x7FF))
+        case PGType.float4: return .real
+        case PGType.float8: return .doublePrecision
+        case PGType.text, PGType.varchar:
+            return .text(maxLength: modifier >= 4 ? Int(modifier - 4) : nil, byteOrdered: isBytewise(column))
+        case PGType.bpchar:
+            guard modifier >= 5 else { return nil }
+            return .character(length: Int(modifier - 4))
+        case PGType.bytea: return .bytea
+        case PGType.date: return .date
+        case PGType.timestamp: return .timestamp
+        case PGType.timestamptz: return .timestamptz
+        case PGType.uuid: return .uuid
+        case PGType.json: return .json
+        case PGType.jsonb: return .jsonb
+        case let oid where oid != 0 && oid == schema.dateTypeOID: return .persistDate
+        default: return nil
+        }
+    }
+
+    /// Whether a text column's collation compares UTF-8 bytes (and equal means equal bytes).
+    private func isBytewise(_ column: CatalogColumn) -> Bool {
+        switch column.collation {
+        case "C", "POSIX", "ucs_basic": true
+        case "default", "": defaultCollationIsBytewise
+        default: false
+        }
+    }
+}
+
+extension ColumnType {
+    /// Whether identifiers fit a key column of this type.
+    var isUsableKey: Bool {
+        switch self {
+        case .smallint, .integer, .bigint, .text, .character, .bytea, .uuid, .mixed: true
+        default: false
+        }
+    }
+}

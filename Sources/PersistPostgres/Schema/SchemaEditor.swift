@@ -1,0 +1,240 @@
+import Persist
+
+/// Creates tables and columns as items need them, inside the write transaction, records them in
+/// the metadata tables, and widens created columns and keys to the mixed encoding when they meet
+/// a value their type cannot hold.
+struct SchemaEditor {
+    let transaction: BlockTransaction
+    let location: String
+
+    private static let operation = "Changing the schema"
+
+    private func run(_ sql: String, _ parameters: [PGValue] = []) throws -> PGResult {
+        try transaction.run([PGCommand(sql, parameters, operation: Self.operation)])[0]
+    }
+
+    /// Statements prepared before a change may no longer fit the tables: prepare them again.
+    private func retireStatements() {
+        transaction.session.connection.retireAllStatements()
+    }
+
+    // MARK: The schema and its metadata
+
+    /// Creates the schema and the metadata tables when they do not exist yet.
+    func ensureMetadata(_ schema: inout StoreSchema) throws {
+        guard !schema.hasMetadata else { return }
+        var statements: [String] = []
+        if !schema.exists { statements.append("CREATE SCHEMA IF NOT EXISTS \(schema.quoted)") }
+        statements.append("""
+            CREATE TABLE IF NOT EXISTS \(schema.qualified(StoreSchema.tablesTable)) (table_name text COLLATE "C" \
+            PRIMARY KEY, item_type text COLLATE "C" NOT NULL UNIQUE, key_kind text NOT NULL)
+            """)
+        statements.append("""
+            CREATE TABLE IF NOT EXISTS \(schema.qualified(StoreSchema.columnsTable)) (table_name text COLLATE "C" \
+            NOT NULL, column_name text COLLATE "C" NOT NULL, attribute text COLLATE "C" NOT NULL, kind text NOT NULL, \
+            PRIMARY KEY (table_name, column_name))
+            """)
+        _ = try transaction.run(statements.map { PGCommand($0, operation: Self.operation) })
+        schema.exists = true
+        schema.hasMetadata = true
+        schema.takenNames.formUnion([StoreSchema.tablesTable, StoreSchema.columnsTable])
+    }
+
+    /// Creates the table of declared indexes when it does not exist yet.
+    func ensureIndexTable(_ schema: inout StoreSchema) throws {
+        guard !schema.takenNames.contains(StoreSchema.indexesTable) else { return }
+        try ensureMetadata(&schema)
+        _ = try run("""
+            CREATE TABLE IF NOT EXISTS \(schema.qualified(StoreSchema.indexesTable)) (position bigint PRIMARY KEY, \
+            name text COLLATE "C" NOT NULL UNIQUE, item_type text COLLATE "C" NOT NULL, attributes text NOT NULL, \
+            is_unique boolean NOT NULL)
+            """)
+        schema.takenNames.insert(StoreSchema.indexesTable)
+    }
+
+    /// The OID of the `persist_date` type, created when it does not exist yet.
+    func ensureDateType(_ schema: inout StoreSchema) throws -> UInt32 {
+        if let oid = schema.dateTypeOID { return oid }
+        try ensureMetadata(&schema)
+        let results = try transaction.run([
+            PGCommand("CREATE TYPE \(schema.qualified(StoreSchema.dateType)) AS (at timestamptz, seconds double precision)",
+                      operation: Self.operation),
+            PGCommand("SELECT t.oid::int8 FROM pg_catalog.pg_type t WHERE t.typname = $1 AND t.typnamespace = "
+                      + "(SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $2)",
+                      [.text(StoreSchema.dateType), .text(schema.name)], operation: Self.operation),
+        ])
+        guard let oid = try results[1].int64(0, 0) else {
+            throw DataStoreError(.io, "the type \(schema.qualified(StoreSchema.dateType)) was created but not found in "
+                + "PostgreSQL at \(location)", path: location)
+        }
+        schema.dateTypeOID = UInt32(truncatingIfNeeded: oid)
+        schema.takenNames.insert(StoreSchema.dateType)
+        return UInt32(truncatingIfNeeded: oid)
+    }
+
+    // MARK: Tables and columns
+
+    /// A new column for an attribute whose first value is `value`.
+    struct PlannedColumn {
+        let attribute: String
+        let kind: CreatedKind
+    }
+
+    /// Creates the table of `itemType` with a key of `keyKind` and `columns`.
+    func createTable(_ itemType: String, keyKind: KeyKind, columns planned: [PlannedColumn],
+                     in schema: inout StoreSchema) throws -> TableSchema {
+        try ensureMetadata(&schema)
+        let name = SQLNames.allocate(itemType) { schema.takenNames.contains($0) || StoreSchema.reservedNames.contains($0) }
+        let key = ColumnSchema(attribute: TableSchema.createdKeyColumn, name: TableSchema.createdKeyColumn,
+                               type: keyKind.columnType, typeOID: keyKind.columnType.builtinOID, isCreated: true)
+        let columns = try makeColumns(planned, taken: [TableSchema.createdKeyColumn], in: &schema)
+        let definitions = ["\(key.quoted) \(keyKind.sqlType) PRIMARY KEY"]
+            + columns.map { "\($0.quoted) \(sqlType(of: $0, schema))" }
+        let qualified = schema.qualified(name)
+        var commands = [
+            PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))", operation: Self.operation),
+            PGCommand("INSERT INTO \(schema.qualified(StoreSchema.tablesTable)) (table_name, item_type, key_kind) "
+                      + "VALUES ($1, $2, $3)", [.text(name), .text(itemType), .text(keyKind.rawValue)],
+                      operation: Self.operation),
+        ]
+        commands += recordCommands(columns, table: name, schema)
+        _ = try transaction.run(commands)
+        let table = TableSchema(itemType: itemType, name: name, schema: schema.name, key: key, keyKind: keyKind,
+                                columns: columns, columnOrder: [key.name] + columns.map(\.name),
+                                takenNames: Set([key.name] + columns.map(\.name)),
+                                reservedAttributes: [:], isGuarded: false)
+        schema.tables[itemType] = table
+        schema.takenNames.insert(name)
+        return table
+    }
+
+    /// Adds created columns to a table.
+    func addColumns(_ planned: [PlannedColumn], to table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
+        try ensureMetadata(&schema)
+        let columns = try makeColumns(planned, taken: table.takenNames, in: &schema)
+        let additions = columns.map { "ADD COLUMN \($0.quoted) \(sqlType(of: $0, schema))" }.joined(separator: ", ")
+        _ = try transaction.run([PGCommand("ALTER TABLE \(table.qualified) \(additions)", operation: Self.operation)]
+            + recordCommands(columns, table: table.name, schema))
+        retireStatements()
+        let extended = table.replacing(columns: table.columns + columns, schema: schema.name)
+        schema.tables[table.itemType] = extended
+        return extended
+    }
+
+    private func makeColumns(_ planned: [PlannedColumn], taken: Set<String>, in schema: inout StoreSchema) throws -> [ColumnSchema] {
+        var taken = taken
+        var columns: [ColumnSchema] = []
+        for column in planned {
+            let name = SQLNames.allocate(column.attribute) { taken.contains($0) }
+            taken.insert(name)
+            let type = column.kind.columnType
+            let oid = column.kind == .date ? try ensureDateType(&schema) : type.builtinOID
+            columns.append(ColumnSchema(attribute: column.attribute, name: name, type: type, typeOID: oid, isCreated: true))
+        }
+        return columns
+    }
+
+    private func sqlType(of column: ColumnSchema, _ schema: StoreSchema) -> String {
+        (column.createdKind ?? .mixed).sqlType(dateType: schema.qualified(StoreSchema.dateType))
+    }
+
+    private func recordCommands(_ columns: [ColumnSchema], table: String, _ schema: StoreSchema) -> [PGCommand] {
+        columns.map { column in
+            PGCommand("INSERT INTO \(schema.qualified(StoreSchema.columnsTable)) (table_name, column_name, attribute, kind) "
+                      + "VALUES ($1, $2, $3, $4)",
+                      [.text(table), .text(column.name), .text(column.attribute), .text((column.createdKind ?? .mixed).rawValue)],
+                      operation: Self.operation)
+        }
+    }
+
+    // MARK: Widening
+
+    /// How many rows one pipelined batch rewrites when a column or key widens.
+    private static let rewriteBatch = 500
+
+    /// Makes a created column hold any kind: its values are read, the column becomes `bytea`, and
+    /// each value is written back in the mixed encoding.
+    func widen(columnAt index: Int, of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
+        let column = table.columns[index]
+        let result = try run("SELECT \(table.key.quoted), \(column.quoted) FROM \(table.qualified) "
+            + "WHERE \(column.quoted) IS NOT NULL")
+        var rewrites: [(key: PGValue, value: PGValue)] = []
+        for row in 0..<result.rowCount {
+            let key = try result.withValue(row, 0) { [UInt8]($0) } ?? []
+            let value: Value??
+            do {
+                value = try result.withValue(row, 1) { try column.type.decode($0) }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: "the column \(column.quoted) of table \(table.qualified)", path: location)
+            }
+            guard let value = value ?? nil else { continue }
+            rewrites.append((.raw(type: table.key.typeOID, bytes: key), .bytea(MixedValueCoding.encode(value))))
+        }
+        _ = try transaction.run([
+            PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(column.quoted) TYPE bytea USING NULL",
+                      operation: Self.operation),
+            PGCommand("UPDATE \(schema.qualified(StoreSchema.columnsTable)) SET kind = $1 WHERE table_name = $2 AND "
+                      + "column_name = $3", [.text(CreatedKind.mixed.rawValue), .text(table.name), .text(column.name)],
+                      operation: Self.operation),
+        ])
+        retireStatements()
+        try rewrite(rewrites, "UPDATE \(table.qualified) SET \(column.quoted) = $2 WHERE \(table.key.quoted) = $1")
+        var columns = table.columns
+        columns[index] = ColumnSchema(attribute: column.attribute, name: column.name, type: .mixed,
+                                      typeOID: PGType.bytea, isCreated: true, hasDefault: column.hasDefault)
+        let widened = table.replacing(columns: columns, schema: schema.name)
+        schema.tables[table.itemType] = widened
+        return widened
+    }
+
+    /// Makes a created table's key hold identifiers of every kind: each key becomes its mixed
+    /// encoding, through an intermediate form (`ff` and the old key's bytes) that no mixed
+    /// encoding has, so that no two rows ever share a key on the way.
+    func widenKey(of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
+        let key = table.key
+        let result = try run("SELECT \(key.quoted) FROM \(table.qualified)")
+        var rewrites: [(key: PGValue, value: PGValue)] = []
+        for row in 0..<result.rowCount {
+            let old = try result.withValue(row, 0) { [UInt8]($0) } ?? []
+            let id: ItemID?
+            do {
+                id = try result.withValue(row, 0) { try key.type.decodeID($0) }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: "the key \(key.quoted) of table \(table.qualified)", path: location)
+            }
+            guard let id else { continue }
+            rewrites.append((.bytea([0xFF] + old), .bytea(MixedValueCoding.encode(id.value))))
+        }
+        let bytes: String
+        switch key.type {
+        case .bigint: bytes = "int8send(\(key.quoted))"
+        case .text: bytes = "convert_to(\(key.quoted), 'UTF8')"
+        default: bytes = key.quoted
+        }
+        _ = try transaction.run([
+            PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(key.quoted) TYPE bytea USING '\\xff'::bytea || \(bytes)",
+                      operation: Self.operation),
+            PGCommand("UPDATE \(schema.qualified(StoreSchema.tablesTable)) SET key_kind = $1 WHERE table_name = $2",
+                      [.text(KeyKind.mixed.rawValue), .text(table.name)], operation: Self.operation),
+        ])
+        retireStatements()
+        try rewrite(rewrites, "UPDATE \(table.qualified) SET \(key.quoted) = $2 WHERE \(key.quoted) = $1")
+        let widenedKey = ColumnSchema(attribute: key.attribute, name: key.name, type: .mixed, typeOID: PGType.bytea,
+                                      isCreated: true)
+        let widened = table.replacing(key: widenedKey, keyKind: .mixed, schema: schema.name)
+        schema.tables[table.itemType] = widened
+        return widened
+    }
+
+    /// Runs `sql` with each pair of parameters, a batch of statements per round trip.
+    private func rewrite(_ rows: [(key: PGValue, value: PGValue)], _ sql: String) throws {
+        var start = 0
+        while start < rows.count {
+            let end = min(start + Self.rewriteBatch, rows.count)
+            _ = try transaction.run(rows[start..<end].map {
+                PGCommand(sql, [$0.key, $0.value], prepared: true, operation: Self.operation)
+            })
+            start = end
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Persist
+
+/// Reads a schema from PostgreSQL's catalog: which tables are item types, their keys and columns
+/// and the types Persist maps them to, the kinds the metadata tables record for the columns the
+/// store created, and what was skipped.
+///
+/// It runs in whatever transaction the caller has open, so a read block sees the schema of its
+/// own snapshot.
+struct SchemaLoader {
+    /// Runs statements and returns their results (a pipeline call on the caller's session).
+    let run: ([PGCommand]) throws -> [PGResult]
+    let schemaName: String
+    /// Whether the database's default collation compares bytes ("C" or "POSIX", libc provider).
+    let defaultCollationIsBytewise: Bool
+
+    private static let operation = "Reading the schema"
+    private static let namespace = "(SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $1)"
+
+    private static let relationsQuery = """
+        SELECT c.oid::int8, c.relname::text, c.relkind::text, c.relispartition, c.relrowsecurity \
+        FROM pg_catalog.pg_class c WHERE c.relnamespace = \(namespace)
+        """
+    private static let typesQuery = """
+        SELECT t.oid::int8, t.typname::text FROM pg_catalog.pg_type t WHERE t.typnamespace = \(namespace)
+        """
+    private static let columnsQuery = """
+        SELECT a.attrelid::int8, a.attname::text, a.atttypid::int8, a.atttypmod::int8, \
+        coalesce(nullif(t.typbasetype, 0), a.atttypid)::int8, \
+        (CASE WHEN t.typbasetype <> 0 THEN t.typtypmod ELSE a.atttypmod END)::int8, \
+        a.atthasdef OR a.attidentity <> '', a.attgenerated <> '', \
+        coalesce(co.collname::text, ''), coalesce(co.collisdeterministic, true) \
+        FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid \
+        JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
+        LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation \
+        WHERE c.relnamespace = \(namespace) AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped \
+        ORDER BY a.attrelid, a.attnum
+        """
+    private static let keysQuery = """
+        SELECT k.conrelid::int8, array_length(k.conkey, 1)::int8, a.attname::text \
+        FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
+        WHERE k.contype = 'p' AND k.connamespace = \(namespace)
+        """
+    private static let guardedQuery = """
+        SELECT k.conrelid::int8 FROM pg_catalog.pg_constraint k \
+        WHERE k.connamespace = \(namespace) AND k.contype <> 'p' AND k.conrelid <> 0 \
+        UNION SELECT g.tgrelid::int8 FROM pg_catalog.pg_trigger g JOIN pg_catalog.pg_class c ON c.oid = g.tgrelid \
+        WHERE NOT g.tgisinternal AND c.relnamespace = \(namespace) \
+        UNION SELECT r.ev_class::int8 FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid = r.ev_class \
+        WHERE r.rulename <> '_RETURN' AND c.relnamespace = \(namespace) \
+        UNION SELECT i.indrelid::int8 FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class c ON c.oid = i.indrelid \
+        WHERE i.indisunique AND NOT i.indisprimary AND c.relnamespace = \(namespace)
+        """
+
+    /// Loads the schema.
+    func load() throws -> StoreSchema {
+        let parameter: [PGValue] = [.text(schemaName)]
+        let results = try run([
+            PGCommand(Self.relationsQuery, parameter, prepared: true, operation: Self.operation),
+            PGCommand(Self.typesQuery, parameter, prepared: true, operation: Self.operation),
+            PGCommand(Self.columnsQuery, parameter, prepared: true, operation: Self.operation),
+            PGCommand(Self.keysQuery, parameter, prepared: true, operation: Self.operation),
+            PGCommand(Self.guardedQuery, parameter, prepared: true, operation: Self.operation),
+            PGCommand(SchemaFingerprint.query, parameter, prepared: true, operation: Self.operation),
+            PGCommand("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)", parameter,
+                      prepared: true, operation: Self.operation),
+        ])
+        var schema = StoreSchema(name: schemaName)
+        schema.exists = try results[6].bool(0, 0) ?? false
+        schema.fingerprint = SchemaFingerprint(relations: try results[5].int64(0, 0) ?? 0,
+                                               transactionSum: try results[5].int64(0, 1) ?? 0)
+        let relations = try Relation.rows(results[0])
+        for row in 0..<results[1].rowCount {
+            let name = try results[1].text(row, 1) ?? ""
+            schema.takenNames.insert(name)
+            if name == StoreSchema.dateType { schema.dateTypeOID = UInt32(truncatingIfNeeded: try results[1].int64(row, 0) ?? 0) }
+        }
+        for relation in relations.values { schema.takenNames.insert(relation.name) }
+        let columns = try CatalogColumn.rows(results[2])
+        var keys: [Int64: (count: Int64, column: String)] = [:]
+        for row in 0..<results[3].rowCount {
+            keys[try results[3].int64(row, 0) ?? 0] = (try results[3].int64(row, 1) ?? 0, try results[3].text(row, 2) ?? "")
+        }
+        var guarded: Set<Int64> = []
+        for row in 0..<results[4].rowCount { guarded.insert(try results[4].int64(row, 0) ?? 0) }
+        for relation in relations.values where relation.rowSecurity { guarded.insert(relation.oid) }
+
+        let tablesByName = relations.values.filter { $0.kind == "r" || $0.kind == "p" }
+        schema.hasMetadata = tablesByName.contains { $0.name == StoreSchema.tablesTable }
+            && tablesByName.contains { $0.name == StoreSchema.columnsTable }
+        let metadata = schema.hasMetadata ? try loadMetadata(schema) : Metadata()
+
+        var builder = SchemaBuilder(schema: schema, metadata: metadata, defaultCollationIsBytewise: defaultCollationIsBytewise)
+        for relation in relations.values.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            builder.add(relation, columns: columns[relation.oid] ?? [], key: keys[relation.oid],
+                        isGuarded: guarded.contains(relation.oid))
+        }
+        return builder.schema
+    }
+
+    /// What the metadata tables record.
+    struct Metadata {
+        /// Table name → (item type, key kind) of the tables the store created.
+        var tables: [String: (itemType: String, keyKind: KeyKind)] = [:]
+        /// Table name → column name → (attribute, kind) of the columns the store created.
+        var columns: [String: [String: (attribute: String, kind: CreatedKind)]] = [:]
+    }
+
+    private func loadMetadata(_ schema: StoreSchema) throws -> Metadata {
+        let results = try run([
+            PGCommand("SELECT table_name, item_type, key_kind FROM \(schema.qualified(StoreSchema.tablesTable))",
+                      prepared: true, operation: Self.operation),
+            PGCommand("SELECT table_name, column_name, attribute, kind FROM \(schema.qualified(StoreSchema.columnsTable))",
+                      prepared: true, operation: Self.operation),
+        ])
+        var metadata = Metadata()
+        for row in 0..<results[0].rowCount {
+            let table = try results[0].text(row, 0) ?? ""
+            let kindName = try results[0].text(row, 2) ?? ""
+            guard let kind = KeyKind(rawValue: kindName) else { throw unknownKind(kindName, table: table, column: nil) }
+            metadata.tables[table] = (try results[0].text(row, 1) ?? "", kind)
+        }
+        for row in 0..<results[1].rowCount {
+            let table = try results[1].text(row, 0) ?? ""
+            let column = try results[1].text(row, 1) ?? ""
+            let kindName = try results[1].text(row, 3) ?? ""
+            guard let kind = CreatedKind(rawValue: kindName) else { throw unknownKind(kindName, table: table, column: column) }
+            metadata.columns[table, default: [:]][column] = (try results[1].text(row, 2) ?? "", kind)
+        }
+        return metadata
+    }
+
+    private func unknownKind(_ kind: String, table: String, column: String?) -> DataStoreError {
+        let place = column.map { "the column \(String(reflecting: $0)) of table \(String(reflecting: table))" }
+            ?? "the key of table \(String(reflecting: table))"
+        return DataStoreError(
+            .unsupported,
+            "\(place) in schema \(String(reflecting: schemaName)) is recorded with the kind \(String(reflecting: kind)), "
+                + "which this version of Persist does not know; use a newer version")
+    }
+}
+
+/// A row of the relations query.
+struct Relation {
+    let oid: Int64
+    let name: String
+    /// `r` table, `p` partitioned table, `v` view, `m` materialized view, `f` foreign table, …
+    let kind: String
+    let isPartition: Bool
+    let rowSecurity: Bool
+
+    static func rows(_ result: PGResult) throws -> [Int64: Relation] {
+        var relations: [Int64: Relation] = [:]
+        for row in 0..<result.rowCount {
+            let oid = try result.int64(row, 0) ?? 0
+            relations[oid] = Relation(oid: oid, name: try result.text(row, 1) ?? "", kind: try result.text(row, 2) ?? "",
+                                      isPartition: try result.bool(row, 3) ?? false,
+                                      rowSecurity: try result.bool(row, 4) ?? false)
+        }
+        return relations
+    }
+}
+
+/// A row of the columns query.
+struct CatalogColumn {
+    let name: String
+    /// The declared type (a domain's own OID).
+    let typeOID: UInt32
+    /// The base type, for a domain; otherwise the declared type.
+    let baseTypeOID: UInt32
+    let typeModifier: Int64
+    let hasDefault: Bool
+    let isGenerated: Bool
+    let collation: String
+    let isDeterministic: Bool
+
+    static func rows(_ result: PGResult) throws -> [Int64: [CatalogColumn]] {
+        var columns: [Int64: [CatalogColumn]] = [:]
+        for row in 0..<result.rowCount {
+            let relation = try result.int64(row, 0) ?? 0
+            columns[relation, default: []].append(CatalogColumn(
+                name: try result.text(row, 1) ?? "",
+                typeOID: UInt32(truncatingIfNeeded: try result.int64(row, 2) ?? 0),
+                baseTypeOID: UInt32(truncatingIfNeeded: try result.int64(row, 4) ?? 0),
+                typeModifier: try result.int64(row, 5) ?? -1,
+                hasDefault: try result.bool(row, 6) ?? false,
+                isGenerated: try result.bool(row, 7) ?? false,
+                collation: try result.text(row, 8) ?? "",
+                isDeterministic: try result.bool(row, 9) ?? true))
+        }
+        return columns
+    }
+}

@@ -1,0 +1,59 @@
+/// The item types of one store's schema at one moment: adopted and created tables, the names
+/// already taken, what was skipped, and the fingerprint that tells when the catalog changed.
+struct StoreSchema: Sendable {
+    /// The names of the store's own objects in its schema.
+    static let tablesTable = "persist_tables"
+    static let columnsTable = "persist_columns"
+    static let dateType = "persist_date"
+    static let indexesTable = "persist_indexes"
+    static let reservedNames: Set<String> = [tablesTable, columnsTable, dateType, indexesTable]
+
+    /// The schema's name.
+    let name: String
+    /// Item type → table.
+    var tables: [String: TableSchema] = [:]
+    /// Every relation and type name in the schema: a new table must not take one.
+    var takenNames: Set<String> = []
+    /// Relations that are not item types.
+    var skipped: [PostgresSkippedTable] = []
+    /// Whether the schema exists.
+    var exists = false
+    /// Whether the metadata tables exist.
+    var hasMetadata = false
+    /// The OID of the schema's `persist_date` type, once it exists.
+    var dateTypeOID: UInt32?
+    /// What the catalog looked like when this was loaded.
+    var fingerprint = SchemaFingerprint()
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// `"schema"`.
+    var quoted: String { SQLNames.quoted(name) }
+
+    /// `"schema"."name"`.
+    func qualified(_ object: String) -> String {
+        SQLNames.qualified(name, object)
+    }
+
+    /// The table whose SQL name is `name`.
+    func table(named name: String) -> TableSchema? {
+        tables.values.first { $0.name == name }
+    }
+}
+
+/// A cheap summary of the relations in a schema: how many there are and the sum of the
+/// transaction IDs that last wrote their catalog rows. Creating, altering or dropping a table,
+/// adding or retyping a column all change it, so a write block compares it with the schema it
+/// has cached and reloads when they differ.
+struct SchemaFingerprint: Sendable, Hashable {
+    var relations: Int64 = -1
+    var transactionSum: Int64 = 0
+
+    /// The query computing it for the schema named `$1`.
+    static let query = """
+        SELECT count(*)::int8, coalesce(sum(c.xmin::text::int8), 0)::int8 FROM pg_catalog.pg_class c \
+        WHERE c.relnamespace = (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $1)
+        """
+}

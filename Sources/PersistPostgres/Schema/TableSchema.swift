@@ -1,0 +1,158 @@
+import Persist
+
+/// One table holding an item type: its key, its attribute columns, and the SQL the store runs on
+/// it, built once per schema so that hot paths never build SQL.
+final class TableSchema: Sendable {
+    /// The key column of the tables the store creates.
+    static let createdKeyColumn = "persist_id"
+
+    /// The item type.
+    let itemType: String
+    /// The table's name in SQL (the item type, or a shortened name for a long one).
+    let name: String
+    /// `"schema"."table"`.
+    let qualified: String
+    let key: ColumnSchema
+    /// The kind of the key of a table the store created; `nil` for an adopted table.
+    let keyKind: KeyKind?
+    /// The attribute columns, in table order.
+    let columns: [ColumnSchema]
+    /// Attribute → index in ``columns``.
+    let columnIndex: [String: Int]
+    /// Every column name of the table, attributes or not (generated columns, columns of types
+    /// Persist does not map): a new column must not take one.
+    let takenNames: Set<String>
+    /// Attributes that name a column Persist cannot write (the key of an adopted table, a
+    /// generated column, a column of an unmapped type), with the reason.
+    let reservedAttributes: [String: String]
+    /// Whether a write may be refused or changed by the table itself (an adopted table, or
+    /// constraints, triggers, rules or row security added to a created one): such writes run in
+    /// a savepoint and are read back.
+    let isGuarded: Bool
+
+    /// Every column of the table in the table's order, as `SELECT *` returns them, with what each
+    /// holds: results are checked against it, so that a column another connection added or
+    /// retyped is noticed.
+    let layout: [ResultColumn]
+    /// `*`: every column, so that results show what the table has now.
+    let selectList = "*"
+    let selectByKey: String
+    let deleteByKey: String
+    let deleteAll: String
+    let exists: String
+    /// `INSERT … SELECT $1, … WHERE NOT EXISTS (the key)` with every column, parameters in table
+    /// order: no row when the key is taken. (Cheaper than `ON CONFLICT DO NOTHING`, whose
+    /// speculative insertion writes more WAL; write blocks are serialized, so no other Persist
+    /// writer can take the key in between.)
+    let insertAll: String
+    /// `INSERT … ON CONFLICT (key) DO UPDATE` setting every column.
+    let upsertAll: String
+    /// The ORDER BY term of identifiers, ascending.
+    let keyOrder: String
+    /// What inserts and saves are called in errors (the item is named in the error's items).
+    let insertOperation: String
+    let saveOperation: String
+    let readOperation: String
+
+    init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
+         columns: [ColumnSchema], columnOrder: [String], takenNames: Set<String>, reservedAttributes: [String: String],
+         isGuarded: Bool) {
+        self.itemType = itemType
+        self.name = name
+        self.qualified = SQLNames.qualified(schema, name)
+        self.key = key
+        self.keyKind = keyKind
+        self.columns = columns
+        var index: [String: Int] = [:]
+        for (offset, column) in columns.enumerated() { index[column.attribute] = offset }
+        self.columnIndex = index
+        self.takenNames = takenNames
+        self.reservedAttributes = reservedAttributes
+        self.isGuarded = isGuarded
+        var bySQLName: [String: Int] = [:]
+        for (offset, column) in columns.enumerated() { bySQLName[column.name] = offset }
+        layout = columnOrder.map { name in
+            if name == key.name { return ResultColumn(name: name, typeOID: key.typeOID, role: .key) }
+            if let index = bySQLName[name] {
+                return ResultColumn(name: name, typeOID: columns[index].typeOID, role: .attribute(index))
+            }
+            return ResultColumn(name: name, typeOID: nil, role: .ignored)
+        }
+
+        selectByKey = "SELECT \(selectList) FROM \(qualified) WHERE \(key.quoted) = $1"
+        deleteByKey = "DELETE FROM \(qualified) WHERE \(key.quoted) = $1"
+        deleteAll = "DELETE FROM \(qualified)"
+        exists = "SELECT EXISTS (SELECT 1 FROM \(qualified))"
+        let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
+        let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
+        insertAll = "INSERT INTO \(qualified) (\(names)) SELECT \(parameters) WHERE NOT EXISTS "
+            + "(SELECT 1 FROM \(qualified) WHERE \(key.quoted) = $1)"
+        if columns.isEmpty {
+            upsertAll = Self.insert(into: qualified, key: key, columns: columns) + " ON CONFLICT (\(key.quoted)) DO NOTHING"
+        } else {
+            let assignments = columns.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }.joined(separator: ", ")
+            upsertAll = Self.insert(into: qualified, key: key, columns: columns)
+                + " ON CONFLICT (\(key.quoted)) DO UPDATE SET \(assignments)"
+        }
+        keyOrder = OrderTerms.ascending(key)
+        insertOperation = "Inserting an item of type \(String(reflecting: itemType))"
+        saveOperation = "Saving an item of type \(String(reflecting: itemType))"
+        readOperation = "Reading items of type \(String(reflecting: itemType))"
+    }
+
+    /// `INSERT INTO table (key, columns…) VALUES ($1, $2, …)`.
+    static func insert(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
+        let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
+        let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
+        return "INSERT INTO \(table) (\(names)) VALUES (\(parameters))"
+    }
+
+    /// Whether the store created the table.
+    var isCreated: Bool { keyKind != nil }
+
+    /// The column for an attribute.
+    func column(_ attribute: String) -> ColumnSchema? {
+        columnIndex[attribute].map { columns[$0] }
+    }
+
+    /// The same table with other columns (added or widened), or another key.
+    func replacing(columns newColumns: [ColumnSchema]? = nil, key newKey: ColumnSchema? = nil,
+                   keyKind newKeyKind: KeyKind? = nil, schema: String) -> TableSchema {
+        let replacement = newColumns ?? columns
+        var taken = takenNames
+        var order = layout.map(\.name)
+        for column in replacement {
+            taken.insert(column.name)
+            if !order.contains(column.name) { order.append(column.name) }
+        }
+        return TableSchema(itemType: itemType, name: name, schema: schema, key: newKey ?? key,
+                           keyKind: newKeyKind ?? keyKind, columns: replacement, columnOrder: order, takenNames: taken,
+                           reservedAttributes: reservedAttributes, isGuarded: isGuarded)
+    }
+}
+
+/// One column of a table as `SELECT *` returns it.
+struct ResultColumn: Sendable {
+    /// What the column holds.
+    enum Role: Sendable {
+        case key
+        /// The attribute column at this index of ``TableSchema/columns``.
+        case attribute(Int)
+        /// Not an attribute (a generated column, a column of a type Persist does not map).
+        case ignored
+    }
+
+    let name: String
+    /// The name's bytes, NUL-terminated, to compare with a result's column names without copying.
+    let cName: ContiguousArray<CChar>
+    /// The type results report; `nil` for a column that is not read.
+    let typeOID: UInt32?
+    let role: Role
+
+    init(name: String, typeOID: UInt32?, role: Role) {
+        self.name = name
+        self.cName = name.utf8CString
+        self.typeOID = typeOID
+        self.role = role
+    }
+}

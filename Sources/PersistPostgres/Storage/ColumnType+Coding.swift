@@ -1,0 +1,170 @@
+import Foundation
+import Persist
+
+/// Reading and writing a column's values in PostgreSQL's binary format.
+extension ColumnType {
+    /// The value in a column's binary bytes; `nil` for a value that is missing (a `persist_date`
+    /// with both fields NULL, or a JSON `null`).
+    ///
+    /// - Throws: ``DecodingFailure`` for bytes that are not a value of the type; the caller names
+    ///   the place in its `corrupt` error.
+    func decode(_ bytes: UnsafeRawBufferPointer) throws -> Value? {
+        func corrupt(_ what: String) -> DecodingFailure {
+            DecodingFailure("holds \(bytes.count) bytes that are not \(what)")
+        }
+        func fixed<T: FixedWidthInteger>(_: T.Type, _ what: String) throws -> T {
+            guard bytes.count == MemoryLayout<T>.size else { throw corrupt(what) }
+            return T(bigEndianBytes: bytes)
+        }
+        switch self {
+        case .boolean:
+            guard bytes.count == 1 else { throw corrupt("a boolean") }
+            return .bool(bytes[0] != 0)
+        case .smallint: return .int(Int64(Int16(bitPattern: try fixed(UInt16.self, "a smallint"))))
+        case .integer: return .int(Int64(Int32(bitPattern: try fixed(UInt32.self, "an integer"))))
+        case .bigint: return .int(Int64(bitPattern: try fixed(UInt64.self, "a bigint")))
+        case .numeric:
+            guard let decoded = NumericCoding.decode(bytes) else { throw corrupt("a numeric") }
+            return NumericCoding.value(of: decoded)
+        case .real: return .double(Double(Float(bitPattern: try fixed(UInt32.self, "a real"))))
+        case .doublePrecision: return .double(Double(bitPattern: try fixed(UInt64.self, "a double precision")))
+        case .text, .character:
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case .bytea:
+            return .bytes([UInt8](bytes))
+        case .date:
+            return .date(TimeCoding.date(fromDays: Int32(bitPattern: try fixed(UInt32.self, "a date"))))
+        case .timestamp, .timestamptz:
+            return .date(TimeCoding.date(fromMicroseconds: Int64(bitPattern: try fixed(UInt64.self, "a timestamp"))))
+        case .uuid:
+            guard let string = UUIDCoding.string(bytes) else { throw corrupt("a uuid") }
+            return .string(string)
+        case .json:
+            guard let value = JSONValueCoding.decode(bytes) else { throw corrupt("JSON") }
+            return value.isNull ? nil : value
+        case .jsonb:
+            guard bytes.first == 1, let value = JSONValueCoding.decode(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
+            else { throw corrupt("jsonb") }
+            return value.isNull ? nil : value
+        case .persistDate:
+            return try TimeCoding.date(fromComposite: bytes).map(Value.date)
+        case .encoded(let kind):
+            let value: Value
+            do {
+                value = try BinaryValueCoding.decode([UInt8](bytes))
+            } catch let error as DataStoreError {
+                throw DecodingFailure("holds bytes that are not an encoded value: \(error.message)")
+            }
+            guard value.kind == kind else { throw corrupt("an encoded \(kind.rawValue)") }
+            return value
+        case .mixed:
+            return try MixedValueCoding.decode(ArraySlice(bytes))
+        }
+    }
+
+    /// The parameter for `value` in a column of this type; `nil` when the column cannot keep it
+    /// exactly (another kind, a number out of range, a string with NUL in `text`, …).
+    ///
+    /// `persistDateOID` is the OID of the schema's `persist_date` type.
+    func encode(_ value: Value, persistDateOID: UInt32) -> PGValue? {
+        switch (self, value) {
+        case (_, .null): return .null
+        case (.boolean, .bool(let bool)): return .bool(bool)
+        case (.smallint, .int(let int)):
+            guard let small = Int16(exactly: int) else { return nil }
+            return .raw(type: PGType.int2, bytes: bigEndian(UInt16(bitPattern: small)))
+        case (.integer, .int(let int)):
+            guard let regular = Int32(exactly: int) else { return nil }
+            return .raw(type: PGType.int4, bytes: bigEndian(UInt32(bitPattern: regular)))
+        case (.bigint, .int(let int)): return .int8(int)
+        case (.numeric, .int(let int)): return .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
+        case (.numeric, .double(let double)):
+            return NumericCoding.encode(double).map { .raw(type: PGType.numeric, bytes: $0) }
+        case (.real, .double(let double)):
+            let single = Float(double)
+            guard Double(single).bitPattern == double.bitPattern || (double.isNaN && single.isNaN) else { return nil }
+            return .raw(type: PGType.float4, bytes: bigEndian(single.bitPattern))
+        case (.doublePrecision, .double(let double)): return .float8(double)
+        case (.text(let maxLength, _), .string(let string)):
+            guard !string.utf8.contains(0) else { return nil }
+            if let maxLength, string.unicodeScalars.count > maxLength { return nil }
+            return .text(string)
+        case (.character(let length), .string(let string)):
+            // PostgreSQL pads shorter strings and reads them back padded: only full-length ones fit.
+            guard !string.utf8.contains(0), string.unicodeScalars.count == length else { return nil }
+            return .raw(type: PGType.bpchar, bytes: Array(string.utf8))
+        case (.bytea, .bytes(let bytes)): return .bytea(bytes)
+        case (.date, .date(let date)):
+            guard let days = TimeCoding.days(from: date) else { return nil }
+            return .raw(type: PGType.date, bytes: bigEndian(UInt32(bitPattern: days)))
+        case (.timestamp, .date(let date)):
+            guard let micros = TimeCoding.microseconds(from: date) else { return nil }
+            return .raw(type: PGType.timestamp, bytes: bigEndian(UInt64(bitPattern: micros)))
+        case (.timestamptz, .date(let date)):
+            guard let micros = TimeCoding.microseconds(from: date) else { return nil }
+            return .timestamptz(micros)
+        case (.uuid, .string(let string)):
+            return UUIDCoding.bytes(string).map { .raw(type: PGType.uuid, bytes: $0) }
+        case (.json, _):
+            return JSONValueCoding.encode(value).map { .raw(type: PGType.json, bytes: Array($0.utf8)) }
+        case (.jsonb, _):
+            guard let text = JSONValueCoding.encode(value), !text.contains("\\u0000") else { return nil }
+            return .raw(type: PGType.jsonb, bytes: [1] + Array(text.utf8))
+        case (.persistDate, .date(let date)):
+            return .raw(type: persistDateOID, bytes: TimeCoding.composite(date))
+        case (.encoded(let kind), _) where value.kind == kind:
+            return .bytea(BinaryValueCoding.encode(value))
+        case (.mixed, _):
+            return .bytea(MixedValueCoding.encode(value))
+        default:
+            return nil
+        }
+    }
+
+    /// What a column of this type gives back for `value` once stored: the value itself for every
+    /// type but timestamps, which keep microseconds.
+    func stored(_ value: Value) -> Value {
+        guard case .date(let date) = value, self == .timestamp || self == .timestamptz,
+              let micros = TimeCoding.microseconds(from: date) else { return value }
+        return .date(TimeCoding.date(fromMicroseconds: micros))
+    }
+
+    /// The identifier in a key column's binary bytes.
+    func decodeID(_ bytes: UnsafeRawBufferPointer) throws -> ItemID {
+        guard let value = try decode(bytes), let id = ItemID(value) else {
+            throw DecodingFailure("holds a key that is not an identifier (integer, string or bytes)")
+        }
+        return id
+    }
+
+    /// The parameter selecting `id` in a key column of this type; `nil` when no row can have it.
+    func encodeID(_ id: ItemID) -> PGValue? {
+        switch (self, id) {
+        case (.mixed, _): .bytea(MixedValueCoding.encode(id.value))
+        case (.timestamp, _), (.timestamptz, _), (.date, _): nil
+        default: encode(id.value, persistDateOID: 0)
+        }
+    }
+
+    private func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.appendBigEndian(value)
+        return bytes
+    }
+}
+
+/// Bytes that are not a value of their column's type; the caller turns it into a `corrupt`
+/// `DataStoreError` naming the place.
+struct DecodingFailure: Error {
+    /// What is wrong, after the place: "holds 3 bytes that are not a boolean".
+    let detail: String
+
+    init(_ detail: String) {
+        self.detail = detail
+    }
+
+    /// The error for `place` ("the column "x" of item …").
+    func error(at place: String, path: String? = nil, items: [ItemReference] = []) -> DataStoreError {
+        DataStoreError(.corrupt, "\(place) \(detail)", path: path, items: items)
+    }
+}

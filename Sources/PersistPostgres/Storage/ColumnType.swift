@@ -1,0 +1,166 @@
+import Persist
+
+/// What a column holds: its PostgreSQL type as Persist reads, writes and compares it.
+///
+/// Columns the store creates get the type their first value's kind asks for (see
+/// ``CreatedKind``); columns of adopted tables keep their declared type, mapped as the
+/// "PostgreSQL storage format" article describes.
+enum ColumnType: Hashable, Sendable {
+    case boolean
+    case smallint, integer, bigint
+    /// `numeric`, with its declared precision and scale when it has them.
+    case numeric(precision: Int?, scale: Int?)
+    case real, doublePrecision
+    /// `text`, or `varchar(maxLength)`; `byteOrdered` when the column's collation compares bytes.
+    case text(maxLength: Int?, byteOrdered: Bool)
+    /// `char(length)`, which pads with spaces.
+    case character(length: Int)
+    case bytea
+    case date
+    case timestamp, timestamptz
+    case uuid
+    case json, jsonb
+    /// The store's `persist_date` composite: `(at timestamptz, seconds double precision)`.
+    case persistDate
+    /// An array or object in the binary value encoding, in a `bytea`.
+    case encoded(Value.Kind)
+    /// Any kind, in the order-preserving encoding of ``MixedValueCoding``, in a `bytea`.
+    case mixed
+
+    /// The type for a created column: text compares bytes, everything else as given.
+    static let createdText = ColumnType.text(maxLength: nil, byteOrdered: true)
+
+    /// The OID PostgreSQL reports for results of this type (0 for `persist_date`, whose OID
+    /// depends on the schema).
+    var builtinOID: UInt32 {
+        switch self {
+        case .boolean: PGType.bool
+        case .smallint: PGType.int2
+        case .integer: PGType.int4
+        case .bigint: PGType.int8
+        case .numeric: PGType.numeric
+        case .real: PGType.float4
+        case .doublePrecision: PGType.float8
+        case .text(let maxLength, _): maxLength == nil ? PGType.text : PGType.varchar
+        case .character: PGType.bpchar
+        case .bytea, .encoded, .mixed: PGType.bytea
+        case .date: PGType.date
+        case .timestamp: PGType.timestamp
+        case .timestamptz: PGType.timestamptz
+        case .uuid: PGType.uuid
+        case .json: PGType.json
+        case .jsonb: PGType.jsonb
+        case .persistDate: 0
+        }
+    }
+
+    /// The kinds of value this column's values have when read.
+    var valueKinds: Set<Value.Kind> {
+        switch self {
+        case .boolean: [.bool]
+        case .smallint, .integer, .bigint: [.int]
+        case .numeric: [.int, .double]
+        case .real, .doublePrecision: [.double]
+        case .text, .character, .uuid: [.string]
+        case .bytea: [.bytes]
+        case .date, .timestamp, .timestamptz, .persistDate: [.date]
+        case .json, .jsonb: [.bool, .int, .double, .string, .array, .object]
+        case .encoded(let kind): [kind]
+        case .mixed: Set(Value.Kind.allCases).subtracting([.null])
+        }
+    }
+
+    /// The range of integers an integer column holds.
+    var integerRange: ClosedRange<Int64>? {
+        switch self {
+        case .smallint: Int64(Int16.min)...Int64(Int16.max)
+        case .integer: Int64(Int32.min)...Int64(Int32.max)
+        case .bigint: Int64.min...Int64.max
+        default: nil
+        }
+    }
+}
+
+/// The kind of a column the store created, recorded in its metadata table.
+enum CreatedKind: String, Sendable, CaseIterable {
+    case bool, int, double, string, bytes, date, array, object, mixed
+
+    /// The kind for a new column first given `value`; `nil` for `.null`, which needs no column.
+    init?(for value: Value) {
+        switch value {
+        case .null: return nil
+        case .bool: self = .bool
+        case .int: self = .int
+        case .double: self = .double
+        case .string(let string): self = string.utf8.contains(0) ? .mixed : .string
+        case .bytes: self = .bytes
+        case .date: self = .date
+        case .array: self = .array
+        case .object: self = .object
+        }
+    }
+
+    var columnType: ColumnType {
+        switch self {
+        case .bool: .boolean
+        case .int: .bigint
+        case .double: .doublePrecision
+        case .string: ColumnType.createdText
+        case .bytes: .bytea
+        case .date: .persistDate
+        case .array: .encoded(.array)
+        case .object: .encoded(.object)
+        case .mixed: .mixed
+        }
+    }
+
+    /// The column's SQL type, for `CREATE TABLE` and `ADD COLUMN`.
+    func sqlType(dateType: String) -> String {
+        switch self {
+        case .bool: "boolean"
+        case .int: "bigint"
+        case .double: "double precision"
+        case .string: "text COLLATE \"C\""
+        case .bytes, .array, .object, .mixed: "bytea"
+        case .date: dateType
+        }
+    }
+}
+
+/// The kind of a created table's key column, recorded in its metadata table.
+enum KeyKind: String, Sendable, CaseIterable {
+    /// `bigint`: integer identifiers.
+    case int
+    /// `text COLLATE "C"`: string identifiers without a NUL character.
+    case string
+    /// `bytea`: byte-string identifiers.
+    case bytes
+    /// `bytea` in the mixed encoding: identifiers of every kind.
+    case mixed
+
+    /// The kind for a new key column first given `id`.
+    init(for id: ItemID) {
+        switch id {
+        case .int: self = .int
+        case .string(let string): self = string.utf8.contains(0) ? .mixed : .string
+        case .bytes: self = .bytes
+        }
+    }
+
+    var columnType: ColumnType {
+        switch self {
+        case .int: .bigint
+        case .string: ColumnType.createdText
+        case .bytes: .bytea
+        case .mixed: .mixed
+        }
+    }
+
+    var sqlType: String {
+        switch self {
+        case .int: "bigint"
+        case .string: "text COLLATE \"C\""
+        case .bytes, .mixed: "bytea"
+        }
+    }
+}

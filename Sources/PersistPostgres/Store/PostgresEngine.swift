@@ -1,0 +1,333 @@
+internal import CLibPQ
+import Foundation
+import Logging
+import Persist
+
+/// The engine of ``PostgresDataStore``: one writer session, a pool of reader sessions, and the
+/// schema blocks start from.
+///
+/// Read blocks run in `REPEATABLE READ READ ONLY` snapshots on reader sessions. Write blocks run
+/// on the writer session in `READ COMMITTED` transactions that first take a transaction-level
+/// advisory lock keyed by the schema, so that every process writing through Persist to the same
+/// schema writes one block at a time, and commit at the store's durability.
+final class PostgresEngine: DataStoreEngine {
+    let location: String
+    let url: Result<PostgresURL, DataStoreError>
+    let schemaName: String
+    let options: PostgresDataStore.Options
+    /// The writer session while open; used only on the store's write queue (writes, the escape
+    /// hatch, open and close, which the scheduler all runs there).
+    private let writerSlot = Locked<PostgresSession?>(nil)
+    private let pool: ReaderPool
+    private let cache = SchemaCache()
+    /// Read blocks that have begun and not yet opened their snapshot.
+    private let pendingSnapshots = PendingSnapshots()
+    /// Whether the database's default collation compares bytes, found when opening.
+    private let defaultCollationIsBytewise = Locked(true)
+
+    /// The advisory lock every Persist write block on this schema takes: the 64-bit FNV-1a hash
+    /// of `persist-postgres:` and the schema's name.
+    let lockKey: Int64
+    /// The channel every committing Persist write block on this schema notifies:
+    /// `persist_changes_` and the lock key in hexadecimal (a channel name must fit in 63 bytes).
+    let changeChannel: String
+    /// The connection that listens on ``changeChannel`` while the store has live queries, kept
+    /// (not listening) between them until the store closes; used only on the store's write queue.
+    let changeListener = Locked(ChangeListener())
+
+    init(url: Result<PostgresURL, DataStoreError>, options: PostgresDataStore.Options) {
+        self.url = url
+        self.options = options
+        let schema: String
+        switch url {
+        case .success(let parsed):
+            schema = options.schema ?? parsed.schema
+            var location = parsed.location
+            if schema != PostgresURL.defaultSchema {
+                location += (location.contains("?") ? "&" : "?") + "schema=" + PercentEncoding.encode(schema)
+            }
+            self.location = location
+        case .failure:
+            schema = options.schema ?? PostgresURL.defaultSchema
+            self.location = "a PostgreSQL store with a malformed URL"
+        }
+        schemaName = schema
+        lockKey = Int64(bitPattern: StableName.value("persist-postgres:" + schema))
+        changeChannel = "persist_changes_" + String(UInt64(bitPattern: lockKey), radix: 16)
+        let location = location
+        pool = ReaderPool(capacity: max(options.readerConnections, 0), location: location) {
+            try PostgresSession.open(try url.get(), schema: schema, role: .reader, options: options)
+        }
+    }
+
+    private var logger: Logger { options.logger }
+
+    private func environment(generation: Int) -> PostgresEnvironment {
+        PostgresEnvironment(location: location, schemaName: schemaName,
+                            defaultCollationIsBytewise: defaultCollationIsBytewise.value, cache: cache,
+                            generation: generation, logger: logger)
+    }
+
+    // MARK: Lifecycle
+
+    func open() throws {
+        let url = try self.url.get()
+        try options.validate(location: location)
+        let writer = try PostgresSession.open(url, schema: schemaName, role: .writer, options: options)
+        do {
+            try checkServer(writer)
+            let transaction = BlockTransaction(lazilyOn: writer)
+            let schema = try environment(generation: 0).loader { try transaction.run($0) }.load()
+            _ = try writer.run([PGCommand("COMMIT", prepared: true, operation: "Reading the schema")])
+            cache.publish(schema)
+            report(schema)
+        } catch {
+            writer.close()
+            throw error
+        }
+        writerSlot.withLock { $0 = writer }
+        pool.open()
+    }
+
+    /// Checks what the store relies on: a UTF-8 database, and how its default collation compares.
+    private func checkServer(_ session: PostgresSession) throws {
+        let encoding = session.connection.parameterStatus("server_encoding") ?? "unknown"
+        guard encoding == "UTF8" else {
+            throw DataStoreError(
+                .unsupported,
+                "the database of the PostgreSQL store at \(location) stores text as \(encoding); Persist needs UTF8, "
+                    + "because strings compare by their UTF-8 bytes. Create the database with ENCODING 'UTF8'",
+                path: location)
+        }
+        let provider = session.connection.serverVersion >= 150_000 ? "datlocprovider::text" : "'c'::text"
+        let result = try session.run([PGCommand(
+            "SELECT datcollate::text, \(provider) FROM pg_catalog.pg_database WHERE datname = current_database()",
+            operation: "Reading the database's collation")], synchronize: true)[0]
+        let collation = try result.text(0, 0) ?? ""
+        let isLibc = try result.text(0, 1) == "c"
+        defaultCollationIsBytewise.withLock { $0 = isLibc && (collation == "C" || collation == "POSIX") }
+    }
+
+    private func report(_ schema: StoreSchema) {
+        let metadata: Logger.Metadata = ["store": .string(location)]
+        for table in schema.tables.values.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+        where !table.isCreated {
+            logger.debug("adopted table \(table.qualified) as an item type keyed by \(table.key.quoted)", metadata: metadata)
+        }
+        for skipped in schema.skipped {
+            logger.debug("skipped \(String(reflecting: skipped.name)): \(skipped.reason)", metadata: metadata)
+        }
+    }
+
+    func close() throws {
+        pool.close()
+        let writer = writerSlot.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+        writer?.close()
+        closeChangeListener()
+        cache.removeAll()
+    }
+
+    /// Whether the store is open (set up and not torn down).
+    var isOpen: Bool { writerSlot.value != nil }
+
+    private func writerSession() throws -> PostgresSession {
+        guard let writer = writerSlot.value else {
+            throw DataStoreError(.misuse, "the PostgreSQL store at \(location) is not open; call setup() first",
+                                 path: location)
+        }
+        return writer
+    }
+
+    /// The cached schema, and forgets prepared statements made for an older one.
+    private func schema(for session: PostgresSession) throws -> (StoreSchema, Int) {
+        let (cached, generation) = cache.current
+        guard let schema = cached else {
+            throw DataStoreError(.misuse, "the PostgreSQL store at \(location) is not open; call setup() first",
+                                 path: location)
+        }
+        if session.schemaGeneration != generation {
+            if session.schemaGeneration >= 0 { session.connection.retireAllStatements() }
+            session.schemaGeneration = generation
+        }
+        return (schema, generation)
+    }
+
+    // MARK: Transactions
+
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        let session = try pool.checkout()
+        var reusable = false
+        defer { pool.checkin(session, reusable: reusable && session.owning { !session.connection.isBroken }) }
+        // The reader pool's flush may be sending the last read's COMMIT: work on the session owning it.
+        let (schema, generation) = try session.owning {
+            try session.prepareForBlock()
+            return try self.schema(for: session)
+        }
+        let pending = pendingSnapshots
+        let transaction = BlockTransaction(lazilyOn: session) { pending.remove(session) }
+        // Registered once the transaction exists, so that a writer opening its snapshot is not undone.
+        pending.add(session)
+        let reader = PostgresReader(transaction: transaction, schema: schema, environment: environment(generation: generation))
+        defer {
+            pending.remove(session)
+            transaction.endWithoutWaiting()
+        }
+        let value = try body(reader)
+        reusable = true
+        return value
+    }
+
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        let session = try writerSession()
+        try session.prepareForBlock()
+        var (schema, generation) = try self.schema(for: session)
+        let fingerprint = try begin(session)
+        let transaction = BlockTransaction(begunOn: session)
+        let environment = environment(generation: generation)
+        let writer: PostgresWriter
+        let value: T
+        do {
+            if fingerprint != schema.fingerprint {
+                // Another process, or other SQL, changed the schema: read it again, under the lock.
+                schema = try environment.loader { try transaction.run($0) }.load()
+                cache.publish(schema)
+                (_, generation) = cache.current
+                session.schemaGeneration = generation
+                session.connection.retireAllStatements()
+            }
+            writer = PostgresWriter(transaction: transaction, schema: schema, environment: environment)
+            let (result, commit) = try body(writer)
+            value = result
+            if let failure = transaction.failure {
+                throw DataStoreError(
+                    .misuse,
+                    "the write block on PostgreSQL at \(location) returned after PostgreSQL had aborted its transaction "
+                        + "because of an error it caught (\(failure.message)); nothing was written. Let such errors "
+                        + "end the block, or return .rollback",
+                    path: location, engineCode: failure.engineCode, engineMessage: failure.engineMessage)
+            }
+            guard commit else {
+                rollback(session)
+                return value
+            }
+            if !writer.schemaChanges.isEmpty {
+                let result = try transaction.run([PGCommand(SchemaFingerprint.query, [.text(schemaName)], prepared: true,
+                                                            operation: "Reading the schema")])[0]
+                writer.schema.fingerprint = SchemaFingerprint(relations: try result.int64(0, 0) ?? 0,
+                                                              transactionSum: try result.int64(0, 1) ?? 0)
+            }
+            // No read block that began before this commit may see it.
+            pendingSnapshots.openAll()
+            // The notification is delivered to listeners when, and only if, the block commits.
+            _ = try session.run([
+                PGCommand("SELECT pg_catalog.pg_notify($1, '')", [.text(changeChannel)], prepared: true,
+                          operation: "Committing a write block"),
+                PGCommand("COMMIT", prepared: true, operation: "Committing a write block"),
+            ])
+        } catch {
+            rollback(session)
+            throw error
+        }
+        if !writer.schemaChanges.isEmpty {
+            cache.publish(writer.schema)
+            session.schemaGeneration = cache.current.generation
+            for change in writer.schemaChanges { logger.debug("\(change)", metadata: ["store": .string(location)]) }
+        }
+        return value
+    }
+
+    /// Begins a write transaction: `BEGIN`, the schema's advisory lock, and the catalog's
+    /// fingerprint, in one round trip; once more on a new connection when the server had gone.
+    private func begin(_ session: PostgresSession) throws -> SchemaFingerprint {
+        func attempt() throws -> SchemaFingerprint {
+            let begin = session.beginCommands()
+            let results = try session.run(begin + [
+                PGCommand("SELECT pg_advisory_xact_lock($1)", [.int8(lockKey)], prepared: true,
+                          operation: "Waiting for the write lock of schema \(String(reflecting: schemaName))"),
+                PGCommand(SchemaFingerprint.query, [.text(schemaName)], prepared: true, operation: "Reading the schema"),
+            ])
+            let fingerprint = results[results.count - 1]
+            return SchemaFingerprint(relations: try fingerprint.int64(0, 0) ?? 0,
+                                     transactionSum: try fingerprint.int64(0, 1) ?? 0)
+        }
+        do {
+            return try attempt()
+        } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
+            try session.reconnect()
+            return try attempt()
+        } catch {
+            rollback(session)
+            throw error
+        }
+    }
+
+    private func rollback(_ session: PostgresSession) {
+        guard !session.connection.isBroken else { return }
+        do {
+            _ = try session.run([PGCommand("ROLLBACK", prepared: true, operation: "Rolling back a write block")])
+        } catch {
+            logger.debug("rolling back failed: \(error)", metadata: ["store": .string(location)])
+        }
+    }
+
+    // MARK: Escape hatch and reports
+
+    /// Runs `body` with the writer's `PGconn`, out of pipeline mode; the caller serializes it with
+    /// the write blocks.
+    func withRawHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        let session = try writerSession()
+        try session.prepareForBlock()
+        let connection = session.connection
+        try connection.exitPipelineMode()
+        defer {
+            do {
+                try connection.enterPipelineMode()
+                try refreshAfterRawUse(session)
+            } catch {
+                logger.warning("after the escape hatch: \(error)", metadata: ["store": .string(location)])
+            }
+        }
+        let handle = try connection.connection
+        let value: T
+        do {
+            value = try body(handle)
+        } catch {
+            if connection.transactionStatus != .idle { _ = try? connection.executeScript("ROLLBACK") }
+            throw error
+        }
+        if connection.transactionStatus != .idle {
+            _ = try? connection.executeScript("ROLLBACK")
+            throw DataStoreError(
+                .misuse, "a closure given the raw connection of the PostgreSQL store at \(location) left a transaction "
+                    + "open, which was rolled back; commit or roll back every transaction it begins",
+                path: location)
+        }
+        return value
+    }
+
+    /// Reads the schema again when legacy code changed it through the escape hatch.
+    private func refreshAfterRawUse(_ session: PostgresSession) throws {
+        guard !session.connection.isBroken, let cached = cache.current.schema else { return }
+        let result = try session.run([PGCommand(SchemaFingerprint.query, [.text(schemaName)], prepared: true,
+                                                operation: "Reading the schema")], synchronize: true)[0]
+        let fingerprint = SchemaFingerprint(relations: try result.int64(0, 0) ?? 0, transactionSum: try result.int64(0, 1) ?? 0)
+        guard fingerprint != cached.fingerprint else { return }
+        session.connection.retireAllStatements()
+        let transaction = BlockTransaction(lazilyOn: session)
+        let schema = try environment(generation: 0).loader { try transaction.run($0) }.load()
+        _ = try session.run([PGCommand("COMMIT", prepared: true, operation: "Reading the schema")])
+        cache.publish(schema)
+    }
+
+    /// The relations of the schema that are not item types.
+    func skippedTables() throws -> [PostgresSkippedTable] {
+        try read { reader in
+            guard let reader = reader as? PostgresReader else { return [] }
+            try reader.refreshIfChanged()
+            return reader.schema.skipped
+        }
+    }
+}

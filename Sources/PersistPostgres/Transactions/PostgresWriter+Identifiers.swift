@@ -1,0 +1,44 @@
+import Persist
+
+extension PostgresWriter {
+    /// The next integer identifier of a type whose key is an integer column.
+    ///
+    /// - An adopted key with its own sequence (`serial`, `GENERATED … AS IDENTITY`) takes the
+    ///   identifier from that sequence with `nextval`, so legacy `INSERT`s that let the column
+    ///   default and Persist never hand out the same identifier. A sequence behind the table's
+    ///   largest key (rows inserted with explicit keys) is first moved up to it with `setval`.
+    /// - Any other integer key gives one above `max(key)`. This is safe against other Persist
+    ///   processes: every Persist write block on the schema holds the schema's transaction-level
+    ///   advisory lock from its first statement to its commit, so no other Persist writer can
+    ///   insert between this `SELECT` and the block's commit.
+    /// - A key of another type (text, the mixed encoding) takes the general path: one above the
+    ///   largest integer identifier found among the items.
+    func nextIntegerID(ofType itemType: String) throws -> Int64 {
+        try checkTransaction()
+        guard let table = schema.tables[itemType], [.smallint, .integer, .bigint].contains(table.key.type) else {
+            return try IntegerIDs.after(largestIntegerID(ofType: itemType), itemType: itemType)
+        }
+        let operation = "Choosing the next integer identifier of type \(String(reflecting: itemType))"
+        let key = table.key.quoted
+        let results = try transaction.run([
+            PGCommand("SELECT max(\(key))::int8 FROM \(table.qualified)", prepared: true, operation: operation),
+            PGCommand("SELECT pg_catalog.pg_get_serial_sequence($1, $2)", [.text(table.qualified), .text(table.key.name)],
+                      prepared: true, operation: operation),
+        ])
+        let largest = try results[0].int64(0, 0)
+        guard !table.isCreated, let sequence = try results[1].text(0, 0) else {
+            return try IntegerIDs.after(largest, itemType: itemType)
+        }
+        let next = try transaction.run([
+            PGCommand("SELECT pg_catalog.nextval($1::regclass)", [.text(sequence)], prepared: true, operation: operation),
+        ])[0]
+        guard let value = try next.int64(0, 0) else { return try IntegerIDs.after(largest, itemType: itemType) }
+        guard let largest, value <= largest else { return value }
+        guard largest < .max else { throw IntegerIDs.exhausted(itemType) }
+        let moved = try transaction.run([
+            PGCommand("SELECT pg_catalog.setval($1::regclass, $2), pg_catalog.nextval($1::regclass)",
+                      [.text(sequence), .int8(largest)], prepared: true, operation: operation),
+        ])[0]
+        return try moved.int64(0, 1) ?? IntegerIDs.after(largest, itemType: itemType)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Persist
+
+extension PostgresWriter {
+    /// PostgreSQL's unique indexes refuse a violating statement; the writer runs writes to tables
+    /// with one in a savepoint (they are guarded), so the refusal leaves the block as it was.
+    var enforcesUniqueIndexes: Bool { true }
+
+    /// Declares an index: recorded in `persist_indexes`, and created at once when its table and
+    /// columns exist (otherwise as soon as they do). Over items that already share values, a
+    /// unique one is refused with `uniqueViolation` naming them, and nothing is declared.
+    func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
+        try checkTransaction()
+        if try indexes(ofType: index.itemType)?.contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) == true {
+            return false
+        }
+        try editor.ensureIndexTable(&schema)
+        let operation = "Declaring the \(index)"
+        let catalog = schema.qualified(StoreSchema.indexesTable)
+        let position = (try transaction.run([PGCommand("SELECT coalesce(max(position), 0)::int8 FROM \(catalog)",
+                                                       prepared: true, operation: operation)])[0].int64(0, 0) ?? 0) + 1
+        var number = position
+        while schema.takenNames.contains("persist_index_\(number)") { number += 1 }
+        let declared = IndexCatalog.Declared(name: "persist_index_\(number)", attributes: index.attributes, isUnique: index.isUnique)
+        if let table = schema.tables[index.itemType],
+           let create = IndexCatalog.createStatement(declared, on: table, schema: schema) {
+            do {
+                _ = try inSavepoint(nil, PGCommand(create, operation: operation)) { _ in }
+            } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
+                var refused = UniqueIndexes.existingDuplicates(index, try UniqueIndexes.duplicates(for: index, in: self) ?? [])
+                refused.path = location
+                refused.engineCode = error.engineCode
+                refused.engineMessage = error.engineMessage
+                throw refused
+            }
+        }
+        let encoded = String(decoding: try JSONEncoder().encode(index.attributes), as: UTF8.self)
+        _ = try transaction.run([PGCommand(
+            "INSERT INTO \(catalog) (position, name, item_type, attributes, is_unique) VALUES ($1, $2, $3, $4, $5)",
+            [.int8(position), .text(declared.name), .text(index.itemType), .text(encoded), .bool(index.isUnique)],
+            prepared: true, operation: operation)])
+        schema.takenNames.insert(declared.name)
+        schemaChanges.append("declared the \(index) as \(String(reflecting: declared.name))")
+        if index.isUnique, schema.tables[index.itemType] != nil { try reloadSchema() }
+        return true
+    }
+
+    /// Creates the declared indexes of `itemType` whose columns now all exist, and rebuilds unique
+    /// ones whose columns were widened to the mixed encoding; returns the table as it is then.
+    func materializeIndexes(ofType itemType: String) throws -> TableSchema? {
+        let catalog = indexCatalog
+        guard catalog.hasDeclarations, let table = schema.tables[itemType] else { return schema.tables[itemType] }
+        let declared = try catalog.declared(ofType: itemType)
+        guard !declared.isEmpty else { return table }
+        let existing = Dictionary(try catalog.existing(on: table).map { ($0.name, $0.hasExpressions) },
+                                  uniquingKeysWith: { a, _ in a })
+        var commands: [PGCommand] = []
+        var madeUnique = false
+        for index in declared {
+            guard let create = IndexCatalog.createStatement(index, on: table, schema: schema) else { continue }
+            let operation = "Creating the index \(String(reflecting: index.name)) of type \(String(reflecting: itemType))"
+            switch existing[index.name] {
+            case nil:
+                commands.append(PGCommand(create, operation: operation))
+            case false? where IndexCatalog.needsExpressions(index, on: table):
+                commands.append(PGCommand("DROP INDEX \(schema.qualified(index.name))", operation: operation))
+                commands.append(PGCommand(create, operation: operation))
+            default:
+                continue
+            }
+            madeUnique = madeUnique || index.isUnique
+            schemaChanges.append("created the index \(String(reflecting: index.name)) of table \(table.qualified)")
+        }
+        guard !commands.isEmpty else { return table }
+        _ = try transaction.run(commands)
+        if madeUnique { try reloadSchema() }
+        return schema.tables[itemType]
+    }
+
+    /// Names the items of a unique violation PostgreSQL reported for `item`: the item, and the
+    /// one holding its values for a unique index, found by Persist's comparisons.
+    func namingUniqueViolation(_ error: DataStoreError, _ item: Item) throws -> DataStoreError {
+        var named = error
+        named.code = .uniqueViolation
+        named.items = [item.reference]
+        named.message = "\(item.reference) would share the values of a unique index of its table in PostgreSQL at "
+            + "\(location); nothing of the write was stored. Give the item other values, or remove the other item first"
+        for index in try indexes(ofType: item.itemType) ?? [] where index.isUnique {
+            guard let values = UniqueIndexes.values(of: item, for: index),
+                  let holder = try UniqueIndexes.holder(of: values, for: index, in: self, excluding: [item.id])
+            else { continue }
+            let other = ItemReference(itemType: item.itemType, id: holder)
+            named.items.append(other)
+            named.message = "\(item.reference) would share the values of the \(index) with \(other) in PostgreSQL at "
+                + "\(location); nothing of the write was stored. Give the item other values, or remove the other item first"
+            break
+        }
+        return named
+    }
+}

@@ -1,0 +1,112 @@
+import Persist
+
+extension PostgresWriter {
+    /// One `DELETE` statement selecting exactly what `items(forRequest:)` selects; on an adopted
+    /// (guarded) table in a savepoint, so that a refusal by the table leaves the block going on.
+    func deleteItems(matching request: DataStoreRequest) throws -> Int {
+        try checkTransaction()
+        guard let table = schema.tables[request.itemType] else { return 0 }
+        guard let query = RequestCompiler.delete(request, from: table) else {
+            return try deleteEach(matching: request)
+        }
+        guard !query.matchesNothing else { return 0 }
+        let command = PGCommand(query.sql, query.parameters, prepared: true,
+                                operation: "Deleting items of type \(String(reflecting: request.itemType))")
+        let result = table.isGuarded ? try inSavepoint(nil, command) { _ in } : try transaction.run([command])[0]
+        return result.affectedRows
+    }
+
+    /// One `UPDATE` statement, after adding or widening the columns the values need, on a table
+    /// the store created. An adopted (guarded) table, whose declared types may refuse or change a
+    /// value, takes the general path: each item saved in a savepoint and read back.
+    func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
+        try checkTransaction()
+        guard let current = schema.tables[request.itemType] else { return 0 }
+        guard !current.isGuarded, let table = try fitColumns(to: values, in: current) else {
+            return try saveEach(matching: request, setting: values)
+        }
+        let dateOID = schema.dateTypeOID ?? 0
+        var assignments: [(column: ColumnSchema, parameter: PGValue)] = []
+        for name in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let value = values[name], let index = table.columnIndex[name] else { continue }
+            let column = table.columns[index]
+            if value.isNull {
+                assignments.append((column, column.nullParameter))
+            } else if let parameter = column.type.encode(value, persistDateOID: dateOID) {
+                assignments.append((column, parameter))
+            } else {
+                return try saveEach(matching: request, setting: values)
+            }
+        }
+        guard !assignments.isEmpty else { return try countItems(matching: request) }
+        guard let query = RequestCompiler.update(request, of: table, setting: assignments) else {
+            return try saveEach(matching: request, setting: values)
+        }
+        guard !query.matchesNothing else { return 0 }
+        let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
+                                                    operation: "Updating items of type \(String(reflecting: request.itemType))")])
+        return result[0].affectedRows
+    }
+
+    /// The table with a column that keeps each non-null value: columns added for new attributes,
+    /// created columns widened; `nil` when a value needs what only the general path can say (a
+    /// reserved attribute name, a column the store did not create).
+    private func fitColumns(to values: [String: Value], in current: TableSchema) throws -> TableSchema? {
+        var table = current
+        let dateOID = schema.dateTypeOID ?? 0
+        var planned: [SchemaEditor.PlannedColumn] = []
+        for name in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let value = values[name], !value.isNull else { continue }
+            if let index = table.columnIndex[name] {
+                let column = table.columns[index]
+                guard column.type.encode(value, persistDateOID: dateOID) == nil else { continue }
+                guard column.isCreated, column.type != .mixed else { return nil }
+                table = try editor.widen(columnAt: index, of: table, in: &schema)
+                schemaChanges.append("let column \(column.quoted) of table \(table.qualified) hold values of every kind")
+            } else if table.reservedAttributes[name] != nil {
+                return nil
+            } else if let kind = CreatedKind(for: value) {
+                planned.append(SchemaEditor.PlannedColumn(attribute: name, kind: kind))
+            }
+        }
+        if !planned.isEmpty {
+            table = try editor.addColumns(planned, to: table, in: &schema)
+            schemaChanges.append("added \(Self.describe(planned)) to table \(table.qualified)")
+        }
+        if table !== current, let materialized = try materializeIndexes(ofType: table.itemType) {
+            // A unique index makes the table guarded: its writes then take the checked path.
+            return materialized.isGuarded ? nil : materialized
+        }
+        return table
+    }
+
+    /// The general path of `deleteItems`: what PostgreSQL cannot select exactly, the store does.
+    private func deleteEach(matching request: DataStoreRequest) throws -> Int {
+        let ids = try items(matching: request).map(\.id)
+        for id in ids { _ = try deleteItem(ofType: request.itemType, id: id) }
+        return ids.count
+    }
+
+    /// The general path of `updateItems`: each selected item saved with the values applied, all
+    /// in one savepoint, so that a refused save (a unique index, a declared type) leaves every
+    /// item as it was and the block can go on.
+    private func saveEach(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
+        let selected = try items(matching: request)
+        let operation = "Updating items of type \(String(reflecting: request.itemType))"
+        _ = try transaction.run([PGCommand("SAVEPOINT persist_update", prepared: true, operation: operation)])
+        do {
+            for item in selected { try save(item.setting(values)) }
+        } catch let error as DataStoreError where !PostgresSession.isConnectionLoss(error) {
+            transaction.failure = nil
+            _ = try transaction.run([
+                PGCommand("ROLLBACK TO SAVEPOINT persist_update", prepared: true, operation: operation),
+                PGCommand("RELEASE SAVEPOINT persist_update", prepared: true, operation: operation),
+            ])
+            throw error
+        }
+        transaction.session.connection.deferCommands([
+            PGCommand("RELEASE SAVEPOINT persist_update", prepared: true, operation: operation),
+        ])
+        return selected.count
+    }
+}

@@ -1,0 +1,360 @@
+import Persist
+
+/// The writes of one write block, in the writer session's transaction.
+///
+/// Tables and columns are created as items need them; a created column or key that meets a value
+/// its type cannot hold widens to the mixed encoding; a column of an adopted table keeps its
+/// declared type and refuses such a value with `typeMismatch`. Writes to adopted (guarded)
+/// tables run in a savepoint and are read back, so that a refused or altered row leaves nothing
+/// behind and the block can go on.
+final class PostgresWriter: PostgresReader, StoreWriter {
+    /// What the block changed in the schema, for the log once it commits.
+    var schemaChanges: [String] = []
+
+    var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
+
+    // MARK: StoreWriter
+
+    func insert(_ item: Item) throws {
+        try checkTransaction()
+        if let (table, parameters) = ready(item) {
+            let result = try naming(item) {
+                try transaction.run([PGCommand(table.insertAll, parameters, prepared: true, operation: table.insertOperation)])[0]
+            }
+            if result.affectedRows == 0 { throw alreadyExists(item) }
+            return
+        }
+        let (table, key) = try resolve(item)
+        if table.isGuarded {
+            try guardedUpsert(item, table, key, replacing: false)
+            return
+        }
+        let result = try naming(item) {
+            try transaction.run([PGCommand(table.insertAll, parameters(key, item, table), prepared: true,
+                                           operation: table.insertOperation)])[0]
+        }
+        if result.affectedRows == 0 { throw alreadyExists(item) }
+    }
+
+    func save(_ item: Item) throws {
+        try checkTransaction()
+        if let (table, parameters) = ready(item) {
+            _ = try naming(item) {
+                try transaction.run([PGCommand(table.upsertAll, parameters, prepared: true, operation: table.saveOperation)])
+            }
+            return
+        }
+        let (table, key) = try resolve(item)
+        if table.isGuarded {
+            try guardedUpsert(item, table, key, replacing: true)
+            return
+        }
+        _ = try naming(item) {
+            try transaction.run([PGCommand(table.upsertAll, parameters(key, item, table), prepared: true,
+                                           operation: table.saveOperation)])
+        }
+    }
+
+    func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
+        try checkTransaction()
+        guard let table = schema.tables[itemType], let key = table.key.type.encodeID(id) else { return false }
+        let reference = ItemReference(itemType: itemType, id: id)
+        let command = PGCommand(table.deleteByKey, [key], prepared: true, operation: "Deleting \(reference)")
+        let result = table.isGuarded
+            ? try inSavepoint(reference, command) { _ in }
+            : try transaction.run([command])[0]
+        return result.affectedRows > 0
+    }
+
+    func deleteAllItems(ofType itemType: String) throws -> Int {
+        try checkTransaction()
+        guard let table = schema.tables[itemType] else { return 0 }
+        let command = PGCommand(table.deleteAll, prepared: true,
+                                operation: "Deleting every item of type \(String(reflecting: itemType))")
+        let result = table.isGuarded
+            ? try inSavepoint(nil, command) { _ in }
+            : try transaction.run([command])[0]
+        return result.affectedRows
+    }
+
+    // MARK: The transaction
+
+    /// Refuses to go on after a statement failed outside a savepoint: PostgreSQL has aborted the
+    /// transaction, and the rest of the block would only fail.
+    func checkTransaction() throws {
+        if let failure = transaction.failure {
+            throw DataStoreError(
+                .misuse,
+                "the write block on PostgreSQL at \(location) continued after PostgreSQL had aborted its transaction "
+                    + "because of an earlier error (\(failure.message)); let that error end the block",
+                path: location)
+        }
+    }
+
+    /// Runs `body`, adding the item to errors the server reports about it.
+    private func naming<T>(_ item: Item, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch var error as DataStoreError where error.items.isEmpty {
+            error.items = [item.reference]
+            throw error
+        }
+    }
+
+    func alreadyExists(_ item: Item) -> DataStoreError {
+        DataStoreError(.alreadyExists, "\(item.reference) already exists in PostgreSQL at \(location); use save to "
+            + "replace it, or give the new item another identifier", path: location, items: [item.reference])
+    }
+
+    // MARK: Tables and columns
+
+    /// The common case in one pass: a created table whose columns already keep every value of the
+    /// item, and its parameters (the key, then each column in table order); `nil` otherwise.
+    private func ready(_ item: Item) -> (TableSchema, [PGValue])? {
+        guard let table = schema.tables[item.itemType], !table.isGuarded, let key = table.key.type.encodeID(item.id) else {
+            return nil
+        }
+        let dateOID = schema.dateTypeOID ?? 0
+        var parameters: [PGValue] = []
+        parameters.reserveCapacity(table.columns.count + 1)
+        parameters.append(key)
+        var matched = 0
+        for column in table.columns {
+            guard let value = item.attributes[column.attribute] else {
+                parameters.append(column.nullParameter)
+                continue
+            }
+            guard let parameter = column.type.encode(value, persistDateOID: dateOID) else { return nil }
+            parameters.append(parameter)
+            matched += 1
+        }
+        return matched == item.attributes.count ? (table, parameters) : nil
+    }
+
+    /// The item's table (created, extended or widened as needed) and its key parameter.
+    private func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
+        let changesBefore = schemaChanges.count
+        var table = try schema.tables[item.itemType] ?? createTable(for: item)
+        if table.key.type.encodeID(item.id) == nil {
+            guard let kind = table.keyKind, kind != .mixed else {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "the table \(table.qualified) in PostgreSQL at \(location) keeps its items under the key "
+                        + "\(table.key.quoted), which cannot hold the identifier of \(item.reference); give the item "
+                        + "an identifier of the key's type",
+                    path: location, items: [item.reference])
+            }
+            table = try editor.widenKey(of: table, in: &schema)
+            schemaChanges.append("let the key of table \(table.qualified) hold identifiers of every kind")
+        }
+        var planned: [SchemaEditor.PlannedColumn] = []
+        // The common case first: every attribute has a column that keeps its value.
+        let dateOID = schema.dateTypeOID ?? 0
+        let fits = item.attributes.allSatisfy { name, value in
+            guard let index = table.columnIndex[name] else { return false }
+            return table.columns[index].type.encode(value, persistDateOID: dateOID) != nil
+        }
+        for name in fits ? [] : item.attributes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            guard let value = item.attributes[name] else { continue }
+            if let index = table.columnIndex[name] {
+                let column = table.columns[index]
+                guard column.type.encode(value, persistDateOID: schema.dateTypeOID ?? 0) == nil else { continue }
+                guard column.isCreated, column.type != .mixed else { throw mismatch(item, name, value, column, table) }
+                table = try editor.widen(columnAt: index, of: table, in: &schema)
+                schemaChanges.append("let column \(column.quoted) of table \(table.qualified) hold values of every kind")
+            } else if let reason = table.reservedAttributes[name] {
+                throw DataStoreError(
+                    .invalidArgument,
+                    "the attribute \(String(reflecting: name)) of \(item.reference) cannot be stored in table "
+                        + "\(table.qualified) of PostgreSQL at \(location): \(reason); rename the attribute",
+                    path: location, items: [item.reference])
+            } else if let kind = CreatedKind(for: value) {
+                planned.append(SchemaEditor.PlannedColumn(attribute: name, kind: kind))
+            }
+        }
+        if !planned.isEmpty {
+            table = try editor.addColumns(planned, to: table, in: &schema)
+            schemaChanges.append("added \(Self.describe(planned)) to table \(table.qualified)")
+        }
+        if schemaChanges.count > changesBefore, let materialized = try materializeIndexes(ofType: item.itemType) {
+            table = materialized
+        }
+        guard let key = table.key.type.encodeID(item.id) else { throw mismatch(item, table) }
+        return (table, key)
+    }
+
+    private func createTable(for item: Item) throws -> TableSchema {
+        if item.itemType.utf8.count <= SQLNames.maximumBytes, schema.takenNames.contains(item.itemType),
+           !StoreSchema.reservedNames.contains(item.itemType) {
+            throw DataStoreError(
+                .invalidArgument,
+                "the item type \(String(reflecting: item.itemType)) cannot be a table in schema "
+                    + "\(String(reflecting: schema.name)) of PostgreSQL at \(location): the schema already has a relation "
+                    + "or type with this name that is not an item type (see skippedTables()); choose another item type name",
+                path: location, items: [item.reference])
+        }
+        let planned = item.attributes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
+            item.attributes[name].flatMap(CreatedKind.init(for:)).map { SchemaEditor.PlannedColumn(attribute: name, kind: $0) }
+        }
+        let table = try editor.createTable(item.itemType, keyKind: KeyKind(for: item.id), columns: planned, in: &schema)
+        schemaChanges.append("created table \(table.qualified) with \(Self.describe(planned))")
+        return table
+    }
+
+    /// "columns "a" (int), "b" (string)", for the log.
+    static func describe(_ columns: [SchemaEditor.PlannedColumn]) -> String {
+        guard !columns.isEmpty else { return "no attribute columns" }
+        let list = columns.map { "\(String(reflecting: $0.attribute)) (\($0.kind.rawValue))" }
+        return (columns.count == 1 ? "column " : "columns ") + list.joined(separator: ", ")
+    }
+
+    /// The key, then the parameters of every column of `table`, in table order.
+    private func parameters(_ key: PGValue, _ item: Item, _ table: TableSchema) throws -> [PGValue] {
+        let dateOID = schema.dateTypeOID ?? 0
+        var parameters: [PGValue] = []
+        parameters.reserveCapacity(table.columns.count + 1)
+        parameters.append(key)
+        for column in table.columns {
+            guard let value = item.attributes[column.attribute] else {
+                parameters.append(column.nullParameter)
+                continue
+            }
+            guard let parameter = column.type.encode(value, persistDateOID: dateOID) else {
+                throw mismatch(item, column.attribute, value, column, table)
+            }
+            parameters.append(parameter)
+        }
+        return parameters
+    }
+
+    private func mismatch(_ item: Item, _ name: String, _ value: Value, _ column: ColumnSchema, _ table: TableSchema)
+        -> DataStoreError {
+        DataStoreError(
+            .typeMismatch,
+            "the column \(column.quoted) of table \(table.qualified) in PostgreSQL at \(location) has the type "
+                + "\(Self.describe(column.type)), which cannot keep \(Self.brief(value)) of \(item.reference) as it is; "
+                + "nothing was written. Store the value in a form the column keeps, or under another attribute name",
+            path: location, items: [item.reference])
+    }
+
+    private func mismatch(_ item: Item, _ table: TableSchema) -> DataStoreError {
+        DataStoreError(.typeMismatch, "the key \(table.key.quoted) of table \(table.qualified) in PostgreSQL at "
+            + "\(location) cannot hold the identifier of \(item.reference)", path: location, items: [item.reference])
+    }
+
+    /// A column type for a message.
+    static func describe(_ type: ColumnType) -> String {
+        switch type {
+        case .boolean: "boolean"
+        case .smallint: "smallint"
+        case .integer: "integer"
+        case .bigint: "bigint"
+        case .numeric(let precision, let scale):
+            precision.map { "numeric(\($0), \(scale ?? 0))" } ?? "numeric"
+        case .real: "real"
+        case .doublePrecision: "double precision"
+        case .text(let maxLength, _): maxLength.map { "varchar(\($0))" } ?? "text"
+        case .character(let length): "char(\(length))"
+        case .bytea, .encoded, .mixed: "bytea"
+        case .date: "date"
+        case .timestamp: "timestamp"
+        case .timestamptz: "timestamptz"
+        case .uuid: "uuid (strings in the upper-case form of UUID().uuidString)"
+        case .json: "json"
+        case .jsonb: "jsonb"
+        case .persistDate: "persist_date"
+        }
+    }
+
+    /// A value for a message: short values in full, long ones by kind and size.
+    static func brief(_ value: Value) -> String {
+        value.briefDescription
+    }
+
+    // MARK: Guarded writes
+
+    /// Inserts (or replaces) the item with the columns it has, in a savepoint, and reads the row
+    /// back: a value the table stored differently is refused with `typeMismatch` and undone.
+    private func guardedUpsert(_ item: Item, _ table: TableSchema, _ key: PGValue, replacing: Bool) throws {
+        let dateOID = schema.dateTypeOID ?? 0
+        var given: [ColumnSchema] = []
+        var parameters = [key]
+        for column in table.columns {
+            guard let value = item.attributes[column.attribute] else { continue }
+            guard let parameter = column.type.encode(value, persistDateOID: dateOID) else {
+                throw mismatch(item, column.attribute, value, column, table)
+            }
+            given.append(column)
+            parameters.append(parameter)
+        }
+        var sql = TableSchema.insert(into: table.qualified, key: table.key, columns: given)
+            + " ON CONFLICT (\(table.key.quoted)) "
+        let missing = table.columns.filter { item.attributes[$0.attribute] == nil }
+        let assignments = given.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" } + missing.map { "\($0.quoted) = NULL" }
+        sql += replacing && !assignments.isEmpty ? "DO UPDATE SET \(assignments.joined(separator: ", "))" : "DO NOTHING"
+        sql += " RETURNING \(table.selectList)"
+        let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
+        do {
+            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation), replacing)
+        } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
+            // The key conflicts are handled by ON CONFLICT: this is another unique index.
+            throw try namingUniqueViolation(error, item)
+        }
+    }
+
+    /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored.
+    private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ command: PGCommand,
+                               _ replacing: Bool) throws {
+        _ = try inSavepoint(item.reference, command) { result in
+            guard result.rowCount > 0 else {
+                if replacing { return }
+                throw alreadyExists(item)
+            }
+            let stored = try RowDecoder(table: table, result: result, location: location).item(0)
+            if stored.id != item.id {
+                throw altered(item, table, "its identifier would be stored as \(stored.id)")
+            }
+            for column in given {
+                let expected = item.attributes[column.attribute].map(column.type.stored)
+                let actual = stored.attributes[column.attribute]
+                if expected != actual {
+                    throw altered(item, table, "the column \(column.quoted), of type \(Self.describe(column.type)), "
+                        + "would turn \(expected.map(Self.brief) ?? "null") into \(actual.map(Self.brief) ?? "null")")
+                }
+            }
+        }
+    }
+
+    private func altered(_ item: Item, _ table: TableSchema, _ detail: String) -> DataStoreError {
+        DataStoreError(
+            .typeMismatch,
+            "PostgreSQL would not store \(item.reference) as given in table \(table.qualified) at \(location): "
+                + "\(detail); nothing was written. Store the value in a form the column keeps, or under another "
+                + "attribute name",
+            path: location, items: [item.reference])
+    }
+
+    /// Runs `command` in a savepoint and checks its result with `verify`; a failure of either
+    /// rolls the savepoint back, so the transaction goes on as if nothing had been tried.
+    func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
+                             verify: (PGResult) throws -> Void) throws -> PGResult {
+        let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
+        do {
+            let result = try transaction.run([savepoint, command])[1]
+            try verify(result)
+            transaction.session.connection.deferCommands([
+                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
+            ])
+            return result
+        } catch var error as DataStoreError {
+            if PostgresSession.isConnectionLoss(error) { throw error }
+            transaction.failure = nil
+            _ = try transaction.run([
+                PGCommand("ROLLBACK TO SAVEPOINT persist_write", prepared: true, operation: command.operation),
+                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
+            ])
+            if error.items.isEmpty, let reference { error.items = [reference] }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Persist
+
+/// Turns result rows of `SELECT *` (or `RETURNING *`) on a table into items.
+struct RowDecoder {
+    let table: TableSchema
+    let result: PGResult
+    let location: String
+    /// The result column of the key, and of each attribute column (in ``TableSchema/columns`` order).
+    private let keyColumn: Int
+    private let attributeColumns: [(offset: Int, index: Int)]
+    /// The result column of each attribute column, by its offset in ``TableSchema/columns``.
+    private let resultIndex: [Int]
+
+    /// A decoder for `result`, after checking that its columns are the table's, as the schema has them.
+    ///
+    /// - Throws: ``StaleSchema`` when the table changed since the schema was read (another
+    ///   connection added or retyped a column), so the caller reads the schema again.
+    init(table: TableSchema, result: PGResult, location: String) throws {
+        self.table = table
+        self.result = result
+        self.location = location
+        let layout = table.layout
+        guard result.columnCount == layout.count else { throw StaleSchema(table: table.itemType) }
+        var keyColumn = 0
+        var attributeColumns: [(offset: Int, index: Int)] = []
+        attributeColumns.reserveCapacity(table.columns.count)
+        for (index, expected) in layout.enumerated() {
+            guard result.columnName(index, equals: expected.cName),
+                  expected.typeOID.map({ $0 == result.columnType(index) }) ?? true else {
+                throw StaleSchema(table: table.itemType)
+            }
+            switch expected.role {
+            case .key: keyColumn = index
+            case .attribute(let offset): attributeColumns.append((offset, index))
+            case .ignored: break
+            }
+        }
+        self.keyColumn = keyColumn
+        self.attributeColumns = attributeColumns
+        var resultIndex = [Int](repeating: -1, count: table.columns.count)
+        for (offset, index) in attributeColumns { resultIndex[offset] = index }
+        self.resultIndex = resultIndex
+    }
+
+    /// Whether the attribute column at `offset` (in ``TableSchema/columns``) is NULL in row `row`.
+    func isNull(_ row: Int, column offset: Int) -> Bool {
+        result.isNull(row, resultIndex[offset])
+    }
+
+    /// The value of the attribute column at `offset` (in ``TableSchema/columns``) in row `row`,
+    /// of the item with identifier `id` (for errors); `nil` for NULL.
+    func value(_ row: Int, column offset: Int, id: ItemID) throws -> Value? {
+        let column = table.columns[offset]
+        do {
+            return try result.withValue(row, resultIndex[offset]) { try column.type.decode($0) } ?? nil
+        } catch let failure as DecodingFailure {
+            throw failure.error(at: describe(column, id), path: location,
+                                items: [ItemReference(itemType: table.itemType, id: id)])
+        }
+    }
+
+    var rowCount: Int { result.rowCount }
+
+    /// The item in row `row`.
+    func item(_ row: Int) throws -> Item {
+        let id = try identifier(row)
+        var attributes: [String: Value] = [:]
+        attributes.reserveCapacity(attributeColumns.count)
+        let columns = table.columns
+        for (offset, index) in attributeColumns {
+            do {
+                let value = try result.withValue(row, index) { try columns[offset].type.decode($0) }
+                if let value = value ?? nil { attributes[columns[offset].attribute] = value }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: describe(columns[offset], id), path: location,
+                                    items: [ItemReference(itemType: table.itemType, id: id)])
+            }
+        }
+        return Item(itemType: table.itemType, id: id, attributes: attributes)
+    }
+
+    /// The identifier in row `row`.
+    func identifier(_ row: Int) throws -> ItemID {
+        let id: ItemID?
+        do {
+            id = try result.withValue(row, keyColumn) { try table.key.type.decodeID($0) }
+        } catch let failure as DecodingFailure {
+            throw failure.error(at: "the key \(table.key.quoted) of a row of table \(table.qualified) in PostgreSQL at "
+                + "\(location)", path: location)
+        }
+        guard let id else {
+            throw DataStoreError(.corrupt, "a row of table \(table.qualified) in PostgreSQL at \(location) has NULL "
+                + "as its key \(table.key.quoted)", path: location)
+        }
+        return id
+    }
+
+    private func describe(_ column: ColumnSchema, _ id: ItemID) -> String {
+        "the column \(column.quoted) of item \(ItemReference(itemType: table.itemType, id: id)) in table "
+            + "\(table.qualified) of PostgreSQL at \(location)"
+    }
+}
+
+/// Thrown when a result does not have the columns the cached schema expects: the schema is read
+/// again and the statement runs again.
+struct StaleSchema: Error {
+    let table: String
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Persist
+import PersistConformance
+import PersistPostgres
+import Testing
+
+/// Declared indexes are real PostgreSQL indexes; adopted ones are listed.
+@Suite("PostgresDataStore keeps indexes in PostgreSQL")
+struct PostgresIndexTests {
+    /// The definitions of the indexes of `table` in `schema`, by name.
+    static func definitions(_ schema: String, _ table: String) throws -> [String: String] {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        let result = try connection.execute(
+            "SELECT indexname::text, indexdef FROM pg_catalog.pg_indexes WHERE schemaname = $1 AND tablename = $2",
+            [.text(schema), .text(table)])
+        var definitions: [String: String] = [:]
+        for row in 0..<result.rowCount { definitions[try result.text(row, 0) ?? ""] = try result.text(row, 1) ?? "" }
+        return definitions
+    }
+
+    @Test("ensureIndex creates a real index once the table and columns exist, UNIQUE for a unique one")
+    func realIndexes() throws {
+        try withPostgresStore { store, schema in
+            try store.writeSync { accessor in
+                _ = try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true)
+                _ = try accessor.ensureIndex(ofType: "User", on: ["city", "name"], unique: false)
+            }
+            #expect(try Self.definitions(schema, "User").isEmpty)
+            try store.writeSync { try $0.insert(Item(itemType: "User", id: "a", attributes: ["email": "a@x", "city": "Leeds"])) }
+            var definitions = try Self.definitions(schema, "User")
+            #expect(definitions["persist_index_1"]?.contains("CREATE UNIQUE INDEX") == true)
+            #expect(definitions["persist_index_2"] == nil)
+            try store.writeSync { try $0.insert(Item(itemType: "User", id: "b", attributes: ["email": "b@x", "name": "Bo"])) }
+            definitions = try Self.definitions(schema, "User")
+            #expect(definitions["persist_index_2"]?.contains("(city, name)") == true)
+            let error = expectError(.uniqueViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: "User", id: "c", attributes: ["email": "a@x"])) }
+            }
+            #expect(error?.engineCode == PostgresSQLState.uniqueViolation.engineCode)
+            #expect(Set(error?.items ?? []) == [ItemReference(itemType: "User", id: "a"), ItemReference(itemType: "User", id: "c")])
+            #expect(try allItems(store, "User").map(\.id) == ["a", "b"])
+        }
+    }
+
+    @Test("a unique index over a widened column compares 1 and 1.0 as equal")
+    func widenedColumn() throws {
+        try withPostgresStore { store, schema in
+            try store.writeSync { accessor in
+                _ = try accessor.ensureIndex(ofType: "Seat", on: ["number"], unique: true)
+                try accessor.insert(Item(itemType: "Seat", id: "a", attributes: ["number": 1]))
+                try accessor.insert(Item(itemType: "Seat", id: "b", attributes: ["number": "one"]))
+            }
+            #expect(try Self.definitions(schema, "Seat")["persist_index_1"]?.contains("get_byte") == true)
+            expectError(.uniqueViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: "Seat", id: "c", attributes: ["number": 1.0])) }
+            }
+            try store.writeSync { try $0.insert(Item(itemType: "Seat", id: "d", attributes: ["number": 2.0])) }
+            #expect(try allItems(store, "Seat").map(\.id) == ["a", "b", "d"])
+        }
+    }
+
+    @Test("an update a unique index refuses changes no item, and the block goes on")
+    func refusedUpdate() throws {
+        try withPostgresStore { store, _ in
+            try store.writeSync { accessor in
+                _ = try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true)
+                try accessor.insert(Item(itemType: "User", id: "a", attributes: ["email": "a", "n": 1]))
+                try accessor.insert(Item(itemType: "User", id: "b", attributes: ["email": "b", "n": 2]))
+            }
+            try store.writeSync { accessor in
+                expectError(.uniqueViolation) {
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "User"), setting: ["email": "z", "n": 0])
+                }
+                try accessor.insert(Item(itemType: "User", id: "c", attributes: ["email": "c"]))
+            }
+            #expect(try allItems(store, "User").map { $0["n"] } == [1, 2, nil])
+        }
+    }
+
+    @Test("adopted indexes and UNIQUE constraints are listed; expression and partial indexes are not")
+    func adopted() throws {
+        let sql = """
+            CREATE TABLE member (id integer PRIMARY KEY, email text UNIQUE, city text, name text);
+            CREATE INDEX member_city ON member (city, name);
+            CREATE INDEX member_lower ON member (lower(name));
+            CREATE INDEX member_partial ON member (name) WHERE city IS NOT NULL;
+            """
+        try withPostgresStore(creatingWith: sql) { store, _ in
+            let indexes = try store.indexes(ofType: "member")
+            #expect(Set(indexes.map { "\($0.attributes)/\($0.isUnique)" }) == ["[\"city\", \"name\"]/false", "[\"email\"]/true"])
+            let created = try store.writeSync { accessor in
+                (try accessor.ensureIndex(ofType: "member", on: ["email"], unique: false),
+                 try accessor.ensureIndex(ofType: "member", on: ["name"], unique: false))
+            }
+            #expect(created == (false, true))
+            #expect(try store.indexes(ofType: "member").count == 3)
+        }
+    }
+}
