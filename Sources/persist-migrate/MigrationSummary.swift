@@ -62,6 +62,8 @@ struct MigrationSummary: Codable, Sendable {
     var notes: [String]
     /// The reshape rules given, with their counts.
     var reshape: [RuleLine]
+    /// Columns of recreated tables whose declared type gave way to a lossless fallback.
+    var fallbacks: [MigrationReport.Fallback]
     var exitStatus: Int32
     var error: Failure?
 
@@ -83,6 +85,7 @@ struct MigrationSummary: Codable, Sendable {
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
         self.reshape = reshape
+        fallbacks = report?.fallbacks ?? []
         exitStatus = exit.rawValue
         self.error = error
     }
@@ -105,6 +108,10 @@ struct MigrationSummary: Codable, Sendable {
         lines += notes.map { "  note: " + $0 }
         lines += reshape.filter { $0.items > 0 }.map { "  reshaped: \($0.rule) applied to \($0.items) item(s)" }
         if totals.omitted > 0 { lines.append("  omitted: \(totals.omitted) item(s) left out by the transform") }
+        lines += fallbacks.map { fallback in
+            "  fallback: \(fallback.itemType).\(fallback.column) declared \(fallback.declaredType) is now "
+                + "\(fallback.fallbackType), to keep \(fallback.example) (no value lost)"
+        }
         let nameWidth = max(types.map(\.itemType.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
             "  " + cells[0].padding(toLength: nameWidth, withPad: " ", startingAt: 0)

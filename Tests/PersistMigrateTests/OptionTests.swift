@@ -85,7 +85,9 @@ struct OptionTests {
         #expect(output.status == 0, "\(output.stderr)")
         let summary = try Self.summary(output)
         #expect(Set(summary.keys) == ["source", "target", "dry_run", "verified", "types", "totals", "seconds",
-                                      "verification_seconds", "notes", "reshape", "exit_status"])
+                                      "verification_seconds", "notes", "reshape", "fallbacks",
+                                      "exit_status"])
+        #expect((summary["fallbacks"] as? [Any])?.isEmpty == true)
         #expect(summary["verified"] as? Bool == false && summary["exit_status"] as? Int == 0)
         let types = summary["types"] as? [[String: Any]] ?? []
         #expect(types.map { $0["item_type"] as? String } == ["Restaurant", "Review"])

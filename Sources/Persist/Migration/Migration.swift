@@ -89,6 +89,7 @@ public struct Migration: Sendable {
         try cancellation?.check()
 
         var copy = MigrationCopy(options: options, targetLocation: target.location, preexisting: preexisting)
+        copy.descriptions = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, transform: transform, cancellation: cancellation)
@@ -126,7 +127,8 @@ public struct Migration: Sendable {
         let copied = transform.isActive ? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             : chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
-                               seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 })
+                               seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
+                               fallbacks: copy.fallbacks)
     }
 
     /// Runs one write block on the target: through its scheduler's bulk-load path when it is

@@ -35,6 +35,10 @@ struct MigrationCopy {
     let targetLocation: String
     let preexisting: [String: Int]
     private(set) var types: [String: TypeCopy] = [:]
+    /// The adopted SQL tables of the source, by item type, for a target that recreates them.
+    var descriptions: [String: TableDescription] = [:]
+    /// Columns of recreated tables that took a fallback, in the order met.
+    private(set) var fallbacks: [MigrationReport.Fallback] = []
     /// A chunk received but only partly taken into the last batch.
     private var leftover: (itemType: String, items: ArraySlice<ItemRow>)?
 
@@ -76,6 +80,19 @@ struct MigrationCopy {
             }
         }
         if usedBulk, let bulk { try locating { try bulk.finishBulkLoad() } }
+        collectFallbacks(from: bulk)
+    }
+
+    /// Keeps the fallbacks a recreating writer reports, once per column.
+    private mutating func collectFallbacks(from bulk: (any BulkLoadWriter)?) {
+        guard let recreating = bulk as? any SchemaRecreatingWriter else { return }
+        for fallback in recreating.columnFallbacks {
+            if let index = fallbacks.firstIndex(where: { $0.itemType == fallback.itemType && $0.column == fallback.column }) {
+                fallbacks[index].fallbackType = fallback.fallbackType
+            } else {
+                fallbacks.append(fallback)
+            }
+        }
     }
 
     /// The next batch of up to ``MigrationOptions/batchSize`` items; `nil` when everything was written.
@@ -116,6 +133,7 @@ struct MigrationCopy {
             usedBulk = try write(itemType, items, accessor: accessor, bulk: bulk, tracker: &tracker) || usedBulk
         }
         if usedBulk, let bulk { try locating { try bulk.finishBulkLoad() } }
+        collectFallbacks(from: bulk)
     }
 
     // MARK: Writing
@@ -135,6 +153,9 @@ struct MigrationCopy {
         // A type the target held nothing of has nothing to skip or replace: load it in bulk, unless
         // this is a dry run and the engine could not take the load back.
         if copy.targetWasEmpty, let bulk, !options.dryRun || bulk.rollsBackBulkInserts {
+            if let description = descriptions[itemType], let recreating = bulk as? any SchemaRecreatingWriter {
+                _ = try locating { try recreating.recreate(description) }
+            }
             try locating { try bulk.bulkInsert(items) }
             copy.written += items.count
             return true

@@ -44,6 +44,10 @@ public struct MigrationReport: Sendable, Hashable {
     public var dryRun: Bool
     /// Seconds the whole run took.
     public var seconds: TimeInterval
+    /// Columns of recreated tables whose declared type could not keep some value and took a
+    /// lossless fallback instead (no value is ever dropped); empty when every value fit.
+    public var fallbacks: [Fallback]
+
     /// Each rule of ``MigrationOptions/reshape``, in the order given, with the number of items
     /// read that it applied to.
     public var reshape: [RuleReport]
@@ -63,12 +67,14 @@ public struct MigrationReport: Sendable, Hashable {
         }
     }
 
-    /// A report of `types`.
-    public init(types: [TypeReport], dryRun: Bool, seconds: TimeInterval, reshape: [RuleReport] = []) {
+    /// A report of `types`, with the rules that reshaped them and the columns that fell back.
+    public init(types: [TypeReport], dryRun: Bool, seconds: TimeInterval, reshape: [RuleReport] = [],
+                fallbacks: [Fallback] = []) {
         self.types = types
         self.dryRun = dryRun
         self.seconds = seconds
         self.reshape = reshape
+        self.fallbacks = fallbacks
     }
 
     /// The rules of ``MigrationOptions/reshape`` that applied to no item read (a type the source

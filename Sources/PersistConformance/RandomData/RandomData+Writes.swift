@@ -18,14 +18,20 @@ extension RandomData {
         }
     }
 
-    /// One or two attributes to set, each from its own pool (so each keeps one kind), sometimes
-    /// null (which removes the attribute).
+    /// One or two attributes to set, usually from their own pool and sometimes from another
+    /// kind's (every store holds any mix of kinds in an attribute), sometimes null (which removes
+    /// the attribute).
     mutating func setting() -> [String: Value] {
         var values: [String: Value] = [:]
         for _ in 0..<Int.random(in: 1...2, using: &generator) {
             let (name, pool) = pick(RandomPools.schema)
-            values[name] = chance(0.15) ? .null : pick(pool)
+            values[name] = chance(0.15) ? .null : pooledValue(pool)
         }
         return values
+    }
+
+    /// A value from `pool`, or now and then from another kind's pool, so that attributes mix kinds.
+    mutating func pooledValue(_ pool: [Value]) -> Value {
+        chance(0.2) ? pick(pick(RandomPools.schema).pool) : pick(pool)
     }
 }

@@ -3,10 +3,10 @@ import Persist
 
 /// Random items and requests for the differential test and the predicate fuzz target.
 ///
-/// With ``Variety/pooled`` values (the differential test's), each attribute keeps one kind per
-/// item type (plus missing values), as stores with typed columns require, and values come from
-/// small pools full of edge cases so that ties, duplicates, NaN, signed zeros, NULs and
-/// canonically equivalent strings meet every operator. With ``Variety/anything`` (the fuzz
+/// With ``Variety/pooled`` values (the differential test's), each attribute mostly holds one kind
+/// and now and then another (plus missing values), since every store holds any mix of kinds, and
+/// values come from small pools full of edge cases so that ties, duplicates, NaN, signed zeros,
+/// NULs and canonically equivalent strings meet every operator. With ``Variety/anything`` (the fuzz
 /// target's), any attribute holds any kind, pooled edge cases mix with raw bit patterns, strings,
 /// bytes and nested values, and offsets and limits reach `Int.max`.
 ///
@@ -24,7 +24,7 @@ import Persist
 public struct RandomData<Generator: RandomNumberGenerator> {
     /// Which values the data is made of.
     public enum Variety: Sendable {
-        /// One kind per attribute and item type, values from small pools of edge cases.
+        /// Mostly one kind per attribute, sometimes another, values from small pools of edge cases.
         case pooled
         /// Any kind in any attribute: pooled edge cases, raw values and nesting.
         case anything
@@ -61,7 +61,7 @@ public struct RandomData<Generator: RandomNumberGenerator> {
                 }
                 var attributes: [String: Value] = [:]
                 for (name, pool) in RandomPools.schema where chance(0.8) {
-                    attributes[name] = variety == .pooled ? pick(pool) : value()
+                    attributes[name] = variety == .pooled ? pooledValue(pool) : value()
                 }
                 items.append(Item(itemType: itemType, id: id, attributes: attributes))
             }

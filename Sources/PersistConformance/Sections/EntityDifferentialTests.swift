@@ -72,6 +72,19 @@ public enum EntityDifferentialTests {
         }
         try compare(store, expecting: samples, round: "insert")
 
+        // Every attribute of both twins also meets another kind (an item written and deleted), so
+        // that the rounds below run over columns holding a mix of kinds.
+        try store.writeSync { accessor in
+            for itemType in [TypedTwin.itemType, ItemTwin.itemType] {
+                let template = try samples[samples.count - 1].twin(ItemTwin.self).makeItem()
+                let mixed = Item(itemType: itemType, id: "mixed kinds",
+                                 attributes: template.attributes.mapValues(MixedKindTests.anotherKind))
+                try accessor.insert(mixed)
+                try accessor.delete(item: mixed)
+            }
+        }
+        try compare(store, expecting: samples, round: "insert, then other kinds in every attribute")
+
         // Updates and saves: half of the samples change, a few new ones are saved.
         try store.writeSync { accessor in
             for index in samples.indices where index % 2 == 0 {

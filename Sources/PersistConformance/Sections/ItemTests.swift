@@ -32,7 +32,7 @@ enum ItemTests {
         },
         ConformanceTest("every Value kind and edge case round-trips losslessly", group: .items) { context in
             let store = try context.makeStore()
-            // One attribute per kind, since stores with typed columns keep one kind per attribute.
+            // One attribute per kind (MixedKindTests puts them all in one attribute).
             let items = EdgeValues.all.enumerated().map { index, value in
                 Item(itemType: "Edge", id: .int(Int64(index)), attributes: [value.kind.rawValue: value])
             }

@@ -52,8 +52,11 @@ extension GDBMReader: RowStreamingReader {
         case .native:
             if types == nil, !(self is GDBMWriter), indexCatalog.definitions.isEmpty {
                 // Every record but the store's own (its keys start with 0x00; without indexes, only
-                // the format record): GDBM counts them from the bucket headers without reading a key.
-                let reserved = try withRecord(GDBMStorageFormat.metadataKey) { _ in 1 } ?? 0
+                // the format and schema records): GDBM counts them from the bucket headers without
+                // reading a key.
+                let format = try withRecord(GDBMStorageFormat.metadataKey) { _ in 1 } ?? 0
+                let schemas = try withRecord(GDBMSchemaFormat.key) { _ in 1 } ?? 0
+                let reserved = format + schemas
                 return (max(try openFile.handle.count() - reserved, 0), nil)
             }
             var counts: [String: Int] = [:]

@@ -99,6 +99,10 @@ struct PredicateCompiler {
             guard ColumnKind(of: literal) == kind else { return .never }
             bindings.append(ValueCodec.typedBinding(literal))
             return .sql("\(column.quoted) = ?")
+        case .mixed:
+            let (sql, values) = MixedPredicates.equality(column.quoted, literal)
+            bindings.append(contentsOf: values)
+            return .sql(sql)
         case .legacy(let affinity):
             guard let binding = ValueCodec.legacyBinding(literal), let storage = ValueCodec.storageClass(binding) else {
                 return .never
@@ -178,6 +182,10 @@ struct PredicateCompiler {
             bindings.append(Self.nan)
             // SQLite orders text after numbers, so the marker must be added below and kept out above.
             return .sql(isLess ? "(\(q) \(op) ? OR \(q) = ?)" : "(\(q) \(op) ? AND \(q) <> ?)")
+        case .mixed:
+            guard let (sql, values) = MixedPredicates.ordering(q, op, literal) else { return .never }
+            bindings.append(contentsOf: values)
+            return .sql(sql)
         case .legacy(let affinity):
             if literalIsNaN, literal.kind == .double {
                 // Legacy columns hold no NaN: every number is above it, none below or equal.
@@ -213,7 +221,10 @@ struct PredicateCompiler {
         }
         let q = column.quoted
         let typeCheck: String
+        var haystack = storage == .text ? "CAST(\(q) AS BLOB)" : q
         switch column.storage {
+        case .mixed:
+            (typeCheck, haystack) = MixedPredicates.textOperands(q, isText: storage == .text)
         case .typed(.string) where storage == .text, .typed(.bytes) where storage == .blob:
             typeCheck = "\(q) IS NOT NULL"
         case .typed:
@@ -223,7 +234,6 @@ struct PredicateCompiler {
         }
         if needle.isEmpty { return .sql(typeCheck) }
         // Byte-wise: text is compared as the blob of its UTF-8 bytes, so NUL characters count.
-        let haystack = storage == .text ? "CAST(\(q) AS BLOB)" : q
         let test: String
         switch op {
         case .contains:
@@ -238,7 +248,9 @@ struct PredicateCompiler {
             bindings.append(.blob(needle))
             test = "substr(\(haystack), ?) = ?"
         }
-        if case .legacy = column.storage { return .sql("(\(typeCheck) AND \(test))") }
-        return .sql(test)
+        switch column.storage {
+        case .legacy, .mixed: return .sql("(\(typeCheck) AND \(test))")
+        case .typed: return .sql(test)
+        }
     }
 }

@@ -65,6 +65,10 @@ enum RequestCompiler {
                 terms.append("\(column.quoted) IS NOT NULL\(direction)")
             case .typed:
                 terms.append("\(column.quoted)\(direction)")
+            case .mixed:
+                // By comparison class (NaN just below the other numbers), then within it.
+                terms.append("\(MixedCodec.rank(column.quoted))\(direction)")
+                terms.append("\(MixedCodec.sortKey(column.quoted))\(direction)")
             case .legacy:
                 terms.append("\(column.quoted)\(column.needsBinaryCollation ? " COLLATE BINARY" : "")\(direction)")
             }

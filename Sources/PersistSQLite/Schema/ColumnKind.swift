@@ -6,6 +6,9 @@ import Persist
 enum ColumnKind: String, Sendable, CaseIterable {
     case bool, number, date, string, bytes, array, object
 
+    /// The kind recorded for a column that holds values of several kinds (see ``MixedCodec``).
+    static let mixedName = "mixed"
+
     /// The kind a value needs its column to have; `nil` for `.null`, which fits every column.
     init?(of value: Value) {
         switch value {

@@ -6,6 +6,9 @@ struct ColumnSchema: Sendable {
         case typed(ColumnKind)
         /// A column the store did not create: each value keeps its own storage class.
         case legacy(ColumnAffinity)
+        /// A column the store created that met values of more than one kind: each value keeps its
+        /// kind in the encoding of ``MixedCodec``, recorded as `mixed` in the metadata table.
+        case mixed
     }
 
     /// The attribute (and column) name.

@@ -74,38 +74,7 @@ struct SchemaEditor {
         return extended
     }
 
-    /// Lets a created column of numbers, strings or bytes hold all three: its kind is forgotten, so
-    /// that, like a legacy column, each value keeps its own storage class.
-    ///
-    /// - Throws: `typeMismatch` when the column holds NaN, which only a numbers column can keep.
-    func widen(columnAt index: Int, of table: TableSchema, in schema: inout DatabaseSchema, path: String) throws -> TableSchema {
-        let column = table.columns[index]
-        if case .typed(.number) = column.storage {
-            let markers = try connection.integer(
-                "SELECT count(*) FROM \(table.quoted) WHERE typeof(\(column.quoted)) = 'text'",
-                operation: "Looking for NaN before widening a column")
-            if markers > 0 {
-                throw DataStoreError(
-                    .typeMismatch,
-                    "the attribute \(String(reflecting: column.name)) of type \(String(reflecting: table.name)) in the "
-                        + "SQLite database at \(path) holds NaN, which only a column of numbers can keep, so it cannot "
-                        + "also hold strings or bytes; use another attribute for them",
-                    path: path)
-            }
-        }
-        let metadata = SQLName.quoted(DatabaseSchema.metadataTable)
-        try connection.execute(
-            "DELETE FROM \(metadata) WHERE table_name = ?1 AND column_name = ?2",
-            [.text(table.name), .text(column.name)], operation: Self.creating)
-        // The schema as the store reads it changed: make every connection load it again.
-        let version = try connection.integer("PRAGMA schema_version", operation: Self.creating)
-        try connection.executeOnce("PRAGMA schema_version = \(version + 1)", operation: Self.creating)
-        let widened = table.replacing(columnAt: index, with: ColumnSchema(name: column.name, storage: .legacy(.none)))
-        schema.tables[table.name] = widened
-        return widened
-    }
-
-    private func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {
+    func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {
         guard !columns.isEmpty else { return }
         let metadata = SQLName.quoted(DatabaseSchema.metadataTable)
         if !schema.hasMetadataTable {
@@ -117,10 +86,15 @@ struct SchemaEditor {
             schema.takenNames[DatabaseSchema.metadataTable] = DatabaseSchema.metadataTable
         }
         for column in columns {
-            guard case .typed(let kind) = column.storage else { continue }
+            let kind: String
+            switch column.storage {
+            case .typed(let typed): kind = typed.rawValue
+            case .mixed: kind = ColumnKind.mixedName
+            case .legacy: continue
+            }
             try connection.execute(
                 "INSERT OR REPLACE INTO \(metadata) (table_name, column_name, kind) VALUES (?1, ?2, ?3)",
-                [.text(table), .text(column.name), .text(kind.rawValue)], operation: Self.creating)
+                [.text(table), .text(column.name), .text(kind)], operation: Self.creating)
         }
     }
 }

@@ -53,6 +53,27 @@ enum SchemaLoader {
         return schema
     }
 
+    /// The table `name` as the connection's transaction sees it, with the kinds recorded for it;
+    /// `nil` when it is not an item type.
+    static func loadTable(_ name: String, _ connection: SQLiteConnection) throws -> TableSchema? {
+        var flags: (withoutRowid: Bool, strict: Bool)?
+        try connection.withStatement("SELECT wr, strict FROM pragma_table_list WHERE schema = 'main' AND name = ?1",
+                                     [.text(name)]) { statement in
+            if try statement.step(operation) { flags = (statement.int64(0) != 0, statement.int64(1) != 0) }
+        }
+        guard let flags else { return nil }
+        var kinds: [String: ColumnSchema.Storage] = [:]
+        if try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name = ?1", [.text(DatabaseSchema.metadataTable)],
+                                  operation: operation) > 0 {
+            kinds = try loadKinds(connection)[name] ?? [:]
+        }
+        if case .success(let table) = try loadTable(name, withoutRowid: flags.withoutRowid, strict: flags.strict,
+                                                    kinds: kinds, connection) {
+            return table
+        }
+        return nil
+    }
+
     /// A skipped table, as the failure of loading one.
     struct Skip: Error {
         let reason: SkippedTable.Reason
@@ -68,7 +89,7 @@ enum SchemaLoader {
     }
 
     private static func loadTable(
-        _ name: String, withoutRowid: Bool, strict: Bool, kinds: [String: ColumnKind], _ connection: SQLiteConnection
+        _ name: String, withoutRowid: Bool, strict: Bool, kinds: [String: ColumnSchema.Storage], _ connection: SQLiteConnection
     ) throws -> Result<TableSchema, Skip> {
         var raw: [RawColumn] = []
         try connection.withStatement(
@@ -134,8 +155,8 @@ enum SchemaLoader {
             let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
             // A recorded kind counts only for a column as the store creates it: no affinity, BINARY.
-            if affinity == .none, !needsBinaryCollation, let kind = kinds[column.name] {
-                storage = .typed(kind)
+            if affinity == .none, !needsBinaryCollation, let recorded = kinds[column.name] {
+                storage = recorded
             } else {
                 storage = .legacy(affinity)
             }
@@ -159,8 +180,8 @@ enum SchemaLoader {
             [.text(table), .text(DatabaseSchema.createdKeyColumn)], operation: operation) > 0
     }
 
-    private static func loadKinds(_ connection: SQLiteConnection) throws -> [String: [String: ColumnKind]] {
-        var kinds: [String: [String: ColumnKind]] = [:]
+    private static func loadKinds(_ connection: SQLiteConnection) throws -> [String: [String: ColumnSchema.Storage]] {
+        var kinds: [String: [String: ColumnSchema.Storage]] = [:]
         try connection.withStatement(
             "SELECT table_name, column_name, kind FROM \(SQLName.quoted(DatabaseSchema.metadataTable))"
         ) { statement in
@@ -168,6 +189,10 @@ enum SchemaLoader {
                 let table = statement.text(0)
                 let column = statement.text(1)
                 let name = statement.text(2)
+                if name == ColumnKind.mixedName {
+                    kinds[table, default: [:]][column] = .mixed
+                    continue
+                }
                 guard let kind = ColumnKind(rawValue: name) else {
                     throw DataStoreError(
                         .unsupported,
@@ -176,7 +201,7 @@ enum SchemaLoader {
                             + "which this version of Persist does not know; open the file with a newer version",
                         path: connection.path)
                 }
-                kinds[table, default: [:]][column] = kind
+                kinds[table, default: [:]][column] = .typed(kind)
             }
         }
         return kinds

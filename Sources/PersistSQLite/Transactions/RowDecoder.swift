@@ -46,13 +46,18 @@ struct RowDecoder {
         _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ columnStorage: ColumnSchema.Storage,
         _ offset: Int, _ id: @autoclosure () -> ItemID
     ) throws -> Value {
-        guard case .typed(let kind) = columnStorage else {
-            switch storage {
-            case .integer: return .int(statement.int64(index))
-            case .real: return .double(statement.double(index))
-            case .text: return .string(statement.text(index))
-            case .blob: return .bytes(statement.blob(index))
+        let kind: ColumnKind
+        switch columnStorage {
+        case .typed(let typed):
+            kind = typed
+        case .mixed:
+            guard storage == .blob else { return Self.native(statement, index, storage) }
+            guard let value = MixedCodec.value(ofBlob: statement.blob(index)) else {
+                throw corrupt(table.columns[offset], id(), "a BLOB that is no tagged value")
             }
+            return value
+        case .legacy:
+            return Self.native(statement, index, storage)
         }
         switch (kind, storage) {
         case (.bool, .integer):
@@ -89,9 +94,23 @@ struct RowDecoder {
         }
     }
 
+    /// A value as SQLite stores it: INTEGER, REAL, TEXT or BLOB.
+    static func native(_ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass) -> Value {
+        switch storage {
+        case .integer: .int(statement.int64(index))
+        case .real: .double(statement.double(index))
+        case .text: .string(statement.text(index))
+        case .blob: .bytes(statement.blob(index))
+        }
+    }
+
     private func corrupt(_ column: ColumnSchema, _ id: ItemID, _ found: String) -> DataStoreError {
         let kind: String
-        if case .typed(let columnKind) = column.storage { kind = columnKind.plural } else { kind = "values" }
+        switch column.storage {
+        case .typed(let columnKind): kind = columnKind.plural
+        case .mixed: kind = "values of every kind"
+        case .legacy: kind = "values"
+        }
         return DataStoreError(
             .corrupt,
             "the item \(id) of type \(String(reflecting: table.name)) in the SQLite database at \(path) holds "

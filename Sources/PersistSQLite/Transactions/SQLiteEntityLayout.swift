@@ -52,6 +52,8 @@ final class SQLiteEntityLayout: Sendable {
             case .typed(let kind):
                 if !value.isNull, ColumnKind(of: value) != kind { return false }
                 binding = ValueCodec.typedBinding(value)
+            case .mixed:
+                binding = MixedCodec.binding(value)
             case .legacy:
                 guard let legacy = ValueCodec.legacyBinding(value) else { return false }
                 binding = legacy

@@ -48,8 +48,13 @@ extension SQLiteWriter: BulkLoadWriter {
     private func insertPlanning(_ row: ItemRow) throws {
         let known = schema.tables[row.itemType] != nil
         guard !known || deferredKeyIndexes.contains(row.itemType) else {
-            // A table that existed before this load keeps every check.
-            try insert(row.item)
+            // A table that existed before this load keeps every check; a recreated one falls back
+            // to a type that keeps a value its declared type cannot.
+            if recreatedTables[row.itemType] != nil {
+                try insertRecreated(row.item)
+            } else {
+                try insert(row.item)
+            }
             return
         }
         let item = row.item
@@ -122,6 +127,7 @@ extension SQLiteWriter: BulkLoadWriter {
             }
             deferredKeyIndexes.removeLast()
         }
+        try createRecreatedIndexes()
         bulkShapes = [:]
     }
 

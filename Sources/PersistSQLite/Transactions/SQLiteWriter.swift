@@ -17,6 +17,15 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     var bulkShapes: [String: BulkShapes] = [:]
     /// Where a bulk load copies each row's text and bytes to bind them in place.
     lazy var arena = BindingArena()
+    /// The descriptions of adopted tables a migration recreates, by item type, with any fallbacks
+    /// applied (see `SQLiteWriter+Recreate.swift`).
+    var recreatedTables: [String: TableDescription] = [:]
+    /// Recreated tables created by this transaction, whose secondary indexes come after the load.
+    var tablesAwaitingIndexes: [String] = []
+    /// Columns whose declared type gave way to a fallback in this transaction.
+    var columnFallbacks: [MigrationReport.Fallback] = []
+    /// Declared type → the temporary table that probes what SQLite stores for it.
+    var probeTables: [String: String] = [:]
 
     /// Records a schema change for the log written once the transaction commits.
     func noteSchemaChange(_ change: String) {
@@ -134,11 +143,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         var newColumns: [(name: String, value: Value)] = []
         for (name, value) in item.attributes {
             if let index = table.columnIndex[name] {
-                if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
-                   given != kind, given.isNative, kind.isNative {
-                    table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
-                    schemaChanges.append("let column \(String(reflecting: name)) of table "
-                        + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+                if SchemaEditor.mustWiden(table.columns[index], of: table, toHold: value) {
+                    table = try widen(columnAt: index, of: table)
                 }
                 values[index] = try binding(value, name, table.columns[index], item)
             } else {
@@ -178,11 +184,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                 assignments.append((table.columns[index], .null))
                 continue
             }
-            if case .typed(let kind) = table.columns[index].storage, let given = ColumnKind(of: value),
-               given != kind, given.isNative, kind.isNative {
-                table = try editor.widen(columnAt: index, of: table, in: &schema, path: path)
-                schemaChanges.append("let column \(String(reflecting: name)) of table "
-                    + "\(String(reflecting: table.name)) hold numbers, strings and bytes alike")
+            if SchemaEditor.mustWiden(table.columns[index], of: table, toHold: value) {
+                table = try widen(columnAt: index, of: table)
             }
             assignments.append((table.columns[index], try binding(value, name, table.columns[index], probe)))
         }
@@ -217,8 +220,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private static func describe(_ columns: [ColumnSchema]) -> String {
         guard !columns.isEmpty else { return "no attribute columns" }
         let list = columns.map { column in
-            if case .typed(let kind) = column.storage { return "\(String(reflecting: column.name)) (\(kind.rawValue))" }
-            return String(reflecting: column.name)
+            switch column.storage {
+            case .typed(let kind): return "\(String(reflecting: column.name)) (\(kind.rawValue))"
+            case .mixed: return "\(String(reflecting: column.name)) (\(ColumnKind.mixedName))"
+            case .legacy: return String(reflecting: column.name)
+            }
         }
         return (columns.count == 1 ? "column " : "columns ") + list.joined(separator: ", ")
     }
@@ -262,7 +268,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private func binding(_ value: Value, _ name: String, _ column: ColumnSchema, _ item: Item) throws -> SQLBinding {
         switch column.storage {
         case .typed(let kind):
-            guard ColumnKind(of: value) == kind else {
+            guard value.isNull || ColumnKind(of: value) == kind else {
                 throw DataStoreError(
                     .typeMismatch,
                     "the attribute \(String(reflecting: name)) of type \(String(reflecting: item.itemType)) holds "
@@ -271,6 +277,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                     path: path, items: [item.reference])
             }
             return ValueCodec.typedBinding(value)
+        case .mixed:
+            return MixedCodec.binding(value)
         case .legacy:
             guard let binding = ValueCodec.legacyBinding(value) else {
                 throw DataStoreError(

@@ -1,0 +1,61 @@
+/// A table description as a ``Value``, so that a schemaless store can carry it (a native GDBM
+/// file keeps the descriptions of the tables it received in a record of its own; see its format
+/// article). The object has the keys `type`, `key` (a column, or absent), `columns`, `indexes`,
+/// `withoutRowid`, `keyPosition` and `dialect`; a column is `{name, type, notNull, unique}`, an index
+/// `{name, columns, unique}`.
+extension TableDescription {
+    package var value: Value {
+        var object: [String: Value] = [
+            "type": .string(itemType), "columns": .array(columns.map(Self.value)),
+            "indexes": .array(indexes.map { .object(["name": .string($0.name), "columns": .array($0.columns.map(Value.string)),
+                                                     "unique": .bool($0.unique)]) }),
+            "withoutRowid": .bool(withoutRowid), "keyPosition": .int(Int64(keyPosition)), "dialect": .string(dialect.rawValue),
+        ]
+        if let key { object["key"] = Self.value(key) }
+        return .object(object)
+    }
+
+    private static func value(_ column: Column) -> Value {
+        .object(["name": .string(column.name), "type": .string(column.declaredType), "notNull": .bool(column.notNull),
+                 "unique": .bool(column.unique)])
+    }
+
+    /// The description a ``value`` holds; `nil` when it is not one.
+    package init?(value: Value) {
+        guard case .object(let object) = value, case .string(let itemType)? = object["type"],
+              case .array(let columnValues)? = object["columns"], case .array(let indexValues)? = object["indexes"],
+              case .bool(let withoutRowid)? = object["withoutRowid"], case .int(let keyPosition)? = object["keyPosition"],
+              case .string(let dialectName)? = object["dialect"], let dialect = SQLDialect(rawValue: dialectName)
+        else { return nil }
+        var columns: [Column] = []
+        for columnValue in columnValues {
+            guard let column = Self.column(columnValue) else { return nil }
+            columns.append(column)
+        }
+        var indexes: [Index] = []
+        for indexValue in indexValues {
+            guard case .object(let index) = indexValue, case .string(let name)? = index["name"],
+                  case .array(let names)? = index["columns"], case .bool(let unique)? = index["unique"] else { return nil }
+            var columnNames: [String] = []
+            for name in names {
+                guard case .string(let columnName) = name else { return nil }
+                columnNames.append(columnName)
+            }
+            indexes.append(Index(name: name, columns: columnNames, unique: unique))
+        }
+        var key: Column?
+        if let keyValue = object["key"] {
+            guard let column = Self.column(keyValue) else { return nil }
+            key = column
+        }
+        self.init(itemType: itemType, key: key, columns: columns, indexes: indexes, withoutRowid: withoutRowid,
+                  keyPosition: Int(keyPosition), dialect: dialect)
+    }
+
+    private static func column(_ value: Value) -> Column? {
+        guard case .object(let column) = value, case .string(let name)? = column["name"],
+              case .string(let type)? = column["type"], case .bool(let notNull)? = column["notNull"],
+              case .bool(let unique)? = column["unique"] else { return nil }
+        return Column(name: name, declaredType: type, notNull: notNull, unique: unique)
+    }
+}

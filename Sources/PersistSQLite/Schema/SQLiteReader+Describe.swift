@@ -1,0 +1,60 @@
+import Persist
+
+/// Describes adopted tables for a migration that recreates them (see the "Schema-faithful
+/// migrations" article of Persist).
+extension SQLiteReader: SchemaDescribingReader {
+    private static let describing = "Describing a table"
+
+    func tableDescription(ofType itemType: String) throws -> TableDescription? {
+        guard let table = schema.tables[itemType], !table.isCreatedByStore else { return nil }
+        let withoutRowid = try connection.integer(
+            "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1", [.text(itemType)],
+            operation: Self.describing) != 0
+        // Single-column UNIQUE constraints, and secondary indexes.
+        var uniqueColumns: Set<String> = []
+        var indexes: [TableDescription.Index] = []
+        var lists: [(name: String, unique: Bool, origin: String, partial: Bool)] = []
+        try connection.withStatement("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1, 'main') ORDER BY seq DESC",
+                                     [.text(itemType)]) { statement in
+            while try statement.step(Self.describing) {
+                lists.append((statement.text(0), statement.int64(1) != 0, statement.text(2), statement.int64(3) != 0))
+            }
+        }
+        for list in lists where list.origin != "pk" && !list.partial {
+            var columns: [String] = []
+            var expression = false
+            try connection.withStatement("SELECT name FROM pragma_index_info(?1, 'main') ORDER BY seqno", [.text(list.name)]) { statement in
+                while try statement.step(Self.describing) {
+                    if statement.storageClass(0) == nil { expression = true } else { columns.append(statement.text(0)) }
+                }
+            }
+            if expression || columns.isEmpty { continue }
+            if list.origin == "u" {
+                if columns.count == 1 { uniqueColumns.insert(columns[0]) }
+            } else {
+                indexes.append(TableDescription.Index(name: list.name, columns: columns, unique: list.unique))
+            }
+        }
+        var key: TableDescription.Column?
+        var keyPosition = 0
+        var columns: [TableDescription.Column] = []
+        let keyName: String? = if case .column(let name, _, _) = table.key { name } else { nil }
+        try connection.withStatement("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1, 'main') ORDER BY cid",
+                                     [.text(itemType)]) { statement in
+            while try statement.step(Self.describing) {
+                guard statement.int64(4) == 0 else { continue }
+                let name = statement.text(0)
+                let column = TableDescription.Column(name: name, declaredType: statement.text(1),
+                                                     notNull: statement.int64(2) != 0, unique: uniqueColumns.contains(name))
+                if name == keyName {
+                    key = column
+                    keyPosition = columns.count
+                } else {
+                    columns.append(column)
+                }
+            }
+        }
+        return TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
+                                withoutRowid: withoutRowid, keyPosition: keyPosition, dialect: .sqlite)
+    }
+}

@@ -1,0 +1,73 @@
+import Persist
+
+extension SchemaEditor {
+    /// Makes a column the store created hold values of every kind: each value it holds is
+    /// rewritten in the encoding of ``MixedCodec`` and the column is recorded as `mixed`.
+    ///
+    /// A typed column widens when it meets a value of another kind. A column with no declared type
+    /// in a table the store created and no recorded kind was widened by an earlier version of the
+    /// store (which let numbers, strings and bytes share a column by forgetting its kind): it
+    /// widens the same way when it meets a value it cannot keep, its BLOBs becoming tagged bytes.
+    func widenToMixed(columnAt index: Int, of table: TableSchema, in schema: inout DatabaseSchema,
+                      path: String) throws -> TableSchema {
+        let column = table.columns[index]
+        let operation = "Letting a column hold values of every kind"
+        let projection = TableSchema(name: table.name, key: table.key, columns: [column],
+                                     takenNames: table.takenNames, isStrict: table.isStrict)
+        let decoder = RowDecoder(table: projection, path: path)
+        var rewrites: [(id: ItemID, binding: SQLBinding)] = []
+        try connection.withStatement(
+            "SELECT \(projection.selectList) FROM \(table.quoted) WHERE \(column.quoted) IS NOT NULL"
+        ) { statement in
+            while try statement.step(operation) {
+                let item = try decoder.item(statement)
+                guard let value = item.attributes[column.name] else { continue }
+                let current: SQLBinding? = switch column.storage {
+                case .typed: ValueCodec.typedBinding(value)
+                case .legacy: ValueCodec.legacyBinding(value)
+                case .mixed: MixedCodec.binding(value)
+                }
+                let mixed = MixedCodec.binding(value)
+                if current != mixed { rewrites.append((item.id, mixed)) }
+            }
+        }
+        let first = table.key.needsGuard ? 3 : 2
+        let update = "UPDATE \(table.quoted) SET \(column.quoted) = ?\(first) WHERE \(table.keyCondition)"
+        for (id, binding) in rewrites {
+            guard let key = table.keyBindings(for: id) else { continue }
+            try connection.execute(update, key + [binding], operation: operation)
+        }
+        let widened = ColumnSchema(name: column.name, storage: .mixed)
+        try record(table.name, [widened], in: &schema)
+        // The schema as the store reads it changed: make every connection load it again.
+        let version = try connection.integer("PRAGMA schema_version", operation: operation)
+        try connection.executeOnce("PRAGMA schema_version = \(version + 1)", operation: operation)
+        let replaced = table.replacing(columnAt: index, with: widened)
+        schema.tables[table.name] = replaced
+        return replaced
+    }
+
+    /// Whether the column must widen to hold `value`: a typed column meeting another kind, or a
+    /// column an earlier version widened (see ``widenToMixed(columnAt:of:in:path:)``) meeting a
+    /// value only a mixed column keeps.
+    static func mustWiden(_ column: ColumnSchema, of table: TableSchema, toHold value: Value) -> Bool {
+        switch column.storage {
+        case .typed(let kind):
+            guard let given = ColumnKind(of: value) else { return false }
+            return given != kind
+        case .legacy(let affinity):
+            return affinity == .none && !column.needsBinaryCollation && table.isCreatedByStore
+                && ValueCodec.legacyBinding(value) == nil
+        case .mixed:
+            return false
+        }
+    }
+}
+
+extension TableSchema {
+    /// Whether the store created the table: it is keyed by ``DatabaseSchema/createdKeyColumn``.
+    var isCreatedByStore: Bool {
+        if case .column(let name, .none, false) = key { return name == DatabaseSchema.createdKeyColumn }
+        return false
+    }
+}

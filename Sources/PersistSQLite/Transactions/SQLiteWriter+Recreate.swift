@@ -1,0 +1,184 @@
+import Persist
+
+/// Recreating an adopted table of another SQL database before a migration loads it, and the
+/// lossless fallback of a column whose declared type cannot keep a value (see Persist's
+/// "Schema-faithful migrations" article).
+extension SQLiteWriter: SchemaRecreatingWriter {
+    private static let recreating = "Recreating a table"
+    /// The declared type of a column that fell back: none, so that SQLite keeps every storage class.
+    static let fallbackType = ""
+
+    func recreate(_ description: TableDescription) throws -> Bool {
+        try checkTransaction()
+        if recreatedTables[description.itemType] != nil { return false }
+        guard schema.tables[description.itemType] == nil else {
+            // A later write block of the same load: the table is there; remember its declared types.
+            if let table = schema.tables[description.itemType], !table.isCreatedByStore {
+                recreatedTables[description.itemType] = description
+            }
+            return false
+        }
+        if let reason = schema.reasonNotToCreate(description.itemType) {
+            throw DataStoreError(
+                .invalidArgument,
+                "the table \(String(reflecting: description.itemType)) cannot be recreated in the SQLite database at "
+                    + "\(path): \(reason)", path: path)
+        }
+        var translated = description
+        translated.columns = description.columns.map { column in
+            var copy = column
+            copy.declaredType = SQLTypeMapping.translate(column.declaredType, from: description.dialect, to: .sqlite)
+            return copy
+        }
+        if var key = description.key {
+            key.declaredType = SQLTypeMapping.translate(key.declaredType, from: description.dialect, to: .sqlite)
+            translated.key = key
+        }
+        translated.dialect = .sqlite
+        try create(translated, named: translated.itemType)
+        recreatedTables[translated.itemType] = translated
+        tablesAwaitingIndexes.append(translated.itemType)
+        noteSchemaChange("recreated table \(String(reflecting: translated.itemType)) from its source's schema")
+        return true
+    }
+
+    /// `CREATE TABLE` for a description.
+    private func create(_ description: TableDescription, named name: String) throws {
+        var definitions = description.columns.map { column in
+            var definition = SQLName.quoted(column.name)
+            if !column.declaredType.isEmpty { definition += " " + column.declaredType }
+            if column.notNull { definition += " NOT NULL" }
+            if column.unique { definition += " UNIQUE" }
+            return definition
+        }
+        if let key = description.key {
+            var definition = SQLName.quoted(key.name)
+            if !key.declaredType.isEmpty { definition += " " + key.declaredType }
+            definition += " PRIMARY KEY"
+            if key.notNull { definition += " NOT NULL" }
+            definitions.insert(definition, at: min(description.keyPosition, definitions.count))
+        }
+        let suffix = description.withoutRowid ? " WITHOUT ROWID" : ""
+        try connection.executeOnce("CREATE TABLE \(SQLName.quoted(name)) (\(definitions.joined(separator: ", ")))\(suffix)",
+                                   operation: Self.recreating)
+        try reloadTable(description.itemType)
+    }
+
+    private func reloadTable(_ itemType: String) throws {
+        guard let table = try SchemaLoader.loadTable(itemType, connection) else {
+            throw DataStoreError(.misuse, "the recreated table \(String(reflecting: itemType)) in the SQLite database at "
+                                    + "\(path) is not an item type", path: path)
+        }
+        schema.tables[itemType] = table
+        schema.takenNames[SQLName.folded(itemType)] = itemType
+    }
+
+    /// Builds the secondary indexes of the tables this transaction recreated, after their load.
+    func createRecreatedIndexes() throws {
+        for itemType in tablesAwaitingIndexes {
+            guard let description = recreatedTables[itemType] else { continue }
+            for index in description.indexes {
+                let columns = index.columns.map(SQLName.quoted).joined(separator: ", ")
+                try connection.executeOnce(
+                    "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLName.quoted(index.name)) ON \(SQLName.quoted(itemType)) (\(columns))",
+                    operation: Self.recreating)
+                schema.takenNames[SQLName.folded(index.name)] = index.name
+            }
+        }
+        tablesAwaitingIndexes = []
+        for (_, probe) in probeTables { try connection.executeOnce("DROP TABLE temp.\(SQLName.quoted(probe))", operation: Self.recreating) }
+        probeTables = [:]
+    }
+
+    /// Inserts an item into a recreated table; when a value does not fit its column's declared
+    /// type, the column falls back (its declared type dropped, and tagged if the value needs it) and
+    /// the insert is retried.
+    func insertRecreated(_ item: Item) throws {
+        do {
+            try insert(item)
+            return
+        } catch let error as DataStoreError where error.code == .typeMismatch {
+            let misfits = try misfittingColumns(item)
+            guard !misfits.isEmpty else { throw error }
+            for (name, value) in misfits { try fallBack(item.itemType, column: name, for: value) }
+        }
+        try insert(item)
+    }
+
+    /// The attributes of `item` whose columns cannot keep them as given.
+    private func misfittingColumns(_ item: Item) throws -> [(String, Value)] {
+        guard let table = schema.tables[item.itemType] else { return [] }
+        var misfits: [(String, Value)] = []
+        for (name, value) in item.attributes.sorted(by: { SQLName.bytesPrecede($0.key, $1.key) }) {
+            guard let index = table.columnIndex[name], case .legacy(let affinity) = table.columns[index].storage else { continue }
+            guard let binding = ValueCodec.legacyBinding(value) else {
+                misfits.append((name, value))
+                continue
+            }
+            guard let storage = ValueCodec.storageClass(binding), affinity.mayConvertOnStore(storage) else { continue }
+            if try !keepsAsGiven(value, binding, declaredType: declaredType(of: name, in: item.itemType)) {
+                misfits.append((name, value))
+            }
+        }
+        return misfits
+    }
+
+    private func declaredType(of column: String, in itemType: String) -> String {
+        recreatedTables[itemType]?.columns.first { $0.name == column }?.declaredType ?? ""
+    }
+
+    /// Whether a column of `declaredType` gives `value` back as given: stored in a temporary table
+    /// of one such column, and read back.
+    private func keepsAsGiven(_ value: Value, _ binding: SQLBinding, declaredType: String) throws -> Bool {
+        let probe: String
+        if let known = probeTables[declaredType] {
+            probe = known
+        } else {
+            probe = "persist_probe_\(probeTables.count + 1)"
+            let type = declaredType.isEmpty ? "" : " " + declaredType
+            try connection.executeOnce("CREATE TEMP TABLE \(SQLName.quoted(probe)) (v\(type))", operation: Self.recreating)
+            probeTables[declaredType] = probe
+        }
+        let table = "temp.\(SQLName.quoted(probe))"
+        try connection.execute("INSERT INTO \(table) (v) VALUES (?1)", [binding], operation: Self.recreating)
+        let stored: Value? = try connection.withStatement("SELECT v FROM \(table)") { statement in
+            guard try statement.step(Self.recreating), let storage = statement.storageClass(0) else { return nil }
+            return RowDecoder.native(statement, 0, storage)
+        }
+        try connection.executeOnce("DELETE FROM \(table)", operation: Self.recreating)
+        guard let stored else { return false }
+        if case .double(let given) = value, case .double(let kept) = stored { return given.bitPattern == kept.bitPattern }
+        return stored == value
+    }
+
+    /// Rebuilds the recreated table with `column` declared without a type, keeping its rows, and
+    /// makes it a tagged column when `value` needs one; records the fallback once per column.
+    private func fallBack(_ itemType: String, column: String, for value: Value) throws {
+        guard var description = recreatedTables[itemType] else { return }
+        let declared = description.columns.first { $0.name == column }?.declaredType ?? ""
+        if !declared.isEmpty {
+            description = description.replacingTypes(of: [column], with: Self.fallbackType)
+            let old = "\(itemType) persist_rebuild"
+            try connection.executeOnce("ALTER TABLE \(SQLName.quoted(itemType)) RENAME TO \(SQLName.quoted(old))",
+                                       operation: Self.recreating)
+            try create(description, named: itemType)
+            try connection.executeOnce("INSERT INTO \(SQLName.quoted(itemType)) SELECT * FROM \(SQLName.quoted(old))",
+                                       operation: Self.recreating)
+            try connection.executeOnce("DROP TABLE \(SQLName.quoted(old))", operation: Self.recreating)
+            recreatedTables[itemType] = description
+            try reloadTable(itemType)
+        }
+        var fallbackType = "none (each value keeps its storage class)"
+        if ValueCodec.legacyBinding(value) == nil, let table = schema.tables[itemType], let index = table.columnIndex[column] {
+            _ = try editor.widenToMixed(columnAt: index, of: table, in: &schema, path: path)
+            fallbackType = "none, tagged with each value's kind"
+        }
+        let original = columnFallbacks.firstIndex { $0.itemType == itemType && $0.column == column }
+        let record = MigrationReport.Fallback(itemType: itemType, column: column,
+                                    declaredType: original.map { columnFallbacks[$0].declaredType } ?? declared,
+                                    fallbackType: fallbackType, example: Self.brief(value))
+        if let original { columnFallbacks[original] = record } else { columnFallbacks.append(record) }
+        noteSchemaChange("column \(String(reflecting: column)) of recreated table \(String(reflecting: itemType)) "
+            + "fell back from \(declared.isEmpty ? "no type" : declared) to \(fallbackType) to keep \(Self.brief(value))")
+    }
+}

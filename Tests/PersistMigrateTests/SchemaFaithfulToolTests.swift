@@ -1,0 +1,112 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+@Suite("persist-migrate keeps adopted schemas, reports fallbacks and copies mixed kinds")
+struct SchemaFaithfulToolTests {
+    @Test("SwiftPM's MANIFEST_CACHE survives SQLite → SQLite, and its query works on the copy")
+    func manifestCache() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("manifest.db"))
+        try raw.exec("CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);"
+                     + "INSERT INTO MANIFEST_CACHE VALUES ('k1', x'0102'), ('k2', x'');")
+        raw.close()
+        let output = try Tool.run(["--from", "sqlite:manifest.db", "--to", "sqlite:copy.db", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let copy = try RawDatabase(directory.path("copy.db"))
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info('MANIFEST_CACHE')") == [
+            [.text("key"), .text("STRING"), .integer(1), .integer(1)],
+            [.text("value"), .text("BLOB"), .integer(1), .integer(0)],
+        ])
+        #expect(try copy.rows("SELECT value FROM MANIFEST_CACHE WHERE key = ?", [.text("k1")]) == [[.blob([1, 2])]])
+    }
+
+    @Test("a column that falls back is reported in the summary and in --json")
+    func fallbackReported() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("dynamic.db"))
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, n);
+            INSERT INTO t VALUES (1, '0012'), (2, 3);
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER)' WHERE name = 't';
+            PRAGMA writable_schema = OFF;
+            """)
+        raw.close()
+        let text = try Tool.run(["--from", "sqlite:dynamic.db", "--to", "sqlite:copy.db", "--progress", "never"], in: directory.url)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("fallback: t.n declared INTEGER"), "\(text.stdout)")
+        let json = try Tool.run(["--from", "sqlite:dynamic.db", "--to", "sqlite:copy2.db", "--json"], in: directory.url)
+        #expect(json.status == 0, "\(json.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let fallbacks = summary?["fallbacks"] as? [[String: Any]]
+        #expect(fallbacks?.count == 1)
+        #expect(fallbacks?.first?["column"] as? String == "n")
+        #expect(fallbacks?.first?["declared_type"] as? String == "INTEGER")
+        let copy = try RawDatabase(directory.path("copy2.db"))
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT typeof(n), n FROM t ORDER BY id") == [[.text("text"), .text("0012")], [.text("integer"), .integer(3)]])
+    }
+
+    @Test("a schemaless source mixing kinds in one attribute reaches SQLite and comes back, verified")
+    func mixedKinds() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let values: [Value] = [.date(Date(timeIntervalSinceReferenceDate: 3)), 5, "five", true, .bytes([0, 1]), 2.5,
+                               .double(.nan), [1, "a"], ["k": false], .int(.min)]
+        let items = values.enumerated().map { Item(itemType: "Event", id: .int(Int64($0)), attributes: ["when": $1]) }
+        try StoreFiles.gdbm(directory.path("events.db"), holding: items)
+        let there = try Tool.run(["--from", "gdbm:events.db", "--to", "sqlite:events.sqlite", "--progress", "never"], in: directory.url)
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(there.stdout.contains("(verified)"))
+        #expect(try StoreFiles.contents(.sqlite, directory.path("events.sqlite")) == Set(items))
+        let back = try Tool.run(["--from", "sqlite:events.sqlite", "--to", "gdbm:back.db", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(try StoreFiles.contents(.gdbm, directory.path("back.db")) == Set(items))
+    }
+}
+
+extension SchemaFaithfulToolTests {
+    @Test("SQLite → native GDBM → SQLite gives back the schema and the rows, typeof() included")
+    func throughGDBM() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("legacy.db"))
+        try raw.exec("""
+            CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+            INSERT INTO MANIFEST_CACHE VALUES ('k1', x'0102'), ('k2', 'text'), ('3', x'');
+            CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER, score REAL, tag VARCHAR(9) UNIQUE);
+            CREATE INDEX people_by_age ON people (age);
+            INSERT INTO people VALUES (1, 'Ann', 34, 1e308, 'a'), (2, 'B' || char(0), 'old', -0.0, NULL), (3, 'Cy', NULL, 5, 'c');
+            """)
+        raw.close()
+        let there = try Tool.run(["--from", "sqlite:legacy.db", "--to", "gdbm:middle.db", "--progress", "never"], in: directory.url)
+        #expect(there.status == 0, "\(there.stderr)")
+        let back = try Tool.run(["--from", "gdbm:middle.db", "--to", "sqlite:back.db", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try RawDatabase(directory.path("legacy.db"))
+        let copy = try RawDatabase(directory.path("back.db"))
+        defer {
+            original.close()
+            copy.close()
+        }
+        #expect(try copy.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE name NOT LIKE 'persist%' ORDER BY name")
+            .map { Array($0.prefix(3)) }
+            == original.rows("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").map { Array($0.prefix(3)) })
+        for table in ["MANIFEST_CACHE", "people"] {
+            let info = "SELECT * FROM pragma_table_info('\(table)')"
+            #expect(try copy.rows(info) == original.rows(info))
+            let indexes = "SELECT name, \"unique\", origin FROM pragma_index_list('\(table)') ORDER BY name"
+            #expect(try copy.rows(indexes) == original.rows(indexes))
+        }
+        let manifest = "SELECT typeof(key), key, typeof(value), value FROM MANIFEST_CACHE ORDER BY key"
+        #expect(try copy.rows(manifest) == original.rows(manifest))
+        let people = "SELECT id, typeof(name), name, typeof(age), age, typeof(score), score, typeof(tag), tag FROM people ORDER BY id"
+        #expect(try copy.rows(people) == original.rows(people))
+        #expect(try copy.rows("SELECT value FROM MANIFEST_CACHE WHERE key = ?", [.text("k1")]) == [[.blob([1, 2])]])
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Persist
+import PersistSQLite
+import Testing
+import PersistTestSupport
+
+@Suite("Migrations recreate adopted SQLite tables with their schema, and never lose a value")
+struct SchemaRoundTripTests {
+    /// Copies every item of the SQLite database at `source` into a new one at `target`.
+    func migrate(_ source: String, _ target: String) throws -> MigrationReport {
+        let from = SQLiteDataStore(path: source, options: quietOptions { $0.readOnly = true })
+        let to = SQLiteDataStore(path: target, options: quietOptions())
+        try from.setup()
+        try to.setup()
+        defer {
+            try? from.tearDown()
+            try? to.tearDown()
+        }
+        return try Migration(source: from, target: to).run()
+    }
+
+    func schema(_ path: String, _ table: String) throws -> [[RawValue]] {
+        let raw = try RawDatabase(path)
+        defer { raw.close() }
+        var rows = try raw.rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info(?1)", [.text(table)])
+        rows += try raw.rows("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1) ORDER BY name", [.text(table)])
+        for index in try raw.rows("SELECT name FROM pragma_index_list(?1) ORDER BY name", [.text(table)]) {
+            guard case .text(let name) = index[0] else { continue }
+            rows += try raw.rows("SELECT seqno, name FROM pragma_index_info(?1)", [.text(name)])
+        }
+        rows += try raw.rows("SELECT wr FROM pragma_table_list WHERE name = ?1", [.text(table)])
+        return rows
+    }
+
+    @Test("SwiftPM's MANIFEST_CACHE comes back identical, and its own query works")
+    func manifestCache() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("cache.db")
+        let raw = try RawDatabase(source)
+        try raw.exec("CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);")
+        try raw.exec("INSERT INTO MANIFEST_CACHE VALUES ('swift-log-1.6.0', x'00FF10'), ('123', x'01'), ('a', 'text value');")
+        raw.close()
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == 3 && report.verified && report.fallbacks.isEmpty)
+        #expect(try schema(target, "MANIFEST_CACHE") == schema(source, "MANIFEST_CACHE"))
+        let copy = try RawDatabase(target)
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT sql FROM sqlite_schema WHERE name = 'MANIFEST_CACHE'")
+            == [[.text("CREATE TABLE \"MANIFEST_CACHE\" (\"key\" STRING PRIMARY KEY NOT NULL, \"value\" BLOB NOT NULL)")]])
+        #expect(try copy.rows("SELECT value FROM MANIFEST_CACHE WHERE key = ?", [.text("swift-log-1.6.0")]) == [[.blob([0, 255, 16])]])
+        let original = try RawDatabase(source)
+        defer { original.close() }
+        let all = "SELECT typeof(key), key, typeof(value), value FROM MANIFEST_CACHE ORDER BY key"
+        #expect(try copy.rows(all) == original.rows(all))
+    }
+
+    @Test("every storage class in declared columns, UNIQUE, NOT NULL and secondary indexes survive, typeof() included")
+    func everyStorageClass() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("legacy.db")
+        let raw = try RawDatabase(source)
+        try raw.exec("""
+            CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER, score REAL, born NUMERIC,
+                                 photo BLOB, email VARCHAR(80) UNIQUE, note);
+            CREATE INDEX people_by_age ON people (age, name);
+            CREATE UNIQUE INDEX people_by_photo ON people (photo);
+            INSERT INTO people VALUES (1, 'Ann', 34, 1.5, 20010101, x'00FF', 'ann@example.com', 7);
+            INSERT INTO people VALUES (2, 'Bob', 'unknown', 1e308, 'soon', 'not bytes', NULL, 2.5);
+            INSERT INTO people VALUES (3, 'Cy', NULL, -0.0, 1.25, NULL, 'cy@example.com', x'41');
+            INSERT INTO people VALUES (4, 'D' || char(0) || 'x', -9223372036854775808, 5e-324, '12abc', x'', 'd', 'NUL' || char(0));
+            CREATE TABLE log (k TEXT PRIMARY KEY, v INTEGER) WITHOUT ROWID;
+            INSERT INTO log VALUES ('start', 1), ('stop', 'two');
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == 6 && report.verified)
+        #expect(report.fallbacks.isEmpty, "\(report.fallbacks)")
+        let copy = try RawDatabase(target)
+        let original = try RawDatabase(source)
+        defer {
+            copy.close()
+            original.close()
+        }
+        for table in ["people", "log"] {
+            #expect(try schema(target, table) == schema(source, table))
+            let all = "SELECT * FROM \(table) ORDER BY 1"
+            let types = "SELECT " + (try original.rows("SELECT name FROM pragma_table_info('\(table)')")).map {
+                guard case .text(let name) = $0[0] else { return "NULL" }
+                return "typeof(\"\(name)\")"
+            }.joined(separator: ", ") + " FROM \(table) ORDER BY 1"
+            #expect(try copy.rows(all) == original.rows(all))
+            #expect(try copy.rows(types) == original.rows(types))
+        }
+        #expect(try copy.rows("SELECT count(*) FROM sqlite_schema WHERE name = 'persist_columns'") == [[.integer(0)]])
+    }
+
+    @Test("a value its declared type would change makes the column fall back, losslessly, and the report says so")
+    func fallback() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("dynamic.db")
+        let raw = try RawDatabase(source)
+        // Values a column of no type kept, then the column declared INTEGER (as a program changing
+        // its schema in place leaves them): text that looks like a number, and a real.
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, n, keep INTEGER NOT NULL);
+            INSERT INTO t VALUES (1, '0012', 1), (2, 5.0, 2), (3, 7, 3);
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, keep INTEGER NOT NULL)' WHERE name = 't';
+            PRAGMA writable_schema = OFF;
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == 3 && report.verified)
+        #expect(report.fallbacks.map(\.column) == ["n"])
+        #expect(report.fallbacks.first?.declaredType == "INTEGER")
+        let copy = try RawDatabase(target)
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT typeof(n), n FROM t ORDER BY id")
+            == [[.text("text"), .text("0012")], [.text("real"), .real(5.0)], [.text("integer"), .integer(7)]])
+        #expect(try copy.rows("SELECT name, type, \"notnull\" FROM pragma_table_info('t')")
+            == [[.text("id"), .text("INTEGER"), .integer(0)], [.text("n"), .text(""), .integer(0)],
+                [.text("keep"), .text("INTEGER"), .integer(1)]])
+    }
+}
