@@ -129,7 +129,7 @@ struct MigrationSummary: Codable, Sendable {
     }
 
     private static func name(_ store: Store) -> String {
-        store.kind.map { "\($0):\(store.path)" } ?? store.path
+        store.kind.map { $0 == "postgresql" ? store.path : "\($0):\(store.path)" } ?? store.path
     }
 
     private static func verification(_ verified: Bool, _ seconds: Double) -> String {
