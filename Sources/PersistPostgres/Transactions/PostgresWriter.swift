@@ -132,7 +132,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     }
 
     /// The item's table (created, extended or widened as needed) and its key parameter.
-    private func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
+    func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
         let changesBefore = schemaChanges.count
         var table = try schema.tables[item.itemType] ?? createTable(for: item)
         if table.key.type.encodeID(item.id) == nil {
