@@ -22,7 +22,8 @@ extension PostgresWriter: BulkLoadWriter {
         }
         let dateOID = schema.dateTypeOID ?? 0
         for row in rows {
-            if let table = schema.tables[row.itemType], !table.isGuarded, let key = table.key.type.encodeID(row.id) {
+            if var table = schema.tables[row.itemType], !table.isGuarded || isRecreated(table),
+               let key = table.key.type.encodeID(row.id) {
                 if shape == nil || shape?.names !== row.names || shape?.table !== table {
                     shape = (row.names, table, row.names.names.map { table.columnIndex[$0] ?? -1 })
                 }
@@ -34,6 +35,20 @@ extension PostgresWriter: BulkLoadWriter {
                     }
                     pending.append(values)
                     continue
+                }
+                if isRecreated(table) {
+                    try flush()
+                    pendingTable = nil
+                    if try fallBack(for: row, in: table), let widened = schema.tables[row.itemType] {
+                        table = widened
+                        let columns = row.names.names.map { table.columnIndex[$0] ?? -1 }
+                        shape = (row.names, table, columns)
+                        if let values = Self.copyValues(key, row, columns: columns, table: table, dateOID: dateOID) {
+                            pendingTable = table
+                            pending.append(values)
+                            continue
+                        }
+                    }
                 }
             }
             try flush()
@@ -78,8 +93,11 @@ extension PostgresWriter: BulkLoadWriter {
         }
     }
 
-    /// Nothing is deferred: the key of a created table is its primary key, checked as rows arrive.
-    func finishBulkLoad() throws {}
+    /// Builds the secondary indexes of recreated tables; nothing else is deferred (the key of a
+    /// table is its primary key, checked as rows arrive).
+    func finishBulkLoad() throws {
+        try createRecreatedIndexes()
+    }
 
     /// The rows are in the block's transaction: a rollback undoes them.
     var rollsBackBulkInserts: Bool { true }

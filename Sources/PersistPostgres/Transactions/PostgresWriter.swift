@@ -10,6 +10,8 @@ import Persist
 final class PostgresWriter: PostgresReader, StoreWriter {
     /// What the block changed in the schema, for the log once it commits.
     var schemaChanges: [String] = []
+    /// The tables a migration recreated in this block (see `PostgresWriter+Recreate.swift`).
+    var recreation = RecreationState()
 
     var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
 
