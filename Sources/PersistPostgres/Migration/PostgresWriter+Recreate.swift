@@ -4,9 +4,9 @@ import Persist
 /// PostgreSQL's words, which still await their secondary indexes, and the columns that fell back.
 struct RecreationState {
     var tables: [String: TableDescription] = [:]
-    /// The SQLite declared types of recreated tables, by item type and column, when they came from SQLite.
-    var sourceTypes: [String: [String: String]] = [:]
     var awaitingIndexes: [String] = []
+    /// The item types whose tables this block created: rows go to them with COPY.
+    var created: Set<String> = []
     var fallbacks: [MigrationReport.Fallback] = []
 }
 
@@ -62,6 +62,7 @@ extension PostgresWriter: SchemaRecreatingWriter {
         }
         recreation.tables[description.itemType] = target
         recreation.awaitingIndexes.append(description.itemType)
+        recreation.created.insert(description.itemType)
         schemaChanges.append("recreated table \(qualified) from its source's schema")
         return true
     }
@@ -71,21 +72,14 @@ extension PostgresWriter: SchemaRecreatingWriter {
     /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,
     /// double precision) becomes `text`.
     private func translated(_ description: TableDescription) -> TableDescription {
-        var target = description
-        target.columns = description.columns.map { column in
-            var copy = column
-            copy.declaredType = SQLTypeMapping.translate(column.declaredType, from: description.dialect, to: .postgresql)
-            return copy
-        }
-        if var key = description.key {
-            let type = SQLTypeMapping.translate(key.declaredType, from: description.dialect, to: .postgresql)
-            let lowered = type.lowercased()
+        var target = description.translated(to: .postgresql)
+        if var key = target.key {
+            let lowered = key.declaredType.lowercased()
             let fits = !(lowered.hasPrefix("numeric") || lowered.hasPrefix("decimal") || lowered.hasPrefix("double")
                 || lowered.hasPrefix("real") || lowered.hasPrefix("float"))
-            key.declaredType = fits ? type : "text"
+            if !fits { key.declaredType = "text" }
             target.key = key
         }
-        target.dialect = .postgresql
         return target
     }
 
@@ -100,10 +94,10 @@ extension PostgresWriter: SchemaRecreatingWriter {
         "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
     }
 
-    /// Whether rows of `table` may be copied in bulk: a recreated table has no triggers, rules or
-    /// row security of its own.
+    /// Whether rows of `table` may be copied in bulk: a table this block recreated has no
+    /// triggers, rules, defaults or row security of its own.
     func isRecreated(_ table: TableSchema) -> Bool {
-        recreation.tables[table.itemType] != nil
+        recreation.created.contains(table.itemType)
     }
 
     /// Makes the columns of a recreated table that cannot keep `row`'s values as given fall back

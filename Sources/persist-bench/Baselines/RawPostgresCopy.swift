@@ -56,6 +56,36 @@ enum RawPostgresCopy {
             if select.isNull(3) { append(Int32(-1), to: &buffer) } else { field(RawPostgres.int8(select.int64(3)), to: &buffer) }
             if buffer.count >= 64 * 1024 { try send(&buffer, pg) }
         }
+        try finishCopy(&buffer, pg)
+        try pg.execute("CREATE INDEX legacy_rating ON \(qualified) (rating); COMMIT")
+    }
+
+    /// GDBM → PostgreSQL: every pair with `gdbm_firstkey`/`gdbm_nextkey`/`gdbm_fetch`, sent with
+    /// binary COPY into a `(key bytea PRIMARY KEY, value bytea)` table of `schema`, in one
+    /// transaction (what a C programmer moving a GDBM file onto a server writes).
+    static func gdbmToPostgres(source: String, url: String, schema: String) throws {
+        let gdbm = try RawGDBM(path: source, mode: .read)
+        let pg = try RawPostgres(url: url)
+        let qualified = "\"\(schema)\".pairs"
+        try pg.execute("BEGIN; CREATE SCHEMA \"\(schema)\"; CREATE TABLE \(qualified) (key bytea PRIMARY KEY, value bytea)")
+        let start = PQexec(pg.handle, "COPY \(qualified) (key, value) FROM STDIN (FORMAT binary)")
+        defer { PQclear(start) }
+        guard PQresultStatus(start) == PGRES_COPY_IN else { throw BenchmarkError(String(cString: PQerrorMessage(pg.handle))) }
+        var buffer: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        buffer.reserveCapacity(128 * 1024)
+        try gdbm.forEach { key, value in
+            append(Int16(2), to: &buffer)
+            append(Int32(key.count), to: &buffer)
+            buffer.append(contentsOf: key)
+            append(Int32(value.count), to: &buffer)
+            buffer.append(contentsOf: value)
+            if buffer.count >= 64 * 1024 { try send(&buffer, pg) }
+        }
+        try finishCopy(&buffer, pg)
+        try pg.execute("COMMIT")
+    }
+
+    private static func finishCopy(_ buffer: inout [UInt8], _ pg: RawPostgres) throws {
         append(Int16(-1), to: &buffer)
         try send(&buffer, pg)
         guard PQputCopyEnd(pg.handle, nil) == 1 else { throw BenchmarkError(String(cString: PQerrorMessage(pg.handle))) }
@@ -65,7 +95,6 @@ enum RawPostgresCopy {
                 throw BenchmarkError(String(cString: PQerrorMessage(pg.handle)))
             }
         }
-        try pg.execute("CREATE INDEX legacy_rating ON \(qualified) (rating); COMMIT")
     }
 
     /// PostgreSQL → SQLite: `COPY (SELECT …) TO STDOUT (FORMAT binary)` decoded row by row into a

@@ -42,6 +42,44 @@ struct MigrateSQLitePostgresScenario: BenchmarkScenario {
     }
 }
 
+/// 1,000,000 native items of a GDBM store copied into a new PostgreSQL schema as `persist-migrate`
+/// runs it (verification off), against `gdbm_fetch` of every pair plus libpq's binary COPY of the
+/// pairs into a keyed `bytea` table.
+struct MigrateGDBMPostgresScenario: BenchmarkScenario {
+    let name = "migrate-gdbm-postgres"
+    let defaultItems = 1_000_000
+
+    func run(items: Int, in directory: URL, repetitions: Int) throws -> BenchmarkResult {
+        let url = try BenchmarkServer.url()
+        let source = directory.appendingPathComponent("migrate-pg-source.gdbm").path
+        try BenchmarkDataset.gdbm(count: items, at: source)
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        let librarySchema = BenchmarkServer.newSchema(name)
+        let baselineSchema = BenchmarkServer.newSchema(name + "-raw")
+        defer {
+            BenchmarkDataset.dropPostgres(librarySchema, url: url)
+            BenchmarkDataset.dropPostgres(baselineSchema, url: url)
+        }
+        let store = try ToolLikeMigration.gdbmSource(source, raw: false)
+        defer { try? store.tearDown() }
+        var copied = 0
+        let (library, baseline, peak) = try AlternatingMeasurement(repetitions: repetitions).run(
+            prepare: {
+                BenchmarkDataset.dropPostgres(librarySchema, url: url)
+                BenchmarkDataset.dropPostgres(baselineSchema, url: url)
+            },
+            library: {
+                copied = try PostgresMigration.run(from: store, toSchema: librarySchema, url: url).written
+            },
+            baseline: {
+                try RawPostgresCopy.gdbmToPostgres(source: source, url: url, schema: baselineSchema)
+            })
+        guard copied == items else { throw BenchmarkError("the migration copied \(copied) of \(items) items") }
+        return result(items: items, library: library, baseline: baseline, peak: peak,
+                      note: "ratio = gdbm_fetch + libpq binary COPY of the pairs into a keyed bytea table ÷ the library")
+    }
+}
+
 /// The same 1,000,000 rows back: a PostgreSQL schema holding the legacy table copied to a new
 /// SQLite database as `persist-migrate` runs it (verification off), against
 /// `COPY … TO STDOUT (FORMAT binary)` plus prepared SQLite inserts into the same table and index.

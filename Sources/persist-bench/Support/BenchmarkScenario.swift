@@ -27,6 +27,6 @@ enum BenchmarkScenarios {
         MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
         // On the server PERSIST_POSTGRES_URL names (make bench starts one).
         InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(), MigrateSQLitePostgresScenario(),
-        MigratePostgresSQLiteScenario(),
+        MigrateGDBMPostgresScenario(), MigratePostgresSQLiteScenario(),
     ]
 }
