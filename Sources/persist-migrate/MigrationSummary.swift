@@ -60,10 +60,10 @@ struct MigrationSummary: Codable, Sendable {
     var verificationSeconds: Double
     /// What the run found or did that the user should know: a detected layout, a recovered copy.
     var notes: [String]
-    /// The reshape rules given, with their counts.
-    var reshape: [RuleLine]
     /// Columns of recreated tables whose declared type gave way to a lossless fallback.
     var fallbacks: [MigrationReport.Fallback]
+    /// The reshape rules given, with their counts.
+    var reshape: [RuleLine]
     var exitStatus: Int32
     var error: Failure?
 
@@ -84,8 +84,8 @@ struct MigrationSummary: Codable, Sendable {
         self.seconds = Self.rounded(seconds)
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
-        self.reshape = reshape
         fallbacks = report?.fallbacks ?? []
+        self.reshape = reshape
         exitStatus = exit.rawValue
         self.error = error
     }
@@ -129,7 +129,7 @@ struct MigrationSummary: Codable, Sendable {
     }
 
     private static func name(_ store: Store) -> String {
-        store.kind.map { $0 == "postgresql" ? store.path : "\($0):\(store.path)" } ?? store.path
+        store.kind.map { "\($0):\(store.path)" } ?? store.path
     }
 
     private static func verification(_ verified: Bool, _ seconds: Double) -> String {

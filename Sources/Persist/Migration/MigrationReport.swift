@@ -47,7 +47,6 @@ public struct MigrationReport: Sendable, Hashable {
     /// Columns of recreated tables whose declared type could not keep some value and took a
     /// lossless fallback instead (no value is ever dropped); empty when every value fit.
     public var fallbacks: [Fallback]
-
     /// Each rule of ``MigrationOptions/reshape``, in the order given, with the number of items
     /// read that it applied to.
     public var reshape: [RuleReport]
@@ -67,7 +66,7 @@ public struct MigrationReport: Sendable, Hashable {
         }
     }
 
-    /// A report of `types`, with the rules that reshaped them and the columns that fell back.
+    /// A report of `types`.
     public init(types: [TypeReport], dryRun: Bool, seconds: TimeInterval, reshape: [RuleReport] = [],
                 fallbacks: [Fallback] = []) {
         self.types = types

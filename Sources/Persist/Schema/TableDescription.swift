@@ -82,6 +82,9 @@ package protocol SchemaDescribingReader: StoreReader {
     /// The schema of the table holding `itemType`, when it is an adopted SQL table worth
     /// recreating (not one the store created for itself); `nil` otherwise.
     func tableDescription(ofType itemType: String) throws -> TableDescription?
+
+    /// The item types ``tableDescription(ofType:)`` describes, found without reading any item.
+    func describedTypes() throws -> [String]
 }
 
 /// A writer that can recreate a described table before a migration loads it.

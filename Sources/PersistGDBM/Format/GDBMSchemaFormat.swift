@@ -30,6 +30,10 @@ extension GDBMReader: SchemaDescribingReader {
         return try withRecord(GDBMSchemaFormat.key) { try GDBMSchemaFormat.decode(Array($0)) }?.map { $0 } ?? []
     }
 
+    func describedTypes() throws -> [String] {
+        try tableDescriptions().map(\.itemType)
+    }
+
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
         try tableDescriptions().first { $0.itemType == itemType }
     }

@@ -16,6 +16,10 @@ extension PostgresReader: SchemaDescribingReader {
     /// The end of the key column's comment when the SQLite key was not declared NOT NULL.
     static let nullableKeyComment = "; key not declared NOT NULL"
 
+    func describedTypes() throws -> [String] {
+        schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
         guard let table = schema.tables[itemType], !table.isCreated else { return nil }
         let relation: [PGValue] = [.text(table.qualified)]

@@ -5,6 +5,10 @@ import Persist
 extension SQLiteReader: SchemaDescribingReader {
     private static let describing = "Describing a table"
 
+    func describedTypes() throws -> [String] {
+        schema.tables.values.filter { !$0.isCreatedByStore }.map(\.name).sorted { SQLName.bytesPrecede($0, $1) }
+    }
+
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
         guard let table = schema.tables[itemType], !table.isCreatedByStore else { return nil }
         let withoutRowid = try connection.integer(
