@@ -16,29 +16,13 @@ struct MigrateSQLitePostgresScenario: BenchmarkScenario {
         let source = directory.appendingPathComponent("legacy-pg-source.sqlite").path
         try RawPostgresCopy.legacySQLite(count: items, at: source)
         defer { try? SQLiteDataStore.deleteFiles(atPath: source) }
-        let librarySchema = BenchmarkServer.newSchema(name)
-        let baselineSchema = BenchmarkServer.newSchema(name + "-raw")
-        defer {
-            BenchmarkDataset.dropPostgres(librarySchema, url: url)
-            BenchmarkDataset.dropPostgres(baselineSchema, url: url)
-        }
         let store = try ToolLikeMigration.sqliteSource(source)
         defer { try? store.tearDown() }
-        var copied = 0
-        let (library, baseline, peak) = try AlternatingMeasurement(repetitions: repetitions).run(
-            prepare: {
-                BenchmarkDataset.dropPostgres(librarySchema, url: url)
-                BenchmarkDataset.dropPostgres(baselineSchema, url: url)
-            },
-            library: {
-                copied = try PostgresMigration.run(from: store, toSchema: librarySchema, url: url).written
-            },
-            baseline: {
-                try RawPostgresCopy.sqliteToPostgres(source: source, url: url, schema: baselineSchema)
-            })
-        guard copied == items else { throw BenchmarkError("the migration copied \(copied) of \(items) items") }
-        return result(items: items, library: library, baseline: baseline, peak: peak,
-                      note: "ratio = sqlite3_step + libpq binary COPY into the same table and index ÷ the library")
+        return try PostgresMigration.compare(self, items: items, repetitions: repetitions, source: store, url: url,
+                                             note: "ratio = sqlite3_step + libpq binary COPY into the same table and "
+                                                + "index ÷ the library") { schema in
+            try RawPostgresCopy.sqliteToPostgres(source: source, url: url, schema: schema)
+        }
     }
 }
 
@@ -54,29 +38,13 @@ struct MigrateGDBMPostgresScenario: BenchmarkScenario {
         let source = directory.appendingPathComponent("migrate-pg-source.gdbm").path
         try BenchmarkDataset.gdbm(count: items, at: source)
         defer { try? FileManager.default.removeItem(atPath: source) }
-        let librarySchema = BenchmarkServer.newSchema(name)
-        let baselineSchema = BenchmarkServer.newSchema(name + "-raw")
-        defer {
-            BenchmarkDataset.dropPostgres(librarySchema, url: url)
-            BenchmarkDataset.dropPostgres(baselineSchema, url: url)
-        }
         let store = try ToolLikeMigration.gdbmSource(source, raw: false)
         defer { try? store.tearDown() }
-        var copied = 0
-        let (library, baseline, peak) = try AlternatingMeasurement(repetitions: repetitions).run(
-            prepare: {
-                BenchmarkDataset.dropPostgres(librarySchema, url: url)
-                BenchmarkDataset.dropPostgres(baselineSchema, url: url)
-            },
-            library: {
-                copied = try PostgresMigration.run(from: store, toSchema: librarySchema, url: url).written
-            },
-            baseline: {
-                try RawPostgresCopy.gdbmToPostgres(source: source, url: url, schema: baselineSchema)
-            })
-        guard copied == items else { throw BenchmarkError("the migration copied \(copied) of \(items) items") }
-        return result(items: items, library: library, baseline: baseline, peak: peak,
-                      note: "ratio = gdbm_fetch + libpq binary COPY of the pairs into a keyed bytea table ÷ the library")
+        return try PostgresMigration.compare(self, items: items, repetitions: repetitions, source: store, url: url,
+                                             note: "ratio = gdbm_fetch + libpq binary COPY of the pairs into a keyed "
+                                                + "bytea table ÷ the library") { schema in
+            try RawPostgresCopy.gdbmToPostgres(source: source, url: url, schema: schema)
+        }
     }
 }
 
@@ -126,5 +94,27 @@ enum PostgresMigration {
         var options = MigrationOptions(verify: false)
         options.atomic = true
         return try Migration(source: source, target: target, options: options).run()
+    }
+
+    /// Times `scenario`'s library side (a copy of `source` into a new schema) against `baseline`
+    /// (the raw loop into another new schema), alternately, each from a dropped schema.
+    static func compare(_ scenario: some BenchmarkScenario, items: Int, repetitions: Int, source: any DataStore,
+                        url: String, note: String, baseline: (String) throws -> Void) throws -> BenchmarkResult {
+        let librarySchema = BenchmarkServer.newSchema(scenario.name)
+        let baselineSchema = BenchmarkServer.newSchema(scenario.name + "-raw")
+        defer {
+            BenchmarkDataset.dropPostgres(librarySchema, url: url)
+            BenchmarkDataset.dropPostgres(baselineSchema, url: url)
+        }
+        var copied = 0
+        let (library, baselineSeconds, peak) = try AlternatingMeasurement(repetitions: repetitions).run(
+            prepare: {
+                BenchmarkDataset.dropPostgres(librarySchema, url: url)
+                BenchmarkDataset.dropPostgres(baselineSchema, url: url)
+            },
+            library: { copied = try run(from: source, toSchema: librarySchema, url: url).written },
+            baseline: { try baseline(baselineSchema) })
+        guard copied == items else { throw BenchmarkError("the migration copied \(copied) of \(items) items") }
+        return scenario.result(items: items, library: library, baseline: baselineSeconds, peak: peak, note: note)
     }
 }
