@@ -95,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "persist-migrate",
             dependencies: [
-                "Persist", "PersistSQLite", "PersistGDBM",
+                "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "PersistMigrateTests",
             dependencies: [
-                "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM",
+                "persist-migrate", "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres",
                 "PersistTestSupport", "CSQLite", "CGDBM", .product(name: "Logging", package: "swift-log"),
             ]
         ),

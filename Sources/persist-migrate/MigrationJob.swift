@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Persist
 import PersistGDBM
+import PersistPostgres
 
 /// One run of the tool: opens the stores, stages the target, runs the migration, and swaps the
 /// finished target into place — remembering how far it got, to choose the exit status.
@@ -40,9 +41,6 @@ final class MigrationJob {
 
     func run(options: MigrationOptions, progress: ((MigrationProgress) -> Void)?) throws -> MigrationReport {
         defer { removeRecoveryCopy() }
-        let sourceDriver = StoreDrivers.driver(for: source.kind, logger: logger)
-        let targetDriver = StoreDrivers.driver(for: target.kind, logger: logger)
-
         stage = .openingSource
         if source.needsRecovery { try recoverSource() }
         let sourcePath = recoveryCopy ?? source.path
@@ -53,13 +51,26 @@ final class MigrationJob {
            !FileSystem.exists(source.path + "-shm") {
             fingerprint = SourceFingerprint(path: source.path)
         }
-        let sourceStore = try sourceDriver.openReadOnly(path: sourcePath, layout: source.layout,
-                                                        unchanging: fingerprint != nil)
+        let sourceStore: any DataStore
+        if let url = source.postgres {
+            sourceStore = try PostgresDriver.open(url, logger: logger)
+        } else {
+            sourceStore = try StoreDrivers.driver(for: source.kind, logger: logger)
+                .openReadOnly(path: sourcePath, layout: source.layout, unchanging: fingerprint != nil)
+        }
         defer { try? sourceStore.tearDown() }
         try signals.check()
 
         stage = .openingTarget
         var options = options
+        if let url = target.postgres {
+            // One transaction, whatever --batch-size says: the target is as it was or complete.
+            options.batchSize = batchSize ?? 5_000
+            options.atomic = true
+            let store = try PostgresDriver.open(url, logger: logger)
+            return try copy(from: sourceStore, to: store, options: options, progress: progress, fingerprint: fingerprint)
+        }
+        let targetDriver = try StoreDrivers.driver(for: target.kind, logger: logger)
         // Without --batch-size, an SQLite target takes one transaction: SQLite writes each page
         // once, instead of once per batch, and holds nothing in memory for it.
         options.batchSize = batchSize ?? 5_000
@@ -160,7 +171,9 @@ final class MigrationJob {
     func exitStatus(for error: any Error) -> ToolExit {
         if error is CancellationError { return signals.signal == SIGTERM ? .terminated : .interrupted }
         let sourcePaths = Self.forms(of: source.path) + (recoveryCopy.map(Self.forms(of:)) ?? [])
+            + (source.postgres.map { [$0.location] } ?? [])
         let targetPaths = Self.forms(of: target.path) + (stagingPath.map(Self.forms(of:)) ?? [])
+            + (target.postgres.map { [$0.location] } ?? [])
         return ToolExit.status(for: error, at: stage, sourcePaths: sourcePaths, targetPaths: targetPaths)
     }
 

@@ -13,9 +13,18 @@ struct PersistMigrate: ParsableCommand {
             persist-migrate OLD NEW [options]
             persist-migrate --from <kind> --to <kind> OLD NEW [options]
             persist-migrate --from <kind>:<path> --to <kind>:<path> [options]
+            persist-migrate OLD postgresql://user@host:port/db[?schema=NAME] [options]
             """,
         discussion: """
-            The kinds are gdbm and sqlite. A store given by its path alone has its kind detected from its \
+            The kinds are gdbm, sqlite and postgresql (or postgres). A PostgreSQL database is named by its \
+            URL, postgresql://user[:password]@host[:port]/database[?schema=NAME] or postgres://…, in place of a \
+            path, positionally or with --from/--to (--from postgres URL … works too); ?schema= picks the schema \
+            (public by default). The password is used to log in and never shown: the summary, --json, errors \
+            and logs print the URL without it. A PostgreSQL target receives the whole copy in one transaction \
+            with binary COPY, its tables recreated from adopted SQL tables with their key, declared types, NOT \
+            NULL, UNIQUE and indexes (built after the load).
+
+            A store given by its path alone has its kind detected from its \
             content, as Python's dbm.whichdb does: the SQLite header, or the magic number of a GDBM file \
             of any format. A GDBM file written by another program (without Persist's format record) is \
             read in the raw layout, each key/value pair an item. A target that does not exist yet takes \
@@ -47,28 +56,35 @@ struct PersistMigrate: ParsableCommand {
               persist-migrate app.sqlite app.gdbm --types Restaurant,Review
               persist-migrate legacy.dbm legacy.sqlite --raw-type Entry
               persist-migrate old.db existing.sqlite --if-exists skip --json
+              persist-migrate legacy.sqlite 'postgresql://app@db.example.com/shop?schema=legacy'
+              persist-migrate --from postgres --to sqlite 'postgres://app@localhost/shop' back.sqlite
               persist-migrate crashed.db new.sqlite --recover
               persist-migrate notes.gdbm notes.sqlite --rename-type Note=Memo --rename-attribute Note.titel=title
               persist-migrate sessions.dbm sessions.sqlite --raw-value json --drop-attribute Entry.csrf
 
             Exit status:
               0   done and verified (or verification turned off)
-              64  usage: a malformed store name, an unknown kind, a bad option or reshape rule
+              64  usage: a malformed store name or URL (a bad ?schema= included), an unknown kind or URL scheme, a bad
+                  option or reshape rule
               65  data error: an item cannot be decoded, reshaped or stored, or verification found a difference
-              66  the source is missing, empty, not a store, or needs --recover
-              73  the target cannot be created, or already holds items (with --if-exists fail)
+              66  the source is missing, empty, not a store, or needs --recover; the source's PostgreSQL database does
+                  not exist
+              69  a PostgreSQL server cannot be reached (the message names host and port) or lost the connection
+              73  the target cannot be created, or already holds items (with --if-exists fail); the target's
+                  PostgreSQL database does not exist
               74  input/output error
               75  a store is locked by another process, or the source changed while it was copied
+              77  a PostgreSQL server refused the URL's user or password (authentication failed)
               130 stopped by SIGINT, 143 by SIGTERM: the target was left as it was
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The store to copy from: a kind (with the path given after the options), "
-                                                + "kind:path, or a path.", valueName: "store"),
+    @Option(name: .long, help: ArgumentHelp("The store to copy from: a kind (with the path or URL given after the options), "
+                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"),
             transform: { try StoreName(parsing: $0, option: "--from") })
     var from: StoreName?
 
-    @Option(name: .long, help: ArgumentHelp("The store to copy to: a kind (with the path given after the options), "
-                                                + "kind:path, or a path.", valueName: "store"),
+    @Option(name: .long, help: ArgumentHelp("The store to copy to: a kind (with the path or URL given after the options), "
+                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"),
             transform: { try StoreName(parsing: $0, option: "--to") })
     var to: StoreName?
 

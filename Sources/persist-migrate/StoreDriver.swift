@@ -34,10 +34,12 @@ protocol StoreDriver: Sendable {
 
 /// The drivers by kind.
 enum StoreDrivers {
-    static func driver(for kind: StoreName.Kind, logger: Logger) -> any StoreDriver {
+    /// The driver of a kind of file (PostgreSQL databases go through ``PostgresDriver``).
+    static func driver(for kind: StoreName.Kind, logger: Logger) throws -> any StoreDriver {
         switch kind {
         case .sqlite: SQLiteDriver(logger: logger)
         case .gdbm: GDBMDriver(logger: logger)
+        case .postgresql: throw DataStoreError(.misuse, "a PostgreSQL database is no file; it is opened by its URL")
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Persist
 import PersistGDBM
+import PersistPostgres
 
 /// A store the tool will open, with where its kind and layout came from.
 struct StorePlan: Sendable {
@@ -32,8 +33,16 @@ struct StorePlan: Sendable {
         }
     }
 
+    /// The PostgreSQL database, with its password (for connecting only; ``path`` is the redacted URL).
+    var postgres: PostgresURL?
+
+    /// A PostgreSQL database named by its URL.
+    static func server(_ url: PostgresURL) -> StorePlan {
+        StorePlan(kind: .postgresql, path: url.redacted, kindOrigin: .named, finding: .missing, postgres: url)
+    }
+
     /// `kind:path`, as the summary writes it.
-    var name: String { "\(kind.rawValue):\(path)" }
+    var name: String { kind.isFile ? "\(kind.rawValue):\(path)" : path }
 }
 
 /// Turns what was typed — `--from`/`--to` values and positional paths — into the two stores,
@@ -55,8 +64,14 @@ struct StoreResolver {
         var remaining = paths[...]
         func complete(_ name: StoreName?, _ option: String, _ role: String) throws -> StoreName {
             switch name {
-            case .some(.kindAndPath), .some(.path), .some(.url):
+            case .some(.kindAndPath), .some(.path), .some(.postgres):
                 if let name { return name }
+            case .kind(.postgresql):
+                guard let text = remaining.popFirst() else {
+                    throw ValidationError("\(option) postgresql names the \(role)'s kind but no URL; give the URL after "
+                                            + "the options (postgresql://user@host:port/db) or as \(option) itself")
+                }
+                return try StoreName.url(text, option: "the \(role)")
             case .kind(let kind):
                 guard let path = remaining.popFirst() else {
                     throw ValidationError("\(option) \(kind.rawValue) names the \(role)'s kind but no path; give the path "
@@ -77,9 +92,10 @@ struct StoreResolver {
                     : "name the source too: give its path before the target's, or write --from KIND:PATH "
                         + "(kinds: \(StoreName.Kind.list))")
             }
+            if text.contains("://") { return try StoreName.url(text, option: "the \(role)") }
             // A positional store may be kind:path too; a bare kind word there is a file's name.
             if let colon = text.firstIndex(of: ":"), let kind = StoreName.Kind(rawValue: text[..<colon].lowercased()),
-               text.index(after: colon) < text.endIndex {
+               kind.isFile, text.index(after: colon) < text.endIndex {
                 return .kindAndPath(kind, String(text[text.index(after: colon)...]))
             }
             return .path(text)
@@ -101,24 +117,39 @@ struct StoreResolver {
         case .kindAndPath(let kind, let path): "\(kind.rawValue):\(path)"
         case .kind(let kind): kind.rawValue
         case .path(let path): path
-        case .url(_, let text): text
+        case .postgres(let url): url.redacted
         }
     }
 
     /// Resolves both stores: kinds, layouts, and what each file is.
     func resolve() throws -> (source: StorePlan, target: StorePlan) {
         let (sourceName, targetName) = try names()
-        guard let sourcePath = sourceName.path, let targetPath = targetName.path else {
-            throw ValidationError("this persist-migrate reads and writes files only; \(Self.example)")
-        }
         // The target's kind first: a usage error needs no file opened.
-        let targetFinding = StoreDetector.examine(targetPath)
-        let targetKind = try targetKind(targetName, targetPath, targetFinding)
-        let sourceFinding = StoreDetector.examine(sourcePath)
-        var source = try sourcePlan(sourceName, sourcePath, sourceFinding)
-        var target = StorePlan(kind: targetKind.kind, path: targetPath, kindOrigin: targetKind.origin, finding: targetFinding)
-        if FileSystem.canonical(sourcePath) == FileSystem.canonical(targetPath) {
-            throw ValidationError("the source and the target are the same file, \(sourcePath); copy to another file")
+        var target: StorePlan
+        if case .postgres(let url) = targetName {
+            target = .server(url)
+        } else {
+            guard let targetPath = targetName.path else { throw ValidationError("name the target; \(Self.example)") }
+            let targetFinding = StoreDetector.examine(targetPath)
+            let targetKind = try targetKind(targetName, targetPath, targetFinding)
+            target = StorePlan(kind: targetKind.kind, path: targetPath, kindOrigin: targetKind.origin,
+                               finding: targetFinding)
+        }
+        var source: StorePlan
+        if case .postgres(let url) = sourceName {
+            source = .server(url)
+        } else {
+            guard let sourcePath = sourceName.path else { throw ValidationError("name the source; \(Self.example)") }
+            source = try sourcePlan(sourceName, sourcePath, StoreDetector.examine(sourcePath))
+        }
+        if let sourceURL = source.postgres, let targetURL = target.postgres {
+            if sourceURL.location == targetURL.location && sourceURL.schema == targetURL.schema {
+                throw ValidationError("the source and the target are the same PostgreSQL schema, \(source.path); copy to "
+                                        + "another schema (?schema=NAME) or database")
+            }
+        } else if source.kind.isFile, target.kind.isFile,
+                  FileSystem.canonical(source.path) == FileSystem.canonical(target.path) {
+            throw ValidationError("the source and the target are the same file, \(source.path); copy to another file")
         }
         try checkLayoutOptions(source: source, target: target)
         if source.kind == .gdbm {

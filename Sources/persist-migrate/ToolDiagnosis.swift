@@ -56,6 +56,10 @@ struct ToolDiagnosis {
         let source = job?.source.path ?? "the source"
         let target = job?.target.path ?? "the target"
         let left = options.dryRun ? "nothing was written (dry run)" : "\(target) was left as it was"
+        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true,
+           exit == .sourceUnavailable || exit == .cannotCreate {
+            return "\(left); create the database (createdb, or CREATE DATABASE) or fix its name in the URL"
+        }
         switch exit {
         case .locked:
             if error.message.contains("while it was being copied") {
@@ -113,6 +117,11 @@ struct ToolDiagnosis {
             return "\(left); \(target) cannot hold the item named above as it is\(layout); leave its type out with --types"
         case .ioError:
             return "\(left); check free disk space and permissions"
+        case .unavailable:
+            return "\(left); start the server or check the URL's host and port, then run again"
+        case .authentication:
+            return "\(left); check the user name and password in the URL (percent-encode @ : / ? # in a password), "
+                + "and the server's pg_hba.conf"
         case .ok, .usage, .software, .interrupted, .terminated:
             return nil
         }

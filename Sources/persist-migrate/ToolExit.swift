@@ -10,6 +10,8 @@ enum ToolExit: Int32, Sendable {
     case dataError = 65
     /// The source is missing or cannot be read as a store of its kind (EX_NOINPUT).
     case sourceUnavailable = 66
+    /// A PostgreSQL server cannot be reached, refused the connection or lost it (EX_UNAVAILABLE).
+    case unavailable = 69
     /// Something went wrong that is not the input's fault (EX_SOFTWARE).
     case software = 70
     /// The target cannot be created, or already holds the items with `--if-exists fail` (EX_CANTCREAT).
@@ -18,6 +20,8 @@ enum ToolExit: Int32, Sendable {
     case ioError = 74
     /// A store is locked by another process, or the source changed while it was copied (EX_TEMPFAIL).
     case locked = 75
+    /// A PostgreSQL server refused the URL's user or password (EX_NOPERM).
+    case authentication = 77
     /// Stopped by SIGINT (128 + 2), the target left as it was.
     case interrupted = 130
     /// Stopped by SIGTERM (128 + 15), the target left as it was.
@@ -33,6 +37,7 @@ enum ToolExit: Int32, Sendable {
     static func status(for error: any Error, at stage: Stage, sourcePaths: [String], targetPaths: [String]) -> ToolExit {
         if let failure = error as? ToolFailure { return failure.exit }
         guard let error = error as? DataStoreError else { return .software }
+        if let status = serverStatus(for: error, sourcePaths: sourcePaths) { return status }
         let side: Side
         if let path = error.path, sourcePaths.contains(path) {
             side = .source
@@ -73,6 +78,27 @@ enum ToolExit: Int32, Sendable {
     }
 
     private enum Side { case source, target }
+
+    /// The status of a PostgreSQL server's error, by its SQLSTATE (the start of `engineMessage`):
+    /// no connection → 69, authentication → 77, a missing database → 66 for the source, 73 for the
+    /// target. `nil` for other errors, which map by their code like every store's.
+    private static func serverStatus(for error: DataStoreError, sourcePaths: [String]) -> ToolExit? {
+        guard let path = error.path, path.hasPrefix("postgresql://"), let message = error.engineMessage,
+              message.count >= 6, message.dropFirst(5).first == ":" else { return nil }
+        let state = String(message.prefix(5))
+        switch state {
+        case "28P01", "28000":
+            return .authentication
+        case "3D000":
+            return sourcePaths.contains(path) ? .sourceUnavailable : .cannotCreate
+        case "57P01", "57P02", "57P03":
+            return .unavailable
+        case _ where state.hasPrefix("08"):
+            return .unavailable
+        default:
+            return nil
+        }
+    }
 }
 
 /// A failure the tool itself diagnoses (a store it cannot recognise, a source that needs

@@ -82,6 +82,6 @@ struct GuideCodeTests {
     @Test("the guides cover every adoption path")
     func allGuides() {
         #expect(Self.guides == ["FromGDBM.md", "FromJustPersist.md", "FromLibpq.md", "FromSQLite.md", "GDBMToSQLite.md",
-                                "README.md", "WritingAWrapper.md"])
+                                "README.md", "SQLiteToPostgreSQL.md", "WritingAWrapper.md"])
     }
 }

@@ -110,8 +110,12 @@ enum ExitMatrix {
                  status: 64, mentions: ["--from \"gdbm:\" has no path after \"gdbm:\""]),
         ExitCase(name: "an unknown kind", arguments: ["--from", "oracle:old.db", "new.sqlite"], status: 64,
                  mentions: ["unknown kind \"oracle\""]),
-        ExitCase(name: "a URL", arguments: ["old.db", "--to", "postgresql://localhost/app"], status: 64,
-                 mentions: ["PostgreSQL"]),
+        ExitCase(name: "a URL of an unknown scheme", arguments: ["old.db", "--to", "mysql://localhost/app"], status: 64,
+                 mentions: ["unknown scheme \"mysql\"", "postgresql://"]),
+        ExitCase(name: "an unreachable PostgreSQL server", arguments: ["old.db", "--to", "postgresql://app@127.0.0.1:1/app"],
+                 status: 69, mentions: ["Could not connect", "127.0.0.1:1"]),
+        ExitCase(name: "a malformed PostgreSQL URL", arguments: ["old.db", "postgresql://app@localhost:99999/app"],
+                 status: 64, mentions: ["port"]),
         ExitCase(name: "the same file twice", arguments: ["old.db", "gdbm:./old.db"], status: 64, mentions: ["same file"]),
         ExitCase(name: "--to-layout raw for SQLite", arguments: ["old.db", "new.sqlite", "--to-layout", "raw"], status: 64,
                  mentions: ["--to-layout raw applies to GDBM targets only"]),
@@ -190,6 +194,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 55, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 57, "update the count here and in the README")
     }
 }

@@ -127,5 +127,8 @@ struct OptionTests {
         #expect(output.status == 0)
         #expect(output.stdout.contains("persist-migrate --from gdbm:old.db --to sqlite:new.sqlite"))
         #expect(output.stdout.contains("75  a store is locked by another process"))
+        #expect(output.stdout.contains("69  a PostgreSQL server cannot be reached"))
+        #expect(output.stdout.contains("77  a PostgreSQL server refused"))
+        #expect(output.stdout.contains("postgresql://app@db.example.com/shop?schema=legacy"))
     }
 }

@@ -10,6 +10,8 @@ import Persist
 final class PostgresWriter: PostgresReader, StoreWriter {
     /// What the block changed in the schema, for the log once it commits.
     var schemaChanges: [String] = []
+    /// The tables a migration recreated in this block (see `PostgresWriter+Recreate.swift`).
+    var recreation = RecreationState()
 
     var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
 
@@ -132,7 +134,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     }
 
     /// The item's table (created, extended or widened as needed) and its key parameter.
-    private func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
+    func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
         let changesBefore = schemaChanges.count
         var table = try schema.tables[item.itemType] ?? createTable(for: item)
         if table.key.type.encodeID(item.id) == nil {

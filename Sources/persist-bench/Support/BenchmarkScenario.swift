@@ -26,6 +26,7 @@ enum BenchmarkScenarios {
         FetchTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(), ChildMergeScenario(),
         MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
         // On the server PERSIST_POSTGRES_URL names (make bench starts one).
-        InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(),
+        InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(), MigrateSQLitePostgresScenario(),
+        MigrateGDBMPostgresScenario(), MigratePostgresSQLiteScenario(),
     ]
 }

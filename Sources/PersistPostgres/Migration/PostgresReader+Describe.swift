@@ -1,0 +1,92 @@
+import Persist
+
+/// Describing adopted tables for a migration to another SQL engine, from the catalogs: columns
+/// in table order with their declared types (`format_type`), NOT NULL, single-column UNIQUE
+/// constraints, and secondary indexes on plain columns (not the key's, not a constraint's, no
+/// expressions or predicates).
+///
+/// A table that a migration recreated from SQLite carries each column's SQLite declared type in
+/// its column comment (see ``PostgresWriter/recreate(_:)``): when every column still has one, the
+/// description is given in SQLite's words, so SQLite → PostgreSQL → SQLite gives back the same
+/// declared types (`STRING` stays `STRING`).
+extension PostgresReader: SchemaDescribingReader {
+    static let describing = "Describing a table"
+    /// The prefix of a column comment holding the SQLite declared type it was recreated from.
+    static let sqliteTypeComment = "persist: sqlite type "
+    /// The end of the key column's comment when the SQLite key was not declared NOT NULL.
+    static let nullableKeyComment = "; key not declared NOT NULL"
+
+    func describedTypes() throws -> [String] {
+        schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    func tableDescription(ofType itemType: String) throws -> TableDescription? {
+        guard let table = schema.tables[itemType], !table.isCreated else { return nil }
+        let relation: [PGValue] = [.text(table.qualified)]
+        let results = try transaction.run([
+            PGCommand("""
+                SELECT a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                       pg_catalog.col_description(a.attrelid, a.attnum),
+                       EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conrelid = a.attrelid
+                               AND c.contype = 'u' AND c.conkey = ARRAY[a.attnum])
+                FROM pg_catalog.pg_attribute a
+                WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+                ORDER BY a.attnum
+                """, relation, operation: Self.describing),
+            PGCommand("""
+                SELECT i.relname::text, ix.indisunique,
+                       (SELECT pg_catalog.string_agg(a.attname::text, E'\\x1f' ORDER BY k.ord)
+                        FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+                        JOIN pg_catalog.pg_attribute a ON a.attrelid = ix.indrelid AND a.attnum = k.attnum)
+                FROM pg_catalog.pg_index ix JOIN pg_catalog.pg_class i ON i.oid = ix.indexrelid
+                WHERE ix.indrelid = $1::regclass AND NOT ix.indisprimary AND ix.indexprs IS NULL
+                  AND ix.indpred IS NULL AND 0 <> ALL (ix.indkey::int2[])
+                  AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = ix.indexrelid)
+                ORDER BY i.relname
+                """, relation, operation: Self.describing),
+        ])
+        var key: TableDescription.Column?
+        var keyPosition = 0
+        var columns: [TableDescription.Column] = []
+        var sqliteTypes: [String: String] = [:]
+        for row in 0..<results[0].rowCount {
+            let name = try results[0].text(row, 0) ?? ""
+            let column = TableDescription.Column(
+                name: name, declaredType: try results[0].text(row, 1) ?? "", notNull: try results[0].bool(row, 2) ?? false,
+                unique: try results[0].bool(row, 4) ?? false)
+            if let comment = try results[0].text(row, 3), comment.hasPrefix(Self.sqliteTypeComment) {
+                sqliteTypes[name] = String(comment.dropFirst(Self.sqliteTypeComment.count))
+            }
+            if name == table.key.name {
+                key = column
+                keyPosition = columns.count
+            } else {
+                columns.append(column)
+            }
+        }
+        var indexes: [TableDescription.Index] = []
+        for row in 0..<results[1].rowCount {
+            let names = (try results[1].text(row, 2) ?? "").split(separator: "\u{1F}").map(String.init)
+            indexes.append(.init(name: try results[1].text(row, 0) ?? "", columns: names,
+                                 unique: try results[1].bool(row, 1) ?? false))
+        }
+        var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
+                                           keyPosition: keyPosition, dialect: .postgresql)
+        // A column that fell back holds the tagged encoding: in SQLite, a column of no type.
+        let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
+        let all = (key.map { [$0] } ?? []) + columns
+        if let keyType = key.flatMap({ sqliteTypes[$0.name] }),
+           all.allSatisfy({ sqliteTypes[$0.name] != nil || fellBack.contains($0.name) }) {
+            let nullable = keyType.hasSuffix(Self.nullableKeyComment)
+            description.key?.declaredType = nullable ? String(keyType.dropLast(Self.nullableKeyComment.count)) : keyType
+            description.key?.notNull = !nullable
+            description.columns = columns.map { column in
+                var copy = column
+                copy.declaredType = fellBack.contains(column.name) ? "" : sqliteTypes[column.name] ?? ""
+                return copy
+            }
+            description.dialect = .sqlite
+        }
+        return description
+    }
+}

@@ -1,0 +1,68 @@
+import Persist
+
+/// Streaming a PostgreSQL source for ``Migration``: each table through a cursor (a batch of rows at
+/// a time, so memory stays flat), every row decoded column by column straight into an `ItemRow`
+/// (no dictionary per item) whose shape is shared with the other rows that have the same non-NULL
+/// columns.
+extension PostgresReader: RowStreamingReader {
+    func forEachRow(ofTypes types: Set<String>?, _ body: (ItemRow) throws -> Bool) throws {
+        let chosen = try itemTypes().filter { types?.contains($0) ?? true }
+        for itemType in chosen {
+            var goOn = true
+            var shapes = ShapeCache()
+            try forEachRow(matching: DataStoreRequest(itemType: itemType), items: { item in
+                goOn = try body(ItemRow(item))
+                return goOn
+            }, rows: { decoder, row in
+                goOn = try body(shapes.row(decoder, row))
+                return goOn
+            })
+            if !goOn { return }
+        }
+    }
+
+    func countRows(ofTypes types: Set<String>?) throws -> (total: Int, perType: [String: Int]?) {
+        var perType: [String: Int] = [:]
+        for itemType in try itemTypes() where types?.contains(itemType) ?? true {
+            perType[itemType] = try countItems(matching: DataStoreRequest(itemType: itemType))
+        }
+        return (perType.values.reduce(0, +), perType)
+    }
+}
+
+/// The shapes of one table's rows, by the set of columns that hold a value.
+private struct ShapeCache {
+    /// The table's column offsets in ascending UTF-8 order of their attributes, worked out once.
+    private var order: [Int]?
+    private var byColumns: [[Bool]: AttributeNames] = [:]
+    private var present: [Bool] = []
+    private var values: [Value] = []
+
+    mutating func row(_ decoder: RowDecoder, _ row: Int) throws -> ItemRow {
+        let columns = decoder.table.columns
+        let order = self.order ?? columns.indices.sorted {
+            columns[$0].attribute.utf8.lexicographicallyPrecedes(columns[$1].attribute.utf8)
+        }
+        self.order = order
+        let id = try decoder.identifier(row)
+        present.removeAll(keepingCapacity: true)
+        values = []
+        values.reserveCapacity(order.count)
+        for offset in order {
+            if let value = try decoder.value(row, column: offset, id: id) {
+                present.append(true)
+                values.append(value)
+            } else {
+                present.append(false)
+            }
+        }
+        let shape: AttributeNames
+        if let known = byColumns[present] {
+            shape = known
+        } else {
+            shape = AttributeNames(sorted: zip(order, present).filter(\.1).map { columns[$0.0].attribute })
+            byColumns[present] = shape
+        }
+        return ItemRow(itemType: decoder.table.itemType, id: id, names: shape, values: values)
+    }
+}

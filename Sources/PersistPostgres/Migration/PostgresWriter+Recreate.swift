@@ -1,0 +1,147 @@
+import Persist
+
+/// What a write block knows about the tables a migration recreated in it: their descriptions in
+/// PostgreSQL's words, which still await their secondary indexes, and the columns that fell back.
+struct RecreationState {
+    var tables: [String: TableDescription] = [:]
+    var awaitingIndexes: [String] = []
+    /// The item types whose tables this block created: rows go to them with COPY.
+    var created: Set<String> = []
+    var fallbacks: [MigrationReport.Fallback] = []
+}
+
+/// Recreating an adopted table of another SQL database before a migration loads it (names, the
+/// key with its type, declared types after ``SQLTypeMapping``, NOT NULL, UNIQUE; secondary
+/// indexes after the load), and the lossless fallback of a column whose declared type cannot keep
+/// a value: the column becomes Persist's tagged `bytea` encoding (recorded in `persist_columns`,
+/// so every kind reads back as it went in), and the fallback is reported.
+extension PostgresWriter: SchemaRecreatingWriter {
+    static let recreating = "Recreating a table"
+    /// What a fallen-back column is declared as.
+    static let fallbackType = "bytea"
+
+    func recreate(_ description: TableDescription) throws -> Bool {
+        try checkTransaction()
+        if recreation.tables[description.itemType] != nil { return false }
+        if let table = schema.tables[description.itemType] {
+            // A later write block of the same load: the table is there; remember its declared types.
+            if !table.isCreated { recreation.tables[description.itemType] = translated(description) }
+            return false
+        }
+        if schema.takenNames.contains(description.itemType) || description.itemType.utf8.count > SQLNames.maximumBytes {
+            throw DataStoreError(
+                .invalidArgument,
+                "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
+                    + "the schema has a relation or type of that name, or the name is longer than "
+                    + "\(SQLNames.maximumBytes) bytes", path: location)
+        }
+        let target = translated(description)
+        var definitions = target.columns.map(Self.definition)
+        if var key = target.key {
+            key.notNull = false
+            definitions.insert(Self.definition(key) + " PRIMARY KEY", at: min(target.keyPosition, definitions.count))
+        }
+        let qualified = SQLNames.qualified(schema.name, description.itemType)
+        var commands = [PGCommand("CREATE SCHEMA IF NOT EXISTS \(SQLNames.quoted(schema.name))", operation: Self.recreating),
+                        PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))",
+                                  operation: Self.recreating)]
+        if description.dialect == .sqlite {
+            for column in (description.key.map { [$0] } ?? []) + description.columns {
+                let nullableKey = column.name == description.key?.name && description.key?.notNull == false
+                let comment = PostgresReader.sqliteTypeComment + column.declaredType
+                    + (nullableKey ? PostgresReader.nullableKeyComment : "")
+                commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLNames.quoted(column.name)) IS "
+                                            + Self.literal(comment), operation: Self.recreating))
+            }
+        }
+        _ = try transaction.run(commands)
+        try reloadSchema()
+        guard schema.tables[description.itemType] != nil else {
+            throw DataStoreError(.unsupported, "the recreated table \(qualified) in PostgreSQL at \(location) cannot hold "
+                                    + "items (its key type is not one identifiers fit)", path: location)
+        }
+        recreation.tables[description.itemType] = target
+        recreation.awaitingIndexes.append(description.itemType)
+        recreation.created.insert(description.itemType)
+        schemaChanges.append("recreated table \(qualified) from its source's schema")
+        return true
+    }
+
+    var columnFallbacks: [MigrationReport.Fallback] { recreation.fallbacks }
+
+    /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,
+    /// double precision) becomes `text`.
+    private func translated(_ description: TableDescription) -> TableDescription {
+        var target = description.translated(to: .postgresql)
+        if var key = target.key {
+            let lowered = key.declaredType.lowercased()
+            let fits = !(lowered.hasPrefix("numeric") || lowered.hasPrefix("decimal") || lowered.hasPrefix("double")
+                || lowered.hasPrefix("real") || lowered.hasPrefix("float"))
+            if !fits { key.declaredType = "text" }
+            target.key = key
+        }
+        return target
+    }
+
+    private static func definition(_ column: TableDescription.Column) -> String {
+        var text = SQLNames.quoted(column.name) + " " + (column.declaredType.isEmpty ? "bytea" : column.declaredType)
+        if column.notNull { text += " NOT NULL" }
+        if column.unique { text += " UNIQUE" }
+        return text
+    }
+
+    private static func literal(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+    }
+
+    /// Whether rows of `table` may be copied in bulk: a table this block recreated has no
+    /// triggers, rules, defaults or row security of its own.
+    func isRecreated(_ table: TableSchema) -> Bool {
+        recreation.created.contains(table.itemType)
+    }
+
+    /// Makes the columns of a recreated table that cannot keep `row`'s values as given fall back
+    /// to the tagged encoding; `false` when nothing could be done (the key does not fit, or a value
+    /// has no column).
+    func fallBack(for row: ItemRow, in table: TableSchema) throws -> Bool {
+        let dateOID = schema.dateTypeOID ?? 0
+        var current = table
+        var changed = false
+        for (name, value) in zip(row.names.names, row.values) {
+            guard let index = current.columnIndex[name] else { return false }
+            let column = current.columns[index]
+            guard column.type.encode(value, persistDateOID: dateOID) == nil else { continue }
+            guard column.type != .mixed else { return false }
+            try editor.ensureMetadata(&schema)
+            current = try editor.widen(columnAt: index, of: current, in: &schema)
+            _ = try transaction.run([
+                PGCommand("INSERT INTO \(schema.qualified(StoreSchema.columnsTable)) (table_name, column_name, attribute, "
+                            + "kind) VALUES ($1, $2, $3, $4) ON CONFLICT (table_name, column_name) DO UPDATE SET kind = $4",
+                          [.text(current.name), .text(column.name), .text(column.attribute), .text(CreatedKind.mixed.rawValue)],
+                          operation: Self.recreating),
+            ])
+            let declared = recreation.tables[row.itemType]?.columns.first { $0.name == column.name }?.declaredType ?? ""
+            recreation.fallbacks.append(MigrationReport.Fallback(
+                itemType: row.itemType, column: column.name, declaredType: declared, fallbackType: Self.fallbackType,
+                example: String(String(describing: value).prefix(40))))
+            schemaChanges.append("column \(column.quoted) of table \(current.qualified) fell back to the tagged encoding")
+            changed = true
+        }
+        return changed
+    }
+
+    /// Builds the secondary indexes of the tables this block recreated, after their load.
+    func createRecreatedIndexes() throws {
+        for itemType in recreation.awaitingIndexes {
+            guard let description = recreation.tables[itemType] else { continue }
+            let qualified = SQLNames.qualified(schema.name, itemType)
+            let commands = description.indexes.map { index in
+                PGCommand("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLNames.quoted(index.name)) ON \(qualified) ("
+                            + index.columns.map(SQLNames.quoted).joined(separator: ", ") + ")", operation: Self.recreating)
+            }
+            if !commands.isEmpty { _ = try transaction.run(commands) }
+        }
+        if !recreation.awaitingIndexes.isEmpty { schemaChanges.append("built the indexes of recreated tables") }
+        recreation.awaitingIndexes = []
+    }
+}

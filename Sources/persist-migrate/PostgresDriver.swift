@@ -1,0 +1,16 @@
+import Logging
+import Persist
+import PersistPostgres
+
+/// PostgreSQL databases, through `PostgresDataStore`. A source is only read (every read block is a
+/// `READ ONLY` snapshot, and opening creates nothing); a target receives the whole copy in one
+/// transaction, so that it is as it was or complete whatever happens to the tool.
+enum PostgresDriver {
+    /// Opens the database of `url`, set up, with one reader connection (the migration reads on one
+    /// thread).
+    static func open(_ url: PostgresURL, logger: Logger) throws -> PostgresDataStore {
+        let store = PostgresDataStore(url: url, options: .init(readerConnections: 1, logger: logger))
+        try store.setup()
+        return store
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+/// SQLite → PostgreSQL → SQLite keeps the schema and the rows, `typeof()` included, checked with
+/// plain SQL on both sides.
+@Suite("persist-migrate keeps adopted schemas through PostgreSQL", .serialized)
+struct PostgresSchemaTests {
+    /// SwiftPM's manifest cache and a richer legacy table with every storage class, a UNIQUE
+    /// column, a secondary index, and values that do not fit their declared types.
+    static let legacy = """
+        CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+        INSERT INTO MANIFEST_CACHE VALUES ('k1', x'0102'), ('k2', x'');
+        CREATE TABLE orders(id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, price REAL, qty INTEGER, amount NUMERIC,
+                            note TEXT, blob BLOB);
+        CREATE INDEX orders_qty ON orders(qty, price);
+        INSERT INTO orders VALUES (1, 'a', 1.5, 3, 10, 'x', x'00'), (2, 'b', 1e308, 4, 2.5, 'y', x'ff'),
+                                  (3, 'c', NULL, NULL, NULL, NULL, NULL), (4, 'd', -0.0, -9223372036854775808, 7, 'é', x'');
+        """
+
+    static let tableInfo = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid"
+    static let typed = "SELECT id, code, price, qty, amount, note, blob, typeof(price), typeof(qty), typeof(amount), "
+        + "typeof(note), typeof(blob) FROM orders ORDER BY id"
+
+    @Test("SQLite → PostgreSQL → SQLite: PRAGMA table_info, index_list and every row with typeof() come back")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let raw = try RawDatabase(directory.path("legacy.sqlite"))
+        try raw.exec(Self.legacy)
+        raw.close()
+        let there = try Tool.run(["legacy.sqlite", pg.url, "--progress", "never"], in: directory.url)
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(!there.stdout.contains("fallback"))
+
+        // PostgreSQL's own view: declared types after the mapping, NOT NULL, UNIQUE and the index.
+        #expect(try pg.sql("""
+            SELECT column_name, data_type, is_nullable FROM information_schema.columns
+            WHERE table_schema = '\(pg.schema)' AND table_name = 'orders' ORDER BY ordinal_position
+            """) == """
+            id|bigint|NO
+            code|text|NO
+            price|double precision|YES
+            qty|bigint|YES
+            amount|numeric|YES
+            note|text|YES
+            blob|bytea|YES
+            """)
+        #expect(try pg.sql("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = '\(pg.schema)' "
+                           + "AND tablename = 'orders' AND indexname = 'orders_qty'")
+            .contains("ON \(pg.schema).orders USING btree (qty, price)"))
+        #expect(try pg.sql("SELECT count(*) FROM pg_indexes WHERE schemaname = '\(pg.schema)' AND tablename = 'orders' "
+                           + "AND indexdef LIKE 'CREATE UNIQUE INDEX%(code)'") == "1")
+        #expect(try pg.sql("SELECT data_type FROM information_schema.columns WHERE table_schema = '\(pg.schema)' "
+                           + "AND table_name = 'MANIFEST_CACHE' ORDER BY ordinal_position") == "text\nbytea")
+
+        let back = try Tool.run([pg.url, "back.sqlite", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try RawDatabase(directory.path("legacy.sqlite"))
+        let copy = try RawDatabase(directory.path("back.sqlite"))
+        defer { original.close(); copy.close() }
+        for table in ["MANIFEST_CACHE", "orders"] {
+            #expect(try copy.rows(Self.tableInfo, [.text(table)]) == original.rows(Self.tableInfo, [.text(table)]), "\(table)")
+        }
+        let indexes = "SELECT name, \"unique\" FROM pragma_index_list('orders') WHERE origin = 'c'"
+        #expect(try copy.rows(indexes) == original.rows(indexes))
+        let indexColumns = "SELECT name FROM pragma_index_info('orders_qty') ORDER BY seqno"
+        #expect(try copy.rows(indexColumns) == original.rows(indexColumns))
+        #expect(try copy.rows("SELECT count(*) FROM pragma_index_list('orders') WHERE \"unique\" = 1 AND origin = 'u'")
+            == [[.integer(1)]])
+        #expect(try copy.rows(Self.typed) == original.rows(Self.typed))
+        let manifest = "SELECT key, typeof(key), value, typeof(value) FROM MANIFEST_CACHE ORDER BY key"
+        #expect(try copy.rows(manifest) == original.rows(manifest))
+    }
+
+    @Test("values that do not fit their declared types fall back losslessly, reported in the summary and --json")
+    func fallbacks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let raw = try RawDatabase(directory.path("dynamic.sqlite"))
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL, s TEXT, m NUMERIC);
+            CREATE INDEX t_n ON t(n);
+            INSERT INTO t VALUES (1, 5, 1.5, 'x', 1), (2, 'text', 2.5, 'a' || char(0) || 'b', 'not a number'), (3, x'01', 'r', 4, 2);
+            """)
+        raw.close()
+        let output = try Tool.run(["dynamic.sqlite", pg.url, "--progress", "never", "--json"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        for column in ["\"column\":\"n\"", "\"column\":\"m\"", "\"column\":\"r\""] {
+            #expect(output.stdout.contains(column), "\(column): \(output.stdout)")
+        }
+        let back = try Tool.run([pg.url, "back.sqlite", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try RawDatabase(directory.path("dynamic.sqlite"))
+        let copy = try RawDatabase(directory.path("back.sqlite"))
+        defer { original.close(); copy.close() }
+        let rows = "SELECT id, n, typeof(n), r, typeof(r), s, typeof(s), m, typeof(m) FROM t ORDER BY id"
+        #expect(try copy.rows(rows) == original.rows(rows))
+    }
+}
