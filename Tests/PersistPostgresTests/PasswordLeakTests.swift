@@ -4,23 +4,7 @@ import Persist
 import PersistConformance
 import PersistPostgres
 import Testing
-
-/// Keeps every log line (message and metadata) for inspection.
-struct RecordingLogHandler: LogHandler {
-    let lines: Locked<[String]>
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
-    var logLevel: Logger.Level = .trace
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append("\(event.level) \(event.message) \(event.metadata ?? [:]) \(metadata)") }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-}
+import PersistTestSupport
 
 @Suite("A password in the URL never appears in an error, a message, a location or a log line")
 struct PasswordLeakTests {

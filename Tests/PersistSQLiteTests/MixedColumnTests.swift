@@ -6,23 +6,6 @@ import PersistSQLite
 import Testing
 import PersistTestSupport
 
-/// Keeps every log line's message for inspection.
-private struct MessageRecorder: LogHandler {
-    let lines: Locked<[String]>
-    var metadata: Logger.Metadata = [:]
-    var metadataProvider: Logger.MetadataProvider?
-    var logLevel: Logger.Level = .trace
-
-    func log(event: LogEvent) {
-        lines.withLock { $0.append("\(event.message)") }
-    }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-}
-
 @Suite("Created columns widen to a tagged, lossless column when they meet another kind")
 struct MixedColumnTests {
     func note(_ id: Int64, _ value: Value) -> Item {
@@ -39,7 +22,7 @@ struct MixedColumnTests {
                              note(6, true), note(7, .double(.nan)), note(8, .date(date)), note(9, [1, "a"]),
                              note(10, ["k": .null])]
         let lines = Locked<[String]>([])
-        let handler = MessageRecorder(lines: lines)
+        let handler = RecordingLogHandler(lines: lines)
         let options = SQLiteDataStore.Options(logger: Logger(label: "persist.sqlite.mixed") { _ in handler })
         do {
             let store = SQLiteDataStore(path: path, options: options)
