@@ -85,7 +85,7 @@ extension PGConnection {
 
     /// Refuses SQL with a NUL character: libpq would cut the statement there.
     func checkStatementText(_ sql: String) throws {
-        if sql.utf8.contains(0) {
+        if sql.containsNUL {
             throw DataStoreError(.invalidArgument, "An SQL statement for \(url.location) contains a NUL character, "
                 + "which libpq cannot send; pass such text as a parameter.", path: url.location)
         }

@@ -138,7 +138,7 @@ struct PredicateCompiler {
         case (.persistDate, .date(let date)):
             return .sql("\(Self.dateSeconds(q)) = \(parameters.add(.float8(date.timeIntervalSinceReferenceDate)))")
         case (.text(_, let byteOrdered), .string(let string)):
-            guard !string.utf8.contains(0) else { return .never }
+            guard !string.containsNUL else { return .never }
             return .sql("\(q)\(byteOrdered ? "" : " COLLATE \"C\"") = \(parameters.add(.text(string)))")
         case (.character, .string(let string)):
             return .sql("bpcharsend(\(q)) = \(parameters.add(.bytea(Array(string.utf8))))")
@@ -360,11 +360,11 @@ struct PredicateCompiler {
             return nil
         case (.text(_, let byteOrdered), .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
-            guard !string.utf8.contains(0) else { return .never }
+            guard !string.containsNUL else { return .never }
             return characterSearch(byteOrdered ? q : "(\(q) COLLATE \"C\")", op, string)
         case (.uuid, .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
-            guard !string.utf8.contains(0) else { return .never }
+            guard !string.containsNUL else { return .never }
             return characterSearch("(upper(\(q)::text) COLLATE \"C\")", op, string)
         case (.character, .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }

@@ -13,7 +13,7 @@ package enum PGIdentifier {
     ///   than PostgreSQL's 63 bytes (which it would silently cut).
     package static func quote(_ name: String) throws -> String {
         if name.isEmpty { throw DataStoreError(.invalidArgument, "An SQL name is empty.") }
-        if name.utf8.contains(0) {
+        if name.containsNUL {
             throw DataStoreError(.invalidArgument, "The SQL name \(name.debugDescription) contains a NUL character.")
         }
         if name.utf8.count > URLPartRules.maximumNameBytes {

@@ -86,12 +86,12 @@ extension ColumnType {
             return .raw(type: PGType.float4, bytes: bigEndian(single.bitPattern))
         case (.doublePrecision, .double(let double)): return .float8(double)
         case (.text(let maxLength, _), .string(let string)):
-            guard !string.utf8.contains(0) else { return nil }
+            guard !string.containsNUL else { return nil }
             if let maxLength, string.unicodeScalars.count > maxLength { return nil }
             return .text(string)
         case (.character(let length), .string(let string)):
             // PostgreSQL pads shorter strings and reads them back padded: only full-length ones fit.
-            guard !string.utf8.contains(0), string.unicodeScalars.count == length else { return nil }
+            guard !string.containsNUL, string.unicodeScalars.count == length else { return nil }
             return .raw(type: PGType.bpchar, bytes: Array(string.utf8))
         case (.bytea, .bytes(let bytes)): return .bytea(bytes)
         case (.date, .date(let date)):

@@ -92,7 +92,7 @@ enum CreatedKind: String, Sendable, CaseIterable {
         case .bool: self = .bool
         case .int: self = .int
         case .double: self = .double
-        case .string(let string): self = string.utf8.contains(0) ? .mixed : .string
+        case .string(let string): self = string.containsNUL ? .mixed : .string
         case .bytes: self = .bytes
         case .date: self = .date
         case .array: self = .array
@@ -142,7 +142,7 @@ enum KeyKind: String, Sendable, CaseIterable {
     init(for id: ItemID) {
         switch id {
         case .int: self = .int
-        case .string(let string): self = string.utf8.contains(0) ? .mixed : .string
+        case .string(let string): self = string.containsNUL ? .mixed : .string
         case .bytes: self = .bytes
         }
     }

@@ -15,7 +15,7 @@ extension PostgresDataStore {
     ///   ``dropCreatedTables(at:schema:options:)`` for a store in `public`); the server's errors.
     public static func dropSchema(_ schema: String, at url: PostgresURL, options: Options = Options()) throws {
         if schema == PostgresURL.defaultSchema || schema == "information_schema" || schema.hasPrefix("pg_")
-            || schema.isEmpty || schema.utf8.contains(0) || schema.utf8.count > SQLNames.maximumBytes {
+            || schema.isEmpty || schema.containsNUL || schema.utf8.count > SQLNames.maximumBytes {
             throw DataStoreError(
                 .invalidArgument,
                 "the schema \(String(reflecting: schema)) of PostgreSQL at \(url.location) is not one a store may drop "

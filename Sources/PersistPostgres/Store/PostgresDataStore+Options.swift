@@ -82,7 +82,7 @@ extension PostgresDataStore {
                 }
             }
             if let schema {
-                if schema.isEmpty || schema.utf8.contains(0) || schema.utf8.count > SQLNames.maximumBytes {
+                if schema.isEmpty || schema.containsNUL || schema.utf8.count > SQLNames.maximumBytes {
                     throw invalid("the schema name \(String(reflecting: schema)) is empty, contains NUL or is longer "
                         + "than \(SQLNames.maximumBytes) bytes")
                 }

@@ -18,7 +18,7 @@ enum URLPartRules {
     }
 
     static func checkNoNUL(_ text: String, part: String) throws {
-        if text.utf8.contains(0) { throw invalid("the \(part) contains a NUL character") }
+        if text.containsNUL { throw invalid("the \(part) contains a NUL character") }
     }
 
     /// A user, database or schema name: not empty, no NUL, at most 63 bytes.
