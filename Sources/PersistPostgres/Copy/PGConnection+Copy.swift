@@ -2,6 +2,12 @@ internal import CLibPQ
 import Persist
 
 /// `COPY … FROM STDIN (FORMAT binary)`: the fast way to load many rows.
+///
+/// A COPY is either sent whole with ``copyIn(_:rows:)``, or streamed: ``beginCopyIn(_:)``, any
+/// number of ``sendCopyData(_:)`` calls while the caller goes on with other work (the server
+/// stores rows as they arrive, and a full socket makes the sender wait), then ``endCopyIn()`` or
+/// ``abortCopyIn(reason:)``. The connection runs nothing else in between, and is out of pipeline
+/// mode meanwhile.
 extension PGConnection {
     /// How many bytes are gathered before they are sent.
     static let copyChunkSize = 64 * 1024
@@ -18,6 +24,24 @@ extension PGConnection {
     /// stores nothing (inside a transaction, the transaction has failed).
     @discardableResult
     package func copyIn(_ sql: String, rows: some Sequence<[PGValue]>) throws -> Int {
+        try beginCopyIn(sql)
+        var encoder = PGCopyEncoder()
+        do {
+            for row in rows {
+                try encoder.appendRow(row)
+                if encoder.bytes.count >= Self.copyChunkSize { try sendCopyData(encoder.takeBytes()) }
+            }
+            encoder.appendTrailer()
+            try sendCopyData(encoder.takeBytes())
+        } catch {
+            abortCopyIn(reason: "the client stopped the COPY: \(error)")
+            throw error
+        }
+        return try endCopyIn()
+    }
+
+    /// Starts `sql`, a `COPY … FROM STDIN`; the connection must be out of pipeline mode.
+    package func beginCopyIn(_ sql: String) throws {
         try checkStatementText(sql)
         let handle = try connection
         let start = try check(PQexec(handle, sql), operation: "Starting a COPY", allowingCopyIn: true)
@@ -25,32 +49,24 @@ extension PGConnection {
             throw DataStoreError(.misuse, "copyIn needs a COPY … FROM STDIN statement; \"\(start.commandTag)\" is not one.",
                                  path: url.location)
         }
-        var encoder = PGCopyEncoder()
-        do {
-            for row in rows {
-                try encoder.appendRow(row)
-                if encoder.bytes.count >= Self.copyChunkSize { try send(encoder.takeBytes(), to: handle) }
-            }
-            encoder.appendTrailer()
-            try send(encoder.takeBytes(), to: handle)
-        } catch {
-            PQputCopyEnd(handle, "the client stopped the COPY: \(error)")
-            discardResults(handle)
-            throw error
-        }
-        guard PQputCopyEnd(handle, nil) == 1 else { throw connectionFailure("Ending a COPY") }
-        return try finishCopy(handle)
     }
 
-    private func send(_ bytes: [UInt8], to handle: OpaquePointer) throws {
+    /// Sends bytes of the COPY begun with ``beginCopyIn(_:)``, waiting while the socket is full.
+    package func sendCopyData(_ bytes: [UInt8]) throws {
+        guard !bytes.isEmpty else { return }
+        let handle = try connection
         let sent = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32(buffer.count)) }
         }
         guard sent == 1 else { throw connectionFailure("Sending COPY data") }
     }
 
-    /// Reads the COPY's results to the end; the stored row count, or the first error.
-    private func finishCopy(_ handle: OpaquePointer) throws -> Int {
+    /// Ends the COPY begun with ``beginCopyIn(_:)`` (the data sent must end with the trailer)
+    /// and waits for the server; the number of rows it stored, or its error.
+    @discardableResult
+    package func endCopyIn() throws -> Int {
+        let handle = try connection
+        guard PQputCopyEnd(handle, nil) == 1 else { throw connectionFailure("Ending a COPY") }
         var count = 0
         var failure: DataStoreError?
         while let result = PQgetResult(handle) {
@@ -62,6 +78,14 @@ extension PGConnection {
         }
         if let failure { throw failure }
         return count
+    }
+
+    /// Aborts the COPY begun with ``beginCopyIn(_:)``: the server stores none of its rows, and
+    /// fails the transaction it ran in.
+    package func abortCopyIn(reason: String) {
+        guard let handle = try? connection else { return }
+        PQputCopyEnd(handle, reason)
+        discardResults(handle)
     }
 
     private func discardResults(_ handle: OpaquePointer) {

@@ -21,8 +21,10 @@ extension PostgresWriter: SchemaRecreatingWriter {
     static let fallbackType = "bytea"
 
     func recreate(_ description: TableDescription) throws -> Bool {
-        try checkTransaction()
+        // Called before each chunk of a load: a table already recreated leaves the open COPY alone.
+        try checkNotFailed()
         if recreation.tables[description.itemType] != nil { return false }
+        try endBulkCopy()
         if let table = schema.tables[description.itemType] {
             // A later write block of the same load: the table is there; remember its declared types.
             if !table.isCreated { recreation.tables[description.itemType] = translated(description) }

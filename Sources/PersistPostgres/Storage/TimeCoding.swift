@@ -88,8 +88,19 @@ enum TimeCoding {
     /// `at` rounded to the microsecond (NULL for NaN, clamped to the infinities outside
     /// PostgreSQL's range), `seconds` exact.
     static func composite(_ date: Date) -> [UInt8] {
-        let seconds = date.timeIntervalSinceReferenceDate
         var bytes: [UInt8] = []
+        appendComposite(date, to: &bytes)
+        return bytes
+    }
+
+    /// The length of ``composite(_:)``'s bytes for `date`.
+    static func compositeLength(_ date: Date) -> Int {
+        date.timeIntervalSinceReferenceDate.isNaN ? 28 : 36
+    }
+
+    /// Appends ``composite(_:)``'s bytes for `date` to `bytes`.
+    static func appendComposite(_ date: Date, to bytes: inout [UInt8]) {
+        let seconds = date.timeIntervalSinceReferenceDate
         bytes.appendBigEndian(Int32(2))
         bytes.appendBigEndian(PGType.timestamptz)
         if seconds.isNaN {
@@ -101,7 +112,6 @@ enum TimeCoding {
         bytes.appendBigEndian(PGType.float8)
         bytes.appendBigEndian(Int32(8))
         bytes.appendBigEndian(seconds.bitPattern)
-        return bytes
     }
 
     /// The date a `persist_date` holds: its `seconds`, or when another program left them NULL, its

@@ -201,6 +201,8 @@ final class PostgresEngine: DataStoreEngine {
             writer = PostgresWriter(transaction: transaction, schema: schema, environment: environment)
             let (result, commit) = try body(writer)
             value = result
+            // A bulk load's last rows are stored (or refused) before the block commits.
+            if commit { try writer.endBulkCopy() }
             if let failure = transaction.failure {
                 throw DataStoreError(
                     .misuse,
@@ -265,6 +267,7 @@ final class PostgresEngine: DataStoreEngine {
     }
 
     private func rollback(_ session: PostgresSession) {
+        session.abortCopy(reason: "the write block was rolled back")
         guard !session.connection.isBroken else { return }
         do {
             _ = try session.run([PGCommand("ROLLBACK", prepared: true, operation: "Rolling back a write block")])

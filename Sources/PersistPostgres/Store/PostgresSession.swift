@@ -41,6 +41,9 @@ final class PostgresSession: @unchecked Sendable {
     /// Whether a thread is using the connection: the block's own, or the writer starting the
     /// block's snapshot. Never held across I/O: a thread takes it, does its work, gives it back.
     private let owned = Locked(false)
+    /// The COPY a bulk load streams rows into, while one is open (see `PostgresSession+Copy.swift`).
+    /// Used only by the thread that owns the session.
+    var openCopy: CopyStream?
 
     private init(connection: PGConnection, role: Role, settings: PostgresDataStore.Options, schema: String) {
         self.connection = connection
@@ -119,8 +122,10 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     /// Runs statements in the pipeline and returns their results.
+    /// An open COPY is ended first, so that its rows are stored before the statements run.
     func run(_ commands: [PGCommand], synchronize: Bool = false) throws -> [PGResult] {
-        try connection.runPipeline(commands, synchronize: synchronize)
+        try endCopyWhileOwning()
+        return try connection.runPipeline(commands, synchronize: synchronize)
     }
 
     /// The statements that start a transaction: `BEGIN`, then deallocations of prepared

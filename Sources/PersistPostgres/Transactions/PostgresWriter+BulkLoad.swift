@@ -4,98 +4,96 @@ import Persist
 /// `COPY … FROM STDIN (FORMAT binary)` inside the write block's one transaction, so that a kill
 /// at any moment leaves the target as it was (the transaction never committed) or complete.
 ///
-/// Rows that fit their table's columns as they are are gathered (one slice at most, so memory
-/// stays flat) and copied together; a row that needs a new table or column, a widened column or
-/// key, or that goes to an adopted (guarded) table takes the general insert path, which changes
-/// the schema as ``insert(_:)`` does, and the rows after it are copied again.
+/// Rows that fit their table's columns as they are are encoded straight into the session's open
+/// COPY (see ``CopyStream``), which stays open from one call to the next, so the server stores
+/// rows while the next ones are read. A row that needs a new table or column, a widened column or
+/// key, or that goes to an adopted (guarded) table ends the COPY and takes the general insert
+/// path, which changes the schema as ``insert(_:)`` does; the rows after it are copied again.
 extension PostgresWriter: BulkLoadWriter {
-    func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
-        try checkTransaction()
-        var pending: [[PGValue]] = []
-        pending.reserveCapacity(rows.count)
-        var pendingTable: TableSchema?
-        var shape: (names: AttributeNames, table: TableSchema, columns: [Int])?
-        func flush() throws {
-            guard let table = pendingTable, !pending.isEmpty else { return }
-            try copy(pending, into: table)
-            pending.removeAll(keepingCapacity: true)
+    /// Where a shape of rows goes in a table: for each column in table order, the position of its
+    /// value in the row, or -1 when the row has none (NULL).
+    private struct Placement {
+        let names: AttributeNames
+        let table: TableSchema
+        let positions: [Int]
+        /// Whether every attribute of the shape has a column.
+        let isComplete: Bool
+
+        init(_ names: AttributeNames, in table: TableSchema) {
+            self.names = names
+            self.table = table
+            var positions = [Int](repeating: -1, count: table.columns.count)
+            var isComplete = true
+            for (position, name) in names.names.enumerated() {
+                if let index = table.columnIndex[name] { positions[index] = position } else { isComplete = false }
+            }
+            self.positions = positions
+            self.isComplete = isComplete
         }
+    }
+
+    func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
+        try checkNotFailed()
         let dateOID = schema.dateTypeOID ?? 0
+        var placement: Placement?
         for row in rows {
             if var table = schema.tables[row.itemType], !table.isGuarded || isRecreated(table),
                let key = table.key.type.encodeID(row.id) {
-                if shape == nil || shape?.names !== row.names || shape?.table !== table {
-                    shape = (row.names, table, row.names.names.map { table.columnIndex[$0] ?? -1 })
-                }
-                if let columns = shape?.columns,
-                   let values = Self.copyValues(key, row, columns: columns, table: table, dateOID: dateOID) {
-                    if pendingTable !== table {
-                        try flush()
-                        pendingTable = table
-                    }
-                    pending.append(values)
-                    continue
-                }
+                if placement?.names !== row.names || placement?.table !== table { placement = Placement(row.names, in: table) }
+                if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }
                 if isRecreated(table) {
-                    try flush()
-                    pendingTable = nil
+                    try endBulkCopy()
                     if try fallBack(for: row, in: table), let widened = schema.tables[row.itemType] {
                         table = widened
-                        let columns = row.names.names.map { table.columnIndex[$0] ?? -1 }
-                        shape = (row.names, table, columns)
-                        if let values = Self.copyValues(key, row, columns: columns, table: table, dateOID: dateOID) {
-                            pendingTable = table
-                            pending.append(values)
-                            continue
-                        }
+                        let widenedPlacement = Placement(row.names, in: table)
+                        placement = widenedPlacement
+                        if try copy(row, key: key, widenedPlacement, dateOID: dateOID) { continue }
                     }
                 }
             }
-            try flush()
-            pendingTable = nil
+            try endBulkCopy()
             try insert(row.item)
         }
-        try flush()
     }
 
-    /// The key, then every column of `table` in table order (NULL where the row has no value);
-    /// `nil` when a value has no column or does not fit its column as it is.
-    private static func copyValues(_ key: PGValue, _ row: ItemRow, columns: [Int], table: TableSchema, dateOID: UInt32)
-        -> [PGValue]? {
-        var values = [PGValue](repeating: .null, count: table.columns.count + 1)
-        values[0] = key
-        for (position, value) in row.values.enumerated() {
-            let index = columns[position]
-            guard index >= 0, let encoded = table.columns[index].type.encode(value, persistDateOID: dateOID) else {
-                return nil
-            }
-            values[index + 1] = encoded
-        }
-        return values
-    }
-
-    /// `COPY table (key, columns…) FROM STDIN (FORMAT binary)` of `rows`, out of pipeline mode for
-    /// the COPY and back in afterwards, in the block's transaction.
-    private func copy(_ rows: [[PGValue]], into table: TableSchema) throws {
-        let names = ([table.key.quoted] + table.columns.map(\.quoted)).joined(separator: ", ")
-        let sql = "COPY \(table.qualified) (\(names)) FROM STDIN (FORMAT binary)"
+    /// Appends `row` to the COPY into its table: the key, then every column in table order;
+    /// `false`, appending nothing, when a value has no column or does not fit its column as it is.
+    private func copy(_ row: ItemRow, key: PGValue, _ placement: Placement, dateOID: UInt32) throws -> Bool {
+        guard placement.isComplete else { return false }
         let session = transaction.session
-        try session.owning {
-            let connection = session.connection
-            do {
-                try connection.exitPipelineMode()
-                defer { try? connection.enterPipelineMode() }
-                try connection.copyIn(sql, rows: rows)
-            } catch let error as DataStoreError {
-                if transaction.failure == nil { transaction.failure = error }
-                throw error
+        let stream = try session.copyStream(into: placement.table)
+        let columns = placement.table.columns
+        let mark = stream.encoder.mark
+        try stream.encoder.beginRow(fields: columns.count + 1)
+        try stream.encoder.appendField(key)
+        for (index, position) in placement.positions.enumerated() {
+            if position < 0 {
+                stream.encoder.appendNull()
+            } else if try !columns[index].type.appendCopyField(row.values[position], to: &stream.encoder,
+                                                               persistDateOID: dateOID) {
+                stream.encoder.truncate(to: mark)
+                return false
             }
+        }
+        try session.sendIfFull(stream)
+        return true
+    }
+
+    /// Ends the open COPY, so that its rows are stored (or its error is reported) before the block
+    /// does anything else; a failure ends the transaction.
+    func endBulkCopy() throws {
+        do {
+            try transaction.session.endCopy()
+        } catch let error as DataStoreError {
+            if transaction.failure == nil { transaction.failure = error }
+            throw error
         }
     }
 
     /// Builds the secondary indexes of recreated tables; nothing else is deferred (the key of a
     /// table is its primary key, checked as rows arrive).
     func finishBulkLoad() throws {
+        try endBulkCopy()
         try createRecreatedIndexes()
     }
 

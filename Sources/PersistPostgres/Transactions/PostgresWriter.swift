@@ -83,7 +83,16 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     /// Refuses to go on after a statement failed outside a savepoint: PostgreSQL has aborted the
     /// transaction, and the rest of the block would only fail.
+    ///
+    /// Ends a bulk load's open COPY first, so that an error of its rows is reported as such and
+    /// not as one of the write that follows.
     func checkTransaction() throws {
+        try endBulkCopy()
+        try checkNotFailed()
+    }
+
+    /// Throws when the server aborted the block's transaction.
+    func checkNotFailed() throws {
         if let failure = transaction.failure {
             throw DataStoreError(
                 .misuse,
