@@ -127,4 +127,33 @@ struct SchemaRoundTripTests {
             == [[.text("id"), .text("INTEGER"), .integer(0)], [.text("n"), .text(""), .integer(0)],
                 [.text("keep"), .text("INTEGER"), .integer(1)]])
     }
+
+    @Test("rows after the first that their declared columns would change still fall back, whatever their position")
+    func laterMisfitsFallBack() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("dynamic.db")
+        let raw = try RawDatabase(source)
+        // Rows that fit first (copied without the read-back check), then values INTEGER and REAL
+        // affinity would convert: text that looks like a number, an integral real.
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, n, r);
+            INSERT INTO t VALUES (1, 1, 1.5), (2, 2, 2.5), (3, 3, 3.0), (4, '0012', 4.5), (5, 5.0, '007'), (6, 6, 6.5);
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL)' WHERE name = 't';
+            PRAGMA writable_schema = OFF;
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == 6 && report.verified)
+        #expect(report.fallbacks.map(\.column) == ["n", "r"])
+        let copy = try RawDatabase(target)
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT typeof(n), typeof(r) FROM t ORDER BY id")
+            == [[.text("integer"), .text("real")], [.text("integer"), .text("real")], [.text("integer"), .text("real")],
+                [.text("text"), .text("real")], [.text("real"), .text("text")], [.text("integer"), .text("real")]])
+        #expect(try copy.rows("SELECT n, r FROM t WHERE id IN (4, 5) ORDER BY id")
+            == [[.text("0012"), .real(4.5)], [.real(5.0), .text("007")]])
+    }
 }

@@ -50,11 +50,13 @@ extension SQLiteWriter: BulkLoadWriter {
         guard !known || deferredKeyIndexes.contains(row.itemType) else {
             // A table that existed before this load keeps every check; a recreated one falls back
             // to a type that keeps a value its declared type cannot.
-            if recreatedTables[row.itemType] != nil {
-                try insertRecreated(row.item)
-            } else {
+            guard recreatedTables[row.itemType] != nil else {
                 try insert(row.item)
+                return
             }
+            try insertRecreated(row.item)
+            // The rows after it that its declared columns keep as given skip the checks.
+            if let table = schema.tables[row.itemType] { plan(row.names, in: table) }
             return
         }
         let item = row.item
@@ -67,10 +69,16 @@ extension SQLiteWriter: BulkLoadWriter {
                 _ = try statement.step("Inserting \(item.reference)")
             }
         }
+        plan(row.names, in: table)
+    }
+
+    /// Remembers how rows of shape `names` bind to `table`'s insert, when they can skip the
+    /// general path.
+    private func plan(_ names: AttributeNames, in table: TableSchema) {
         var shapes = bulkShapes[table.name] ?? BulkShapes(table: table)
         if shapes.table !== table { shapes = BulkShapes(table: table) }
-        if let plan = BulkShapes.Plan(names: row.names, table: table) {
-            shapes.plans[ObjectIdentifier(row.names)] = plan
+        if let plan = BulkShapes.Plan(names: names, table: table) {
+            shapes.plans[ObjectIdentifier(names)] = plan
         }
         bulkShapes[table.name] = shapes
     }
@@ -140,38 +148,90 @@ extension SQLiteWriter: BulkLoadWriter {
 struct BulkShapes {
     /// How rows of one shape bind to the table's insert statement.
     struct Plan {
+        /// What a value must be to bind straight into its column.
+        enum Slot {
+            /// A created column: a value of its kind.
+            case typed(ColumnKind)
+            /// A declared (legacy) column: a value its affinity stores as given, so that the
+            /// general path's read-back check would find nothing to refuse.
+            case legacy(ColumnAffinity)
+        }
+
         /// The shape, kept alive so that its identity stays unique while it is a key.
         let names: AttributeNames
         /// The parameter of each attribute, in the shape's order.
         let parameters: [Int32]
-        /// The kind each attribute's column holds, in the shape's order.
-        let kinds: [ColumnKind]
+        /// What each attribute's column takes, in the shape's order.
+        let slots: [Slot]
         /// The parameters of the columns the shape lacks, bound to NULL.
         let nullParameters: [Int32]
+        /// The affinity of a declared key column that rows' identifiers must not be converted by;
+        /// `nil` when any identifier is stored as given.
+        let keyAffinity: ColumnAffinity?
 
-        /// A plan when every attribute has a created column of its own; `nil` otherwise.
+        /// A plan when every attribute has a column of its own that is created or declared
+        /// (not one that fell back to tagged values), and the key compares identifiers as given;
+        /// `nil` otherwise.
         init?(names: AttributeNames, table: TableSchema) {
             var parameters: [Int32] = []
-            var kinds: [ColumnKind] = []
+            var slots: [Slot] = []
             var used = Set<Int>()
             for name in names.names {
-                guard let index = table.columnIndex[name], case .typed(let kind) = table.columns[index].storage else {
-                    return nil
+                guard let index = table.columnIndex[name] else { return nil }
+                switch table.columns[index].storage {
+                case .typed(let kind): slots.append(.typed(kind))
+                case .legacy(let affinity): slots.append(.legacy(affinity))
+                case .mixed: return nil
                 }
                 parameters.append(Int32(index + 2))
-                kinds.append(kind)
                 used.insert(index)
+            }
+            switch table.key {
+            case .column(_, _, needsBinaryCollation: true): return nil
+            case .column(_, let affinity, needsBinaryCollation: false): keyAffinity = affinity == .none ? nil : affinity
+            case .rowid: keyAffinity = .integer
             }
             self.names = names
             self.parameters = parameters
-            self.kinds = kinds
+            self.slots = slots
             nullParameters = table.columns.indices.filter { !used.contains($0) }.map { Int32($0 + 2) }
         }
 
-        /// Whether every value has the kind of its column (otherwise the general path decides).
+        /// Whether every value binds as it is (otherwise the general path decides).
         func fits(_ row: ItemRow) -> Bool {
-            for (value, kind) in zip(row.values, kinds) where ColumnKind(of: value) != kind { return false }
+            if let keyAffinity, keyAffinity.mayConvertOnStore(Self.storage(of: row.id)) { return false }
+            for (value, slot) in zip(row.values, slots) {
+                switch slot {
+                case .typed(let kind):
+                    if ColumnKind(of: value) != kind { return false }
+                case .legacy(let affinity):
+                    guard Self.keepsAsGiven(value, affinity) else { return false }
+                }
+            }
             return true
+        }
+
+        private static func storage(of id: ItemID) -> StorageClass {
+            switch id {
+            case .int: .integer
+            case .string: .text
+            case .bytes: .blob
+            }
+        }
+
+        /// Whether a declared column of `affinity` stores `value` exactly as given. A REAL column
+        /// keeps every real but NaN (stored as NULL) and -0.0 (an integral real is kept as an
+        /// integer on disk, and -0.0 comes back as 0.0); other kinds the general path decides.
+        private static func keepsAsGiven(_ value: Value, _ affinity: ColumnAffinity) -> Bool {
+            switch value {
+            case .int: !affinity.mayConvertOnStore(.integer)
+            case .double(let double):
+                !double.isNaN && !(double == 0 && double.sign == .minus)
+                    && (affinity == .real || !affinity.mayConvertOnStore(.real))
+            case .string: !affinity.mayConvertOnStore(.text)
+            case .bytes: true
+            case .null, .bool, .date, .array, .object: false
+            }
         }
     }
 
