@@ -18,13 +18,25 @@ enum PeakMemory {
         return nil
     }
 
-    /// Resets the peak to the current resident size (Linux: writing 5 to /proc/self/clear_refs).
+    /// Resets the peak to the current resident size (Linux: writing 5 to /proc/self/clear_refs),
+    /// after giving the allocator's free memory back to the system: the heaps of threads that
+    /// earlier repetitions started and ended keep what they freed, which would otherwise count
+    /// towards the next run's peak although no one uses it.
     static func reset() {
+        trimHeap()
         let descriptor = open("/proc/self/clear_refs", O_WRONLY)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         _ = "5".withCString { write(descriptor, $0, 1) }
     }
+}
+
+/// glibc's `malloc_trim(0)`, looked up at run time (its header is not in the Glibc module);
+/// nothing where the C library has none.
+private func trimHeap() {
+    typealias Trim = @convention(c) (Int) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: Trim.self)(0)
 }
 
 extension Logger {
