@@ -50,8 +50,15 @@ struct SQLTypeMappingTests {
         let description = TableDescription(
             itemType: "MANIFEST_CACHE", key: .init(name: "key", declaredType: "STRING", notNull: true),
             columns: [.init(name: "value", declaredType: "BLOB", notNull: true), .init(name: "e", declaredType: "", unique: true)],
-            indexes: [.init(name: "by_value", columns: ["value", "e"], unique: false)], withoutRowid: true, keyPosition: 1)
+            indexes: [.init(name: "by_value", columns: ["value", "e"], unique: false)], uniqueConstraints: [["e", "value"]],
+            withoutRowid: true, keyPosition: 1)
         #expect(TableDescription(value: description.value) == description)
+        // Written before UNIQUE constraints over several columns were described: none.
+        guard case .object(var older) = description.value else { Issue.record("not an object"); return }
+        older["uniqueConstraints"] = nil
+        #expect(TableDescription(value: .object(older))?.uniqueConstraints == [])
+        older["uniqueConstraints"] = [["e", 5]]
+        #expect(TableDescription(value: .object(older)) == nil)
         var rowid = description
         rowid.key = nil
         #expect(TableDescription(value: rowid.value) == rowid)

@@ -1,8 +1,9 @@
 /// A table description as a ``Value``, so that a schemaless store can carry it (a native GDBM
 /// file keeps the descriptions of the tables it received in a record of its own; see its format
 /// article). The object has the keys `type`, `key` (a column, or absent), `columns`, `indexes`,
-/// `withoutRowid`, `keyPosition` and `dialect`; a column is `{name, type, notNull, unique}`, an index
-/// `{name, columns, unique}`.
+/// `uniqueConstraints` (arrays of column names; absent in files written before it existed, and
+/// when there are none), `withoutRowid`, `keyPosition` and `dialect`; a column is
+/// `{name, type, notNull, unique}`, an index `{name, columns, unique}`.
 extension TableDescription {
     package var value: Value {
         var object: [String: Value] = [
@@ -12,6 +13,9 @@ extension TableDescription {
             "withoutRowid": .bool(withoutRowid), "keyPosition": .int(Int64(keyPosition)), "dialect": .string(dialect.rawValue),
         ]
         if let key { object["key"] = Self.value(key) }
+        if !uniqueConstraints.isEmpty {
+            object["uniqueConstraints"] = .array(uniqueConstraints.map { .array($0.map(Value.string)) })
+        }
         return .object(object)
     }
 
@@ -36,20 +40,34 @@ extension TableDescription {
         for indexValue in indexValues {
             guard case .object(let index) = indexValue, case .string(let name)? = index["name"],
                   case .array(let names)? = index["columns"], case .bool(let unique)? = index["unique"] else { return nil }
-            var columnNames: [String] = []
-            for name in names {
-                guard case .string(let columnName) = name else { return nil }
-                columnNames.append(columnName)
-            }
+            guard let columnNames = Self.names(names) else { return nil }
             indexes.append(Index(name: name, columns: columnNames, unique: unique))
+        }
+        var uniqueConstraints: [[String]] = []
+        if let constraintsValue = object["uniqueConstraints"] {
+            guard case .array(let constraintValues) = constraintsValue else { return nil }
+            for constraintValue in constraintValues {
+                guard case .array(let names) = constraintValue, let columnNames = Self.names(names) else { return nil }
+                uniqueConstraints.append(columnNames)
+            }
         }
         var key: Column?
         if let keyValue = object["key"] {
             guard let column = Self.column(keyValue) else { return nil }
             key = column
         }
-        self.init(itemType: itemType, key: key, columns: columns, indexes: indexes, withoutRowid: withoutRowid,
-                  keyPosition: Int(keyPosition), dialect: dialect)
+        self.init(itemType: itemType, key: key, columns: columns, indexes: indexes, uniqueConstraints: uniqueConstraints,
+                  withoutRowid: withoutRowid, keyPosition: Int(keyPosition), dialect: dialect)
+    }
+
+    /// The strings of `values`; `nil` when one is not a string.
+    private static func names(_ values: [Value]) -> [String]? {
+        var names: [String] = []
+        for value in values {
+            guard case .string(let name) = value else { return nil }
+            names.append(name)
+        }
+        return names
     }
 
     private static func column(_ value: Value) -> Column? {

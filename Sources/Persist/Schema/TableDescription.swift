@@ -1,6 +1,6 @@
 /// The schema of one SQL table that holds an item type, as the engine that adopted it describes
 /// it, so that another SQL engine can recreate it: names, the key column, declared types,
-/// NOT NULL, UNIQUE and secondary indexes. Engine-neutral: declared types are the source
+/// NOT NULL, UNIQUE (of one column or several) and secondary indexes. Engine-neutral: declared types are the source
 /// engine's words, and ``SQLTypeMapping`` translates them between engines.
 ///
 /// ```swift
@@ -47,6 +47,9 @@ package struct TableDescription: Sendable, Equatable {
     /// The other columns, in table order.
     package var columns: [Column]
     package var indexes: [Index]
+    /// The UNIQUE constraints over several columns, each its columns in order (a single-column one
+    /// is ``Column/unique``).
+    package var uniqueConstraints: [[String]]
     /// Whether rows are stored in key order without a rowid (SQLite's `WITHOUT ROWID`).
     package var withoutRowid: Bool
     /// Where the key column sits among the columns (0 is first), so `SELECT *` keeps its order.
@@ -54,12 +57,14 @@ package struct TableDescription: Sendable, Equatable {
     /// The engine whose words the declared types are.
     package var dialect: SQLDialect
 
-    package init(itemType: String, key: Column?, columns: [Column], indexes: [Index] = [], withoutRowid: Bool = false,
-                 keyPosition: Int = 0, dialect: SQLDialect = .sqlite) {
+    package init(itemType: String, key: Column?, columns: [Column], indexes: [Index] = [],
+                 uniqueConstraints: [[String]] = [], withoutRowid: Bool = false, keyPosition: Int = 0,
+                 dialect: SQLDialect = .sqlite) {
         self.itemType = itemType
         self.key = key
         self.columns = columns
         self.indexes = indexes
+        self.uniqueConstraints = uniqueConstraints
         self.withoutRowid = withoutRowid
         self.keyPosition = keyPosition
         self.dialect = dialect

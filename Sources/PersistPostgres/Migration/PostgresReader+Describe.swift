@@ -1,9 +1,9 @@
 import Persist
 
 /// Describing adopted tables for a migration to another SQL engine, from the catalogs: columns
-/// in table order with their declared types (`format_type`), NOT NULL, single-column UNIQUE
-/// constraints, and secondary indexes on plain columns (not the key's, not a constraint's, no
-/// expressions or predicates).
+/// in table order with their declared types (`format_type`), NOT NULL, UNIQUE constraints of one
+/// column or several, and secondary indexes on plain columns (not the key's, not a constraint's,
+/// no expressions or predicates).
 ///
 /// A table that a migration recreated from SQLite carries each column's SQLite declared type in
 /// its column comment (see ``PostgresWriter/recreate(_:)``): when every column still has one, the
@@ -44,6 +44,14 @@ extension PostgresReader: SchemaDescribingReader {
                   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = ix.indexrelid)
                 ORDER BY i.relname
                 """, relation, operation: Self.describing),
+            PGCommand("""
+                SELECT (SELECT pg_catalog.string_agg(a.attname::text, E'\\x1f' ORDER BY k.ord)
+                        FROM unnest(c.conkey) WITH ORDINALITY k(attnum, ord)
+                        JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum)
+                FROM pg_catalog.pg_constraint c
+                WHERE c.conrelid = $1::regclass AND c.contype = 'u' AND pg_catalog.array_length(c.conkey, 1) > 1
+                ORDER BY c.oid
+                """, relation, operation: Self.describing),
         ])
         var key: TableDescription.Column?
         var keyPosition = 0
@@ -70,8 +78,13 @@ extension PostgresReader: SchemaDescribingReader {
             indexes.append(.init(name: try results[1].text(row, 0) ?? "", columns: names,
                                  unique: try results[1].bool(row, 1) ?? false))
         }
+        var uniqueConstraints: [[String]] = []
+        for row in 0..<results[2].rowCount {
+            uniqueConstraints.append((try results[2].text(row, 0) ?? "").split(separator: "\u{1F}").map(String.init))
+        }
         var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
-                                           keyPosition: keyPosition, dialect: .postgresql)
+                                           uniqueConstraints: uniqueConstraints, keyPosition: keyPosition,
+                                           dialect: .postgresql)
         // A column that fell back holds the tagged encoding: in SQLite, a column of no type.
         let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
         let all = (key.map { [$0] } ?? []) + columns

@@ -43,6 +43,9 @@ extension PostgresWriter: SchemaRecreatingWriter {
             key.notNull = false
             definitions.insert(Self.definition(key) + " PRIMARY KEY", at: min(target.keyPosition, definitions.count))
         }
+        for constraint in target.uniqueConstraints {
+            definitions.append("UNIQUE (\(constraint.map(SQLNames.quoted).joined(separator: ", ")))")
+        }
         let qualified = SQLNames.qualified(schema.name, description.itemType)
         var commands = [PGCommand("CREATE SCHEMA IF NOT EXISTS \(SQLNames.quoted(schema.name))", operation: Self.recreating),
                         PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))",

@@ -14,8 +14,9 @@ extension SQLiteReader: SchemaDescribingReader {
         let withoutRowid = try connection.integer(
             "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1", [.text(itemType)],
             operation: Self.describing) != 0
-        // Single-column UNIQUE constraints, and secondary indexes.
+        // UNIQUE constraints, and secondary indexes.
         var uniqueColumns: Set<String> = []
+        var uniqueConstraints: [[String]] = []
         var indexes: [TableDescription.Index] = []
         var lists: [(name: String, unique: Bool, origin: String, partial: Bool)] = []
         try connection.withStatement("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1, 'main') ORDER BY seq DESC",
@@ -34,7 +35,7 @@ extension SQLiteReader: SchemaDescribingReader {
             }
             if expression || columns.isEmpty { continue }
             if list.origin == "u" {
-                if columns.count == 1 { uniqueColumns.insert(columns[0]) }
+                if columns.count == 1 { uniqueColumns.insert(columns[0]) } else { uniqueConstraints.append(columns) }
             } else {
                 indexes.append(TableDescription.Index(name: list.name, columns: columns, unique: list.unique))
             }
@@ -59,6 +60,7 @@ extension SQLiteReader: SchemaDescribingReader {
             }
         }
         return TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
+                                uniqueConstraints: uniqueConstraints,
                                 withoutRowid: withoutRowid, keyPosition: keyPosition, dialect: .sqlite)
     }
 }

@@ -58,6 +58,9 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             if key.notNull { definition += " NOT NULL" }
             definitions.insert(definition, at: min(description.keyPosition, definitions.count))
         }
+        for constraint in description.uniqueConstraints {
+            definitions.append("UNIQUE (\(constraint.map(SQLName.quoted).joined(separator: ", ")))")
+        }
         let suffix = description.withoutRowid ? " WITHOUT ROWID" : ""
         try connection.executeOnce("CREATE TABLE \(SQLName.quoted(name)) (\(definitions.joined(separator: ", ")))\(suffix)",
                                    operation: Self.recreating)

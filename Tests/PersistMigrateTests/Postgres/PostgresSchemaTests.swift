@@ -8,12 +8,13 @@ import Testing
 @Suite("persist-migrate keeps adopted schemas through PostgreSQL", .serialized)
 struct PostgresSchemaTests {
     /// SwiftPM's manifest cache and a richer legacy table with every storage class, a UNIQUE
-    /// column, a secondary index, and values that do not fit their declared types.
+    /// column, a UNIQUE constraint over two columns, a secondary index, and values that do not fit
+    /// their declared types.
     static let legacy = """
         CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);
         INSERT INTO MANIFEST_CACHE VALUES ('k1', x'0102'), ('k2', x'');
         CREATE TABLE orders(id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, price REAL, qty INTEGER, amount NUMERIC,
-                            note TEXT, blob BLOB);
+                            note TEXT, blob BLOB, UNIQUE (qty, note));
         CREATE INDEX orders_qty ON orders(qty, price);
         INSERT INTO orders VALUES (1, 'a', 1.5, 3, 10, 'x', x'00'), (2, 'b', 1e308, 4, 2.5, 'y', x'ff'),
                                   (3, 'c', NULL, NULL, NULL, NULL, NULL), (4, 'd', -0.0, -9223372036854775808, 7, 'é', x'');
@@ -54,6 +55,8 @@ struct PostgresSchemaTests {
             .contains("ON \(pg.schema).orders USING btree (qty, price)"))
         #expect(try pg.sql("SELECT count(*) FROM pg_indexes WHERE schemaname = '\(pg.schema)' AND tablename = 'orders' "
                            + "AND indexdef LIKE 'CREATE UNIQUE INDEX%(code)'") == "1")
+        #expect(try pg.sql("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = '\(pg.schema).orders'::regclass "
+                           + "AND contype = 'u' AND array_length(conkey, 1) = 2") == "UNIQUE (qty, note)")
         #expect(try pg.sql("SELECT data_type FROM information_schema.columns WHERE table_schema = '\(pg.schema)' "
                            + "AND table_name = 'MANIFEST_CACHE' ORDER BY ordinal_position") == "text\nbytea")
 
@@ -69,8 +72,11 @@ struct PostgresSchemaTests {
         #expect(try copy.rows(indexes) == original.rows(indexes))
         let indexColumns = "SELECT name FROM pragma_index_info('orders_qty') ORDER BY seqno"
         #expect(try copy.rows(indexColumns) == original.rows(indexColumns))
-        #expect(try copy.rows("SELECT count(*) FROM pragma_index_list('orders') WHERE \"unique\" = 1 AND origin = 'u'")
-            == [[.integer(1)]])
+        let constraints = "SELECT name, \"unique\" FROM pragma_index_list('orders') WHERE origin = 'u' ORDER BY name"
+        #expect(try copy.rows(constraints) == original.rows(constraints))
+        #expect(try copy.rows(constraints).count == 2)
+        let pairColumns = "SELECT name FROM pragma_index_info('sqlite_autoindex_orders_2') ORDER BY seqno"
+        #expect(try copy.rows(pairColumns) == [[.text("qty")], [.text("note")]])
         #expect(try copy.rows(Self.typed) == original.rows(Self.typed))
         let manifest = "SELECT key, typeof(key), value, typeof(value) FROM MANIFEST_CACHE ORDER BY key"
         #expect(try copy.rows(manifest) == original.rows(manifest))
