@@ -158,4 +158,33 @@ struct SchemaRoundTripTests {
         #expect(try copy.rows("SELECT n, r FROM t WHERE id IN (4, 5) ORDER BY id")
             == [[.text("0012"), .real(4.5)], [.real(5.0), .text("007")]])
     }
+
+    @Test("a key its declared type would change makes the key fall back, losslessly, and the report says so")
+    func keyFallback() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("dynamic.db")
+        let raw = try RawDatabase(source)
+        // Keys a key of no type kept, then the key declared INT: text that looks like a number.
+        try raw.exec("""
+            CREATE TABLE t (k PRIMARY KEY, v TEXT);
+            INSERT INTO t VALUES (1, 'a'), ('0012', 'b'), ('x', 'c');
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (k INT PRIMARY KEY, v TEXT)' WHERE name = 't';
+            PRAGMA writable_schema = OFF;
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == 3 && report.verified)
+        #expect(report.fallbacks.map(\.column) == ["k"])
+        #expect(report.fallbacks.first?.declaredType == "INT")
+        let copy = try RawDatabase(target)
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT k, typeof(k), v FROM t ORDER BY v")
+            == [[.integer(1), .text("integer"), .text("a")], [.text("0012"), .text("text"), .text("b")],
+                [.text("x"), .text("text"), .text("c")]])
+        #expect(try copy.rows("SELECT name, type, pk FROM pragma_table_info('t')")
+            == [[.text("k"), .text(""), .integer(1)], [.text("v"), .text("TEXT"), .integer(0)]])
+    }
 }

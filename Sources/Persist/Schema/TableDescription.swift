@@ -70,9 +70,11 @@ package struct TableDescription: Sendable, Equatable {
         self.dialect = dialect
     }
 
-    /// The same table with the named columns' declared types replaced by `fallback`.
+    /// The same table with the named columns' declared types (the key's too, when named) replaced
+    /// by `fallback`.
     package func replacingTypes(of names: Set<String>, with fallback: String) -> TableDescription {
         var copy = self
+        if let key, names.contains(key.name) { copy.key?.declaredType = fallback }
         copy.columns = columns.map { column in
             var changed = column
             if names.contains(column.name) { changed.declaredType = fallback }

@@ -135,6 +135,34 @@ extension PostgresWriter: SchemaRecreatingWriter {
         return changed
     }
 
+    /// Makes the key of a recreated table hold identifiers of every kind (the tagged `bytea`
+    /// encoding, recorded in `persist_columns`) because `row`'s identifier does not fit its
+    /// declared type; `nil` when the key's type is not one that can (integers, text or bytea).
+    func fallBackKey(for row: ItemRow, in table: TableSchema) throws -> TableSchema? {
+        switch table.key.type {
+        case .bigint, .integer, .smallint, .text, .bytea: break
+        default: return nil
+        }
+        try editor.ensureMetadata(&schema)
+        _ = try editor.widenKey(of: table, in: &schema)
+        _ = try transaction.run([
+            PGCommand("INSERT INTO \(schema.qualified(StoreSchema.columnsTable)) (table_name, column_name, attribute, kind) "
+                        + "VALUES ($1, $2, $2, $3) ON CONFLICT (table_name, column_name) DO UPDATE SET kind = $3",
+                      [.text(table.name), .text(table.key.name), .text(CreatedKind.mixed.rawValue)], operation: Self.recreating),
+        ])
+        try reloadSchema()
+        guard let widened = schema.tables[row.itemType], widened.key.type == .mixed else {
+            throw DataStoreError(.io, "the key \(table.key.quoted) of the recreated table \(table.qualified) in PostgreSQL at "
+                                    + "\(location) did not read back as the tagged encoding it fell back to", path: location)
+        }
+        let declared = recreation.tables[row.itemType]?.key?.declaredType ?? ""
+        recreation.fallbacks.append(MigrationReport.Fallback(
+            itemType: row.itemType, column: table.key.name, declaredType: declared, fallbackType: Self.fallbackType,
+            example: String(String(describing: row.id).prefix(40))))
+        schemaChanges.append("the key \(table.key.quoted) of table \(table.qualified) fell back to the tagged encoding")
+        return widened
+    }
+
     /// Builds the secondary indexes of the tables this block recreated, after their load.
     func createRecreatedIndexes() throws {
         for itemType in recreation.awaitingIndexes {

@@ -36,9 +36,13 @@ struct SchemaBuilder {
             return skip(.noUsableKey("its primary key column is not readable"))
         }
         let created = metadata.tables[relation.name]
+        let recorded = metadata.columns[relation.name] ?? [:]
         let keyType: ColumnType
         if let created, key.column == TableSchema.createdKeyColumn {
             keyType = created.keyKind.columnType
+        } else if recorded[key.column]?.kind == .mixed, keyColumn.baseTypeOID == PGType.bytea {
+            // The key of a recreated table that fell back to the tagged encoding.
+            keyType = .mixed
         } else if let mapped = columnType(of: keyColumn), mapped.isUsableKey {
             keyType = mapped
         } else {
@@ -58,7 +62,6 @@ struct SchemaBuilder {
         var attributes: [ColumnSchema] = []
         var reserved: [String: String] = [key.column: "it names the table's primary key column"]
         var taken: Set<String> = []
-        let recorded = metadata.columns[relation.name] ?? [:]
         for column in columns {
             taken.insert(column.name)
             if column.name == key.column { continue }

@@ -187,7 +187,7 @@ struct SchemaEditor {
         return widened
     }
 
-    /// Makes a created table's key hold identifiers of every kind: each key becomes its mixed
+    /// Makes a table's key (of integers, text or bytea) hold identifiers of every kind: each key becomes its mixed
     /// encoding, through an intermediate form (`ff` and the old key's bytes) that no mixed
     /// encoding has, so that no two rows ever share a key on the way.
     func widenKey(of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
@@ -207,7 +207,7 @@ struct SchemaEditor {
         }
         let bytes: String
         switch key.type {
-        case .bigint: bytes = "int8send(\(key.quoted))"
+        case .bigint, .integer, .smallint: bytes = "int8send(\(key.quoted)::int8)"
         case .text: bytes = "convert_to(\(key.quoted), 'UTF8')"
         default: bytes = key.quoted
         }

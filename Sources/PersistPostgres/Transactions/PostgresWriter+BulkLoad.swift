@@ -38,7 +38,7 @@ extension PostgresWriter: BulkLoadWriter {
         var placement: Placement?
         for row in rows {
             if var table = schema.tables[row.itemType], !table.isGuarded || isRecreated(table),
-               let key = table.key.type.encodeID(row.id) {
+               let key = try key(of: row, in: &table) {
                 if placement?.names !== row.names || placement?.table !== table { placement = Placement(row.names, in: table) }
                 if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }
                 if isRecreated(table) {
@@ -54,6 +54,17 @@ extension PostgresWriter: BulkLoadWriter {
             try endBulkCopy()
             try insert(row.item)
         }
+    }
+
+    /// The key parameter of `row` in `table`; when a recreated table's key cannot hold it, the key
+    /// falls back first (and `table` is the widened one). `nil` when the row cannot be copied.
+    private func key(of row: ItemRow, in table: inout TableSchema) throws -> PGValue? {
+        if let key = table.key.type.encodeID(row.id) { return key }
+        guard isRecreated(table) else { return nil }
+        try endBulkCopy()
+        guard let widened = try fallBackKey(for: row, in: table) else { return nil }
+        table = widened
+        return table.key.type.encodeID(row.id)
     }
 
     /// Appends `row` to the COPY into its table: the key, then every column in table order;

@@ -93,15 +93,18 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         probeTables = [:]
     }
 
-    /// Inserts an item into a recreated table; when a value does not fit its column's declared
-    /// type, the column falls back (its declared type dropped, and tagged if the value needs it) and
-    /// the insert is retried.
+    /// Inserts an item into a recreated table; when a value (or the identifier) does not fit its
+    /// column's declared type, the column falls back (its declared type dropped, and tagged if the
+    /// value needs it) and the insert is retried.
     func insertRecreated(_ item: Item) throws {
         do {
             try insert(item)
             return
         } catch let error as DataStoreError where error.code == .typeMismatch {
-            let misfits = try misfittingColumns(item)
+            var misfits = try misfittingColumns(item)
+            if let key = recreatedTables[item.itemType]?.key, try keyMisfits(item, key) {
+                misfits.insert((key.name, item.id.value), at: 0)
+            }
             guard !misfits.isEmpty else { throw error }
             for (name, value) in misfits { try fallBack(item.itemType, column: name, for: value) }
         }
@@ -127,7 +130,22 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     }
 
     private func declaredType(of column: String, in itemType: String) -> String {
-        recreatedTables[itemType]?.columns.first { $0.name == column }?.declaredType ?? ""
+        guard let description = recreatedTables[itemType] else { return "" }
+        if let key = description.key, key.name == column { return key.declaredType }
+        return description.columns.first { $0.name == column }?.declaredType ?? ""
+    }
+
+    /// Whether the key column of a recreated table, declared as `key` says, cannot keep `item`'s
+    /// identifier as given: a rowid alias (`INTEGER PRIMARY KEY`) keeps only integers, and an
+    /// affinity may convert the rest.
+    private func keyMisfits(_ item: Item, _ key: TableDescription.Column) throws -> Bool {
+        guard !key.declaredType.isEmpty else { return false }
+        let isRowidAlias = key.declaredType.uppercased() == "INTEGER" && recreatedTables[item.itemType]?.withoutRowid == false
+        if isRowidAlias { return item.id.value.kind != .int }
+        let binding = ValueCodec.binding(item.id)
+        guard let storage = ValueCodec.storageClass(binding),
+              ColumnAffinity(declaredType: key.declaredType, strict: false).mayConvertOnStore(storage) else { return false }
+        return try !keepsAsGiven(item.id.value, binding, declaredType: key.declaredType)
     }
 
     /// Whether a column of `declaredType` gives `value` back as given: stored in a temporary table
@@ -158,7 +176,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     /// makes it a tagged column when `value` needs one; records the fallback once per column.
     private func fallBack(_ itemType: String, column: String, for value: Value) throws {
         guard var description = recreatedTables[itemType] else { return }
-        let declared = description.columns.first { $0.name == column }?.declaredType ?? ""
+        let declared = declaredType(of: column, in: itemType)
         if !declared.isEmpty {
             description = description.replacingTypes(of: [column], with: Self.fallbackType)
             let old = "\(itemType) persist_rebuild"

@@ -108,4 +108,35 @@ struct PostgresSchemaTests {
         let rows = "SELECT id, n, typeof(n), r, typeof(r), s, typeof(s), m, typeof(m) FROM t ORDER BY id"
         #expect(try copy.rows(rows) == original.rows(rows))
     }
+
+    @Test("a key its declared type would change falls back losslessly, and the schema and keys come back")
+    func keyFallback() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let raw = try RawDatabase(directory.path("cache.sqlite"))
+        // SwiftPM's manifest cache declares its key STRING: NUMERIC affinity, so a key that looks
+        // like a number is stored as one, and PostgreSQL's text key cannot hold it.
+        try raw.exec("""
+            CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+            INSERT INTO MANIFEST_CACHE VALUES ('k1', x'0102'), ('123', x'03'), ('k2', x'');
+            """)
+        raw.close()
+        let output = try Tool.run(["cache.sqlite", pg.url, "--progress", "never", "--json"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("\"column\":\"key\""), "\(output.stdout)")
+        #expect(try pg.sql("SELECT data_type FROM information_schema.columns WHERE table_schema = '\(pg.schema)' "
+                           + "AND table_name = 'MANIFEST_CACHE' ORDER BY ordinal_position") == "bytea\nbytea")
+
+        let back = try Tool.run([pg.url, "back.sqlite", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try RawDatabase(directory.path("cache.sqlite"))
+        let copy = try RawDatabase(directory.path("back.sqlite"))
+        defer { original.close(); copy.close() }
+        #expect(try copy.rows(Self.tableInfo, [.text("MANIFEST_CACHE")]) == original.rows(Self.tableInfo, [.text("MANIFEST_CACHE")]))
+        let rows = "SELECT key, typeof(key), value FROM MANIFEST_CACHE ORDER BY key"
+        #expect(try copy.rows(rows) == original.rows(rows))
+        #expect(try copy.rows(rows).first == [.integer(123), .text("integer"), .blob([3])])
+    }
 }
