@@ -72,7 +72,7 @@ extension PostgresWriter: BulkLoadWriter {
     private func copy(_ row: ItemRow, key: PGValue, _ placement: Placement, dateOID: UInt32) throws -> Bool {
         guard placement.isComplete else { return false }
         let session = transaction.session
-        let stream = try session.copyStream(into: placement.table)
+        let stream = try failingTransaction { try session.copyStream(into: placement.table) }
         let columns = placement.table.columns
         let mark = stream.encoder.mark
         try stream.encoder.beginRow(fields: columns.count + 1)
@@ -86,19 +86,25 @@ extension PostgresWriter: BulkLoadWriter {
                 return false
             }
         }
-        try session.sendIfFull(stream)
+        try failingTransaction { try session.sendIfFull(stream) }
         return true
+    }
+
+    /// Runs a step of the COPY: when it fails, so has the transaction (the server aborted it, or
+    /// the connection broke mid-COPY), and the block may not go on.
+    private func failingTransaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DataStoreError {
+            if transaction.failure == nil { transaction.failure = error }
+            throw error
+        }
     }
 
     /// Ends the open COPY, so that its rows are stored (or its error is reported) before the block
     /// does anything else; a failure ends the transaction.
     func endBulkCopy() throws {
-        do {
-            try transaction.session.endCopy()
-        } catch let error as DataStoreError {
-            if transaction.failure == nil { transaction.failure = error }
-            throw error
-        }
+        try failingTransaction { try transaction.session.endCopy() }
     }
 
     /// Builds the secondary indexes of recreated tables; nothing else is deferred (the key of a
