@@ -85,7 +85,8 @@ extension PostgresReader: SchemaDescribingReader {
         var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                            uniqueConstraints: uniqueConstraints, keyPosition: keyPosition,
                                            dialect: .postgresql)
-        // A column that fell back holds the tagged encoding: in SQLite, a column of no type.
+        // A column that fell back holds the tagged encoding; its comment keeps the SQLite declared
+        // type, which an SQLite target declares again (falling back itself if a value needs it).
         let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
         let all = (key.map { [$0] } ?? []) + columns
         if let keyType = key.flatMap({ sqliteTypes[$0.name] }),
@@ -95,7 +96,7 @@ extension PostgresReader: SchemaDescribingReader {
             description.key?.notNull = !nullable
             description.columns = columns.map { column in
                 var copy = column
-                copy.declaredType = fellBack.contains(column.name) ? "" : sqliteTypes[column.name] ?? ""
+                copy.declaredType = sqliteTypes[column.name] ?? ""
                 return copy
             }
             description.dialect = .sqlite
