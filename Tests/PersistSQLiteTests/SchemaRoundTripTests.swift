@@ -100,29 +100,41 @@ struct SchemaRoundTripTests {
         #expect(try copy.rows("SELECT count(*) FROM sqlite_schema WHERE name = 'persist_columns'") == [[.integer(0)]])
     }
 
-    @Test("a value its declared type would change makes the column fall back, losslessly, and the report says so")
-    func fallback() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
+    /// Fills table `t` as `created` declares it with `rows` (an `INSERT` of its values), then
+    /// declares it `declared` in place, as a program changing its schema leaves it: the values keep
+    /// the storage classes the first declaration gave them. Migrates the database to a new one and
+    /// returns the report and the copy, which the caller closes.
+    func migrateRedeclared(_ created: String, _ rows: String, as declared: String,
+                           in directory: TemporaryDirectory) throws -> (MigrationReport, RawDatabase) {
         let source = directory.path("dynamic.db")
         let raw = try RawDatabase(source)
-        // Values a column of no type kept, then the column declared INTEGER (as a program changing
-        // its schema in place leaves them): text that looks like a number, and a real.
         try raw.exec("""
-            CREATE TABLE t (id INTEGER PRIMARY KEY, n, keep INTEGER NOT NULL);
-            INSERT INTO t VALUES (1, '0012', 1), (2, 5.0, 2), (3, 7, 3);
+            CREATE TABLE t (\(created));
+            INSERT INTO t VALUES \(rows);
             PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, keep INTEGER NOT NULL)' WHERE name = 't';
+            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (\(declared))' WHERE name = 't';
             PRAGMA writable_schema = OFF;
             """)
         raw.close()
         let target = directory.path("copy.db")
         let report = try migrate(source, target)
+        return (report, try RawDatabase(target))
+    }
+
+    @Test("a value its declared type would change makes the column fall back, losslessly, and the report says so")
+    func fallback() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        // Values a column of no type kept, then the column declared INTEGER: text that looks like a
+        // number, and a real.
+        let (report, copy) = try migrateRedeclared("id INTEGER PRIMARY KEY, n, keep INTEGER NOT NULL",
+                                                   "(1, '0012', 1), (2, 5.0, 2), (3, 7, 3)",
+                                                   as: "id INTEGER PRIMARY KEY, n INTEGER, keep INTEGER NOT NULL",
+                                                   in: directory)
+        defer { copy.close() }
         #expect(report.written == 3 && report.verified)
         #expect(report.fallbacks.map(\.column) == ["n"])
         #expect(report.fallbacks.first?.declaredType == "INTEGER")
-        let copy = try RawDatabase(target)
-        defer { copy.close() }
         #expect(try copy.rows("SELECT typeof(n), n FROM t ORDER BY id")
             == [[.text("text"), .text("0012")], [.text("real"), .real(5.0)], [.text("integer"), .integer(7)]])
         #expect(try copy.rows("SELECT name, type, \"notnull\" FROM pragma_table_info('t')")
@@ -134,24 +146,15 @@ struct SchemaRoundTripTests {
     func laterMisfitsFallBack() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let source = directory.path("dynamic.db")
-        let raw = try RawDatabase(source)
         // Rows that fit first (copied without the read-back check), then values INTEGER and REAL
         // affinity would convert: text that looks like a number, an integral real.
-        try raw.exec("""
-            CREATE TABLE t (id INTEGER PRIMARY KEY, n, r);
-            INSERT INTO t VALUES (1, 1, 1.5), (2, 2, 2.5), (3, 3, 3.0), (4, '0012', 4.5), (5, 5.0, '007'), (6, 6, 6.5);
-            PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER, r REAL)' WHERE name = 't';
-            PRAGMA writable_schema = OFF;
-            """)
-        raw.close()
-        let target = directory.path("copy.db")
-        let report = try migrate(source, target)
+        let (report, copy) = try migrateRedeclared(
+            "id INTEGER PRIMARY KEY, n, r",
+            "(1, 1, 1.5), (2, 2, 2.5), (3, 3, 3.0), (4, '0012', 4.5), (5, 5.0, '007'), (6, 6, 6.5)",
+            as: "id INTEGER PRIMARY KEY, n INTEGER, r REAL", in: directory)
+        defer { copy.close() }
         #expect(report.written == 6 && report.verified)
         #expect(report.fallbacks.map(\.column) == ["n", "r"])
-        let copy = try RawDatabase(target)
-        defer { copy.close() }
         #expect(try copy.rows("SELECT typeof(n), typeof(r) FROM t ORDER BY id")
             == [[.text("integer"), .text("real")], [.text("integer"), .text("real")], [.text("integer"), .text("real")],
                 [.text("text"), .text("real")], [.text("real"), .text("text")], [.text("integer"), .text("real")]])
@@ -163,24 +166,13 @@ struct SchemaRoundTripTests {
     func keyFallback() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let source = directory.path("dynamic.db")
-        let raw = try RawDatabase(source)
         // Keys a key of no type kept, then the key declared INT: text that looks like a number.
-        try raw.exec("""
-            CREATE TABLE t (k PRIMARY KEY, v TEXT);
-            INSERT INTO t VALUES (1, 'a'), ('0012', 'b'), ('x', 'c');
-            PRAGMA writable_schema = ON;
-            UPDATE sqlite_schema SET sql = 'CREATE TABLE t (k INT PRIMARY KEY, v TEXT)' WHERE name = 't';
-            PRAGMA writable_schema = OFF;
-            """)
-        raw.close()
-        let target = directory.path("copy.db")
-        let report = try migrate(source, target)
+        let (report, copy) = try migrateRedeclared("k PRIMARY KEY, v TEXT", "(1, 'a'), ('0012', 'b'), ('x', 'c')",
+                                                   as: "k INT PRIMARY KEY, v TEXT", in: directory)
+        defer { copy.close() }
         #expect(report.written == 3 && report.verified)
         #expect(report.fallbacks.map(\.column) == ["k"])
         #expect(report.fallbacks.first?.declaredType == "INT")
-        let copy = try RawDatabase(target)
-        defer { copy.close() }
         #expect(try copy.rows("SELECT k, typeof(k), v FROM t ORDER BY v")
             == [[.integer(1), .text("integer"), .text("a")], [.text("0012"), .text("text"), .text("b")],
                 [.text("x"), .text("text"), .text("c")]])
