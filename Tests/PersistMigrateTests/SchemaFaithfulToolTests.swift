@@ -109,4 +109,38 @@ extension SchemaFaithfulToolTests {
         #expect(try copy.rows(people) == original.rows(people))
         #expect(try copy.rows("SELECT value FROM MANIFEST_CACHE WHERE key = ?", [.text("k1")]) == [[.blob([1, 2])]])
     }
+
+    @Test("through native GDBM, a text identifier added to an INTEGER PRIMARY KEY table makes the key fall back, and a UNIQUE over two columns survives")
+    func keyFallbackThroughGDBM() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("legacy.db"))
+        try raw.exec("""
+            CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, team TEXT, UNIQUE (team, name));
+            INSERT INTO people VALUES (1, 'Ann', 'red'), (2, 'Bob', 'red');
+            """)
+        raw.close()
+        let there = try Tool.run(["--from", "sqlite:legacy.db", "--to", "gdbm:middle.db", "--progress", "never"], in: directory.url)
+        #expect(there.status == 0, "\(there.stderr)")
+        // The GDBM store knows no key type: an item under a text identifier joins the others.
+        let middle = StoreKind.gdbm.store(directory.path("middle.db"))
+        try middle.setup()
+        try middle.writeSync { try $0.insert(Item(itemType: "people", id: "guest", attributes: ["name": "Cy"])) }
+        try middle.tearDown()
+
+        let back = try Tool.run(["--from", "gdbm:middle.db", "--to", "sqlite:back.db", "--progress", "never", "--json"],
+                                in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stdout.contains("\"column\":\"id\""), "\(back.stdout)")
+        let copy = try RawDatabase(directory.path("back.db"))
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT name, type, pk FROM pragma_table_info('people')")
+            == [[.text("id"), .text(""), .integer(1)], [.text("name"), .text("TEXT"), .integer(0)],
+                [.text("team"), .text("TEXT"), .integer(0)]])
+        #expect(try copy.rows("SELECT id, typeof(id), name FROM people ORDER BY name")
+            == [[.integer(1), .text("integer"), .text("Ann")], [.integer(2), .text("integer"), .text("Bob")],
+                [.text("guest"), .text("text"), .text("Cy")]])
+        #expect(try copy.rows("SELECT name FROM pragma_index_info((SELECT name FROM pragma_index_list('people') "
+                              + "WHERE origin = 'u')) ORDER BY seqno") == [[.text("team")], [.text("name")]])
+    }
 }

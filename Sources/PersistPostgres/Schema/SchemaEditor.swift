@@ -187,9 +187,9 @@ struct SchemaEditor {
         return widened
     }
 
-    /// Makes a table's key (of integers, text or bytea) hold identifiers of every kind: each key becomes its mixed
-    /// encoding, through an intermediate form (`ff` and the old key's bytes) that no mixed
-    /// encoding has, so that no two rows ever share a key on the way.
+    /// Makes a table's key (of integers, text or bytea) hold identifiers of every kind: each key
+    /// becomes its mixed encoding, through an intermediate form (`ff` and the old key's bytes)
+    /// that no mixed encoding has, so that no two rows ever share a key on the way.
     func widenKey(of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
         let key = table.key
         let result = try run("SELECT \(key.quoted) FROM \(table.qualified)")

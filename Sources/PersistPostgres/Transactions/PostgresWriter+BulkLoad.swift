@@ -75,16 +75,22 @@ extension PostgresWriter: BulkLoadWriter {
         let stream = try failingTransaction { try session.copyStream(into: placement.table) }
         let columns = placement.table.columns
         let mark = stream.encoder.mark
-        try stream.encoder.beginRow(fields: columns.count + 1)
-        try stream.encoder.appendField(key)
-        for (index, position) in placement.positions.enumerated() {
-            if position < 0 {
-                stream.encoder.appendNull()
-            } else if try !columns[index].type.appendCopyField(row.values[position], to: &stream.encoder,
-                                                               persistDateOID: dateOID) {
-                stream.encoder.truncate(to: mark)
-                return false
+        do {
+            try stream.encoder.beginRow(fields: columns.count + 1)
+            try stream.encoder.appendField(key)
+            for (index, position) in placement.positions.enumerated() {
+                if position < 0 {
+                    stream.encoder.appendNull()
+                } else if try !columns[index].type.appendCopyField(row.values[position], to: &stream.encoder,
+                                                                   persistDateOID: dateOID) {
+                    stream.encoder.truncate(to: mark)
+                    return false
+                }
             }
+        } catch {
+            // A value too large for a COPY field: nothing of the row stays in the COPY.
+            stream.encoder.truncate(to: mark)
+            throw error
         }
         try failingTransaction { try session.sendIfFull(stream) }
         return true
