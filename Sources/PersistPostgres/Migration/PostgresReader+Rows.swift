@@ -30,37 +30,35 @@ extension PostgresReader: RowStreamingReader {
     }
 }
 
-/// The shapes of one table's rows, by the set of columns that hold a value.
+/// The shapes of one table's rows, by the set of columns that hold a value (a bit per column, in
+/// the order of their attributes, as the SQLite reader keys them).
 private struct ShapeCache {
     /// The table's column offsets in ascending UTF-8 order of their attributes, worked out once.
     private var order: [Int]?
-    private var byColumns: [[Bool]: AttributeNames] = [:]
-    private var present: [Bool] = []
-    private var values: [Value] = []
+    private var byColumns: [UInt64: AttributeNames] = [:]
 
     mutating func row(_ decoder: RowDecoder, _ row: Int) throws -> ItemRow {
         let columns = decoder.table.columns
+        guard columns.count <= 64 else { return ItemRow(try decoder.item(row)) }
         let order = self.order ?? columns.indices.sorted {
             columns[$0].attribute.utf8.lexicographicallyPrecedes(columns[$1].attribute.utf8)
         }
         self.order = order
         let id = try decoder.identifier(row)
-        present.removeAll(keepingCapacity: true)
-        values = []
+        var values: [Value] = []
         values.reserveCapacity(order.count)
-        for offset in order {
-            if let value = try decoder.value(row, column: offset, id: id) {
-                present.append(true)
-                values.append(value)
-            } else {
-                present.append(false)
-            }
+        var present: UInt64 = 0
+        for (position, offset) in order.enumerated() {
+            guard let value = try decoder.value(row, column: offset, id: id) else { continue }
+            values.append(value)
+            present |= 1 << UInt64(position)
         }
         let shape: AttributeNames
         if let known = byColumns[present] {
             shape = known
         } else {
-            shape = AttributeNames(sorted: zip(order, present).filter(\.1).map { columns[$0.0].attribute })
+            shape = AttributeNames(sorted: order.indices.filter { present & (1 << UInt64($0)) != 0 }
+                .map { columns[order[$0]].attribute })
             byColumns[present] = shape
         }
         return ItemRow(itemType: decoder.table.itemType, id: id, names: shape, values: values)

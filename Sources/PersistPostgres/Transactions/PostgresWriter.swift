@@ -169,7 +169,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             guard let value = item.attributes[name] else { continue }
             if let index = table.columnIndex[name] {
                 let column = table.columns[index]
-                guard column.type.encode(value, persistDateOID: schema.dateTypeOID ?? 0) == nil else { continue }
+                guard column.type.encode(value, persistDateOID: dateOID) == nil else { continue }
                 guard column.isCreated, column.type != .mixed else { throw mismatch(item, name, value, column, table) }
                 table = try editor.widen(columnAt: index, of: table, in: &schema)
                 schemaChanges.append("let column \(column.quoted) of table \(table.qualified) hold values of every kind")

@@ -50,11 +50,11 @@ struct RowDecoder {
     /// The value of the attribute column at `offset` (in ``TableSchema/columns``) in row `row`,
     /// of the item with identifier `id` (for errors); `nil` for NULL.
     func value(_ row: Int, column offset: Int, id: ItemID) throws -> Value? {
-        let column = table.columns[offset]
+        let type = table.columns[offset].type
         do {
-            return try result.withValue(row, resultIndex[offset]) { try column.type.decode($0) } ?? nil
+            return try result.withValue(row, resultIndex[offset]) { try type.decode($0) } ?? nil
         } catch let failure as DecodingFailure {
-            throw failure.error(at: describe(column, id), path: location,
+            throw failure.error(at: describe(table.columns[offset], id), path: location,
                                 items: [ItemReference(itemType: table.itemType, id: id)])
         }
     }
