@@ -82,7 +82,7 @@ struct PredicateCompiler {
                 continue
             }
         }
-        return SQLCondition.balanced(terms, joinedBy: isAnd ? "AND" : "OR").map(SQLCondition.sql) ?? (isAnd ? .always : .never)
+        return DataStorePredicate.balancedSQL(terms, joinedBy: isAnd ? "AND" : "OR").map(SQLCondition.sql) ?? (isAnd ? .always : .never)
     }
 
     private func isNil(_ name: String) -> SQLCondition? {
@@ -108,7 +108,7 @@ struct PredicateCompiler {
             guard let term = equality(column, literal) else { return nil }
             if case .sql(let sql) = term { terms.append(sql) }
         }
-        return SQLCondition.balanced(terms, joinedBy: "OR").map(SQLCondition.sql) ?? .never
+        return DataStorePredicate.balancedSQL(terms, joinedBy: "OR").map(SQLCondition.sql) ?? .never
     }
 
     // MARK: Equality
