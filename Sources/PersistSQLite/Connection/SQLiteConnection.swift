@@ -15,8 +15,11 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The database file, for messages.
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
-    /// The statement checked out last: looked at before the cache, without hashing its SQL.
-    private var mostRecent: SQLiteStatement?
+    /// The statements checked out last, newest first: looked at before the cache, without hashing
+    /// their SQL (a read block runs three or four statements in turn, a write block one per item).
+    private var recent: [SQLiteStatement] = []
+    /// How many statements ``recent`` keeps.
+    private static let recentCapacity = 6
     private var clock: UInt64 = 0
 
     /// How many prepared statements a connection keeps.
@@ -62,7 +65,7 @@ final class SQLiteConnection: @unchecked Sendable {
     func close() {
         for statement in cache.values { statement.finalize() }
         cache.removeAll()
-        mostRecent = nil
+        recent.removeAll()
         if let handle {
             // close_v2 never fails: statements a legacy closure left unfinalized keep the
             // handle alive until they are finalized.
@@ -151,6 +154,21 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` in one read transaction, given the schema version it reads.
+    ///
+    /// The transaction is SQLite's implicit one, held open by the `PRAGMA schema_version` statement
+    /// that starts it: an implicit transaction lasts until the last active statement finishes, so
+    /// every statement `body` runs reads the same snapshot, and resetting the pragma afterwards ends
+    /// it. This does the work of `BEGIN`, `PRAGMA schema_version` and `COMMIT` in one statement.
+    func withReadTransaction<T>(_ body: (_ schemaVersion: Int64) throws -> T) throws -> T {
+        try withStatement("PRAGMA schema_version") { anchor in
+            guard try anchor.step("Starting a read transaction") else {
+                throw failure(SQLITE_INTERNAL, "Starting a read transaction")
+            }
+            return try body(anchor.int64(0))
+        }
+    }
+
     /// Runs a statement once without caching it (schema changes, pragmas that change settings).
     func executeOnce(_ sql: String, operation: @autoclosure () -> String) throws {
         let statement = try prepare(sql)
@@ -160,31 +178,41 @@ final class SQLiteConnection: @unchecked Sendable {
 
     private func checkout(_ sql: String) throws -> SQLiteStatement {
         clock &+= 1
-        // The same statement again (an insert per item): strings from one schema share storage,
-        // so this comparison is a pointer check, not a hash of the SQL.
-        if let recent = mostRecent, !recent.inUse, recent.sql == sql {
-            recent.inUse = true
-            recent.lastUse = clock
-            return recent
+        // A statement used a moment ago: strings from one schema, and literals, share storage, so
+        // these comparisons are mostly pointer checks, not a hash of the SQL.
+        if let index = recent.firstIndex(where: { $0.sql == sql }) {
+            let statement = recent[index]
+            if index > 0 { recent.swapAt(index, index - 1) }
+            return try handOut(statement)
         }
         if let cached = cache[sql] {
-            mostRecent = cached
-            if !cached.inUse {
-                cached.inUse = true
-                cached.lastUse = clock
-                return cached
-            }
-            let fresh = try prepare(sql)
-            fresh.inUse = true
-            return fresh
+            remember(cached)
+            return try handOut(cached)
         }
         let statement = try prepare(sql, persistent: true)
         statement.inUse = true
         statement.lastUse = clock
         if cache.count >= Self.cacheCapacity { evictLeastRecentlyUsed() }
         cache[sql] = statement
-        mostRecent = statement
+        remember(statement)
         return statement
+    }
+
+    /// `statement` marked in use, or a fresh copy when it already is (a nested call with its SQL).
+    private func handOut(_ statement: SQLiteStatement) throws -> SQLiteStatement {
+        guard !statement.inUse else {
+            let fresh = try prepare(statement.sql)
+            fresh.inUse = true
+            return fresh
+        }
+        statement.inUse = true
+        statement.lastUse = clock
+        return statement
+    }
+
+    private func remember(_ statement: SQLiteStatement) {
+        if recent.count >= Self.recentCapacity { recent.removeLast() }
+        recent.insert(statement, at: 0)
     }
 
     private func evictLeastRecentlyUsed() {
@@ -193,7 +221,7 @@ final class SQLiteConnection: @unchecked Sendable {
             if oldest == nil || statement.lastUse < oldest?.use ?? .max { oldest = (sql, statement.lastUse) }
         }
         if let oldest, let statement = cache.removeValue(forKey: oldest.sql) {
-            if mostRecent === statement { mostRecent = nil }
+            recent.removeAll { $0 === statement }
             statement.finalize()
         }
     }

@@ -186,7 +186,10 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     /// The schema of the connection's current transaction, loaded only when its version changed.
     private func schema(on connection: SQLiteConnection) throws -> DatabaseSchema {
-        let version = try connection.integer("PRAGMA schema_version", operation: "Reading the schema")
+        try schema(on: connection, version: connection.integer("PRAGMA schema_version", operation: "Reading the schema"))
+    }
+
+    private func schema(on connection: SQLiteConnection, version: Int64) throws -> DatabaseSchema {
         if let schema = schemas.schema(for: version) { return schema }
         let schema = try SchemaLoader.load(connection)
         schemas.store(schema, for: version)
@@ -197,12 +200,10 @@ final class SQLiteEngine: BulkLoadingEngine {
         let connection = try pool.checkout()
         var reusable = true
         defer { pool.checkin(connection, reusable: reusable) }
-        try connection.execute("BEGIN", operation: "Starting a read transaction")
         do {
-            let reader = SQLiteReader(connection: connection, schema: try schema(on: connection))
-            let value = try body(reader)
-            try connection.execute("COMMIT", operation: "Ending a read transaction")
-            return value
+            return try connection.withReadTransaction { version in
+                try body(SQLiteReader(connection: connection, schema: try schema(on: connection, version: version)))
+            }
         } catch {
             reusable = rollback(connection)
             throw error
