@@ -6,12 +6,10 @@ import Logging
 /// and mutable item that refers to it refuses further use.
 final class BlockContext {
     private(set) var isActive = true
-    let logger: Logger
+    /// The scheduler running the block: its logger, index catalog and identifier reservations
+    /// (held as one reference, so that a block costs one retain for them, not one for each).
+    private let scheduler: WriteScheduler
     let location: String
-    /// The scheduler's index declarations, for an engine that keeps none itself.
-    let catalog: IndexCatalog
-    /// The integer identifiers the store and its children handed out.
-    let reservations: IDReservations
     /// Indexes this block declared in ``catalog``'s place, added to it when the block commits.
     var declaredIndexes: [DataStoreIndex] = []
     /// Mutable items changed since they were last written to the transaction, in change order.
@@ -19,12 +17,16 @@ final class BlockContext {
     /// The first failed in-place change (a subscript cannot throw); the block fails with it.
     var pendingError: DataStoreError?
 
-    init(logger: Logger, location: String, catalog: IndexCatalog, reservations: IDReservations) {
-        self.logger = logger
+    init(scheduler: WriteScheduler, location: String) {
+        self.scheduler = scheduler
         self.location = location
-        self.catalog = catalog
-        self.reservations = reservations
     }
+
+    var logger: Logger { scheduler.logger }
+    /// The scheduler's index declarations, for an engine that keeps none itself.
+    var catalog: IndexCatalog { scheduler.catalog }
+    /// The integer identifiers the store and its children handed out.
+    var reservations: IDReservations { scheduler.reservations }
 
     func close() {
         isActive = false

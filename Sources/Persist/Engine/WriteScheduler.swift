@@ -275,7 +275,7 @@ public final class WriteScheduler: Sendable {
     }
 
     private func makeContext() -> BlockContext {
-        BlockContext(logger: logger, location: engine.location, catalog: catalog, reservations: reservations)
+        BlockContext(scheduler: self, location: engine.location)
     }
 
     /// Runs a write block synchronously (see ``DataStore/writeSync(_:)``).

@@ -15,8 +15,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The database file, for messages.
     let path: String
     private var cache: [String: SQLiteStatement] = [:]
-    /// The statements checked out last, newest first: looked at before the cache, without hashing
-    /// their SQL (a read block runs three or four statements in turn, a write block one per item).
+    /// The statements last taken from the cache, newest first: looked at before the cache, without
+    /// hashing their SQL (a read block runs two or three statements in turn, a write block one per
+    /// item).
     private var recent: [SQLiteStatement] = []
     /// How many statements ``recent`` keeps.
     private static let recentCapacity = 6
@@ -180,11 +181,7 @@ final class SQLiteConnection: @unchecked Sendable {
         clock &+= 1
         // A statement used a moment ago: strings from one schema, and literals, share storage, so
         // these comparisons are mostly pointer checks, not a hash of the SQL.
-        if let index = recent.firstIndex(where: { $0.sql == sql }) {
-            let statement = recent[index]
-            if index > 0 { recent.swapAt(index, index - 1) }
-            return try handOut(statement)
-        }
+        for statement in recent where statement.sql == sql { return try handOut(statement) }
         if let cached = cache[sql] {
             remember(cached)
             return try handOut(cached)

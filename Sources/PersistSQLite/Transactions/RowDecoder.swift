@@ -9,12 +9,12 @@ struct RowDecoder {
     /// The item in the current row of a statement selecting ``TableSchema/selectList``.
     func item(_ statement: SQLiteStatement) throws -> Item {
         let id = try identifier(statement)
-        var attributes: [String: Value] = [:]
-        attributes.reserveCapacity(table.columns.count)
-        for (offset, column) in table.columns.enumerated() {
+        let columns = table.columns
+        var attributes: [String: Value] = Dictionary(minimumCapacity: columns.count)
+        for offset in columns.indices {
             let index = Int32(offset + 1)
             guard let storage = statement.storageClass(index) else { continue }
-            attributes[column.name] = try value(statement, index, storage, column.storage, offset, id)
+            attributes[columns[offset].name] = try value(statement, index, storage, columns[offset].storage, offset, id)
         }
         return Item(itemType: table.name, id: id, attributes: attributes)
     }
