@@ -28,8 +28,9 @@ final class PostgresEngine: DataStoreEngine {
     /// The advisory lock every Persist write block on this schema takes: the 64-bit FNV-1a hash
     /// of `persist-postgres:` and the schema's name.
     let lockKey: Int64
-    /// The channel every committing Persist write block on this schema notifies:
-    /// `persist_changes_` and the lock key in hexadecimal (a channel name must fit in 63 bytes).
+    /// The channel every committing Persist write block that wrote something on this schema
+    /// notifies: `persist_changes_` and the lock key in hexadecimal (a channel name must fit in 63
+    /// bytes).
     let changeChannel: String
     /// The connection that listens on ``changeChannel`` while the store has live queries, kept
     /// (not listening) between them until the store closes; used only on the store's write queue.
@@ -52,12 +53,23 @@ final class PostgresEngine: DataStoreEngine {
             self.location = "a PostgreSQL store with a malformed URL"
         }
         schemaName = schema
-        lockKey = Int64(bitPattern: StableName.value("persist-postgres:" + schema))
-        changeChannel = "persist_changes_" + String(UInt64(bitPattern: lockKey), radix: 16)
+        lockKey = Self.lockKey(forSchema: schema)
+        changeChannel = Self.changeChannel(forSchema: schema)
         let location = location
         pool = ReaderPool(capacity: max(options.readerConnections, 0), location: location) {
             try PostgresSession.open(try url.get(), schema: schema, role: .reader, options: options)
         }
+    }
+
+    /// The key of the advisory lock write blocks take on `schema`.
+    static func lockKey(forSchema schema: String) -> Int64 {
+        Int64(bitPattern: StableName.value("persist-postgres:" + schema))
+    }
+
+    /// The channel committing write blocks notify on `schema`: `persist_changes_` and the lock key
+    /// in hexadecimal.
+    static func changeChannel(forSchema schema: String) -> String {
+        "persist_changes_" + String(UInt64(bitPattern: lockKey(forSchema: schema)), radix: 16)
     }
 
     private var logger: Logger { options.logger }
@@ -223,10 +235,11 @@ final class PostgresEngine: DataStoreEngine {
             }
             // No read block that began before this commit may see it.
             pendingSnapshots.openAll()
-            // The notification is delivered to listeners when, and only if, the block commits.
+            // The notification is delivered to listeners when, and only if, the block commits, and
+            // sent only when it wrote something: a transaction gets an identifier at its first write.
             _ = try session.run([
-                PGCommand("SELECT pg_catalog.pg_notify($1, '')", [.text(changeChannel)], prepared: true,
-                          operation: "Committing a write block"),
+                PGCommand("SELECT pg_catalog.pg_notify($1, '') WHERE pg_catalog.txid_current_if_assigned() IS NOT NULL",
+                          [.text(changeChannel)], prepared: true, operation: "Committing a write block"),
                 PGCommand("COMMIT", prepared: true, operation: "Committing a write block"),
             ])
         } catch {
