@@ -30,20 +30,24 @@ extension PostgresReader: RowStreamingReader {
     }
 }
 
-/// The shapes of one table's rows, by the set of columns that hold a value (a bit per column, in
-/// the order of their attributes, as the SQLite reader keys them).
+/// A table's rows as item rows, their shapes shared (see `RowShapes`).
 private struct ShapeCache {
-    /// The table's column offsets in ascending UTF-8 order of their attributes, worked out once.
-    private var order: [Int]?
-    private var byColumns: [UInt64: AttributeNames] = [:]
+    /// The table's column offsets in ascending UTF-8 order of their attributes, and the shapes
+    /// over that order, worked out at the first row.
+    private var order: [Int] = []
+    private var shapes = RowShapes(sortedNames: [])
+    private var isPrepared = false
 
     mutating func row(_ decoder: RowDecoder, _ row: Int) throws -> ItemRow {
         let columns = decoder.table.columns
-        guard columns.count <= 64 else { return ItemRow(try decoder.item(row)) }
-        let order = self.order ?? columns.indices.sorted {
-            columns[$0].attribute.utf8.lexicographicallyPrecedes(columns[$1].attribute.utf8)
+        guard columns.count <= RowShapes.maximumColumns else { return ItemRow(try decoder.item(row)) }
+        if !isPrepared {
+            isPrepared = true
+            order = columns.indices.sorted {
+                columns[$0].attribute.utf8.lexicographicallyPrecedes(columns[$1].attribute.utf8)
+            }
+            shapes = RowShapes(sortedNames: order.map { columns[$0].attribute })
         }
-        self.order = order
         let id = try decoder.identifier(row)
         var values: [Value] = []
         values.reserveCapacity(order.count)
@@ -53,14 +57,7 @@ private struct ShapeCache {
             values.append(value)
             present |= 1 << UInt64(position)
         }
-        let shape: AttributeNames
-        if let known = byColumns[present] {
-            shape = known
-        } else {
-            shape = AttributeNames(sorted: order.indices.filter { present & (1 << UInt64($0)) != 0 }
-                .map { columns[order[$0]].attribute })
-            byColumns[present] = shape
-        }
+        let shape = shapes.shape(present: present)
         return ItemRow(itemType: decoder.table.itemType, id: id, names: shape, values: values)
     }
 }

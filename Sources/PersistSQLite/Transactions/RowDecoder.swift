@@ -127,9 +127,9 @@ extension RowDecoder {
     }
 
     /// The row in the current row of a statement selecting ``TableSchema/selectList``: its values in
-    /// the order `byName` gives, its shape from `shapes` (one per set of non-null columns).
-    func row(_ statement: SQLiteStatement, byName: [Int], shapes: inout [UInt64: AttributeNames]) throws -> ItemRow {
-        guard byName.count <= 64 else { return ItemRow(try item(statement)) }
+    /// the order `byName` gives, its shape from `shapes` (made over the same order).
+    func row(_ statement: SQLiteStatement, byName: [Int], shapes: inout RowShapes) throws -> ItemRow {
+        guard byName.count <= RowShapes.maximumColumns else { return ItemRow(try item(statement)) }
         let id = try identifier(statement)
         var values: [Value] = []
         values.reserveCapacity(byName.count)
@@ -140,14 +140,7 @@ extension RowDecoder {
             values.append(try value(statement, index, storage, table.columns[offset].storage, offset, id))
             present |= 1 << UInt64(position)
         }
-        let names: AttributeNames
-        if let known = shapes[present] {
-            names = known
-        } else {
-            names = AttributeNames(sorted: byName.indices.filter { present & (1 << UInt64($0)) != 0 }
-                .map { table.columns[byName[$0]].name })
-            shapes[present] = names
-        }
+        let names = shapes.shape(present: present)
         return ItemRow(itemType: table.name, id: id, names: names, values: values)
     }
 }

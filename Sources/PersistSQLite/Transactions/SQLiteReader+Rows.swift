@@ -8,7 +8,7 @@ extension SQLiteReader: RowStreamingReader {
         for table in tables {
             let decoder = RowDecoder(table: table, path: path)
             let byName = decoder.columnsByName()
-            var shapes: [UInt64: AttributeNames] = [:]
+            var shapes = RowShapes(sortedNames: byName.map { table.columns[$0].name })
             let keepGoing = try connection.withStatement("SELECT \(table.selectList) FROM \(table.quoted)") { statement in
                 while try statement.step(Self.reading(table.name)) {
                     if try !body(decoder.row(statement, byName: byName, shapes: &shapes)) { return false }
