@@ -53,6 +53,8 @@ final class EntityRowDecoder {
         var misses: [EntityPlanAddition] = []
         /// Whether a decode is running (keys asked for afterwards find nothing).
         var isDecoding = false
+        /// The top-level container handed out last.
+        var container = ReusableContainer()
     }
 
     let plan: EntityPlan
@@ -128,6 +130,17 @@ final class EntityRowDecoder {
         return try source.value(named: name)
     }
 
+    /// The top-level container kept for the coding keys `keyType` (see ``ReusableContainer``).
+    @inline(__always)
+    func reusableContainer(keyedBy keyType: ObjectIdentifier) -> AnyObject? {
+        position.pointee.container.storage(keyedBy: keyType)
+    }
+
+    /// Keeps `container` for the next entities decoded with the same coding keys.
+    func keep<Key: CodingKey>(_ container: KeyedDecodingContainer<Key>) {
+        position.pointee.container.keep(container, keyedBy: ObjectIdentifier(Key.self))
+    }
+
     /// Every top-level key of the row, as ``ValueDecoder`` would list them.
     var allKeys: [String] {
         guard position.pointee.isDecoding, let item = try? source.item() else { return [] }
@@ -146,7 +159,13 @@ struct EntityRowDecodingState: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(EntityRowDecodingContainer<Key>(token: token))
+        let keyType = ObjectIdentifier(type)
+        if let storage = EntityRowDecoder.withCurrent(token, { $0.reusableContainer(keyedBy: keyType) }) ?? nil {
+            return unsafeBitCast(storage, to: KeyedDecodingContainer<Key>.self)
+        }
+        let container = KeyedDecodingContainer(EntityRowDecodingContainer<Key>(token: token))
+        EntityRowDecoder.withCurrent(token) { $0.keep(container) }
+        return container
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw EntityRowIrregularity() }

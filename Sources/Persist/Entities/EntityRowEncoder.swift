@@ -41,6 +41,8 @@ final class EntityRowEncoder {
     let plan: EntityPlan
     private let storage: UnsafeMutableBufferPointer<Value>
     private let position: UnsafeMutablePointer<Position>
+    /// The top-level container handed out last (apart from ``Position``, which every entity resets).
+    private let container: UnsafeMutablePointer<ReusableContainer>
 
     init(plan: EntityPlan) {
         self.plan = plan
@@ -48,6 +50,8 @@ final class EntityRowEncoder {
         storage.initialize(repeating: .null)
         position = .allocate(capacity: 1)
         position.initialize(to: Position())
+        container = .allocate(capacity: 1)
+        container.initialize(to: ReusableContainer())
     }
 
     deinit {
@@ -55,6 +59,8 @@ final class EntityRowEncoder {
         storage.deallocate()
         position.deinitialize(count: 1)
         position.deallocate()
+        container.deinitialize(count: 1)
+        container.deallocate()
     }
 
     /// Encodes `entity` through the plan.
@@ -118,9 +124,17 @@ final class EntityRowEncoder {
         position.pointee.isIrregular = true
     }
 
-    /// Records that the entity encodes into a keyed container, as an entity must.
-    func markKeyed() {
+    /// Records that the entity encodes into a keyed container, as an entity must; returns the
+    /// container kept for the coding keys `keyType` (see ``ReusableContainer``), if any.
+    @inline(__always)
+    func markKeyed(keyedBy keyType: ObjectIdentifier) -> AnyObject? {
         position.pointee.usedKeyedContainer = true
+        return container.pointee.storage(keyedBy: keyType)
+    }
+
+    /// Keeps `made` for the next entities encoded with the same coding keys.
+    func keep<Key: CodingKey>(_ made: KeyedEncodingContainer<Key>) {
+        container.pointee.keep(made, keyedBy: ObjectIdentifier(Key.self))
     }
 }
 
@@ -132,8 +146,13 @@ struct EntityRowEncodingState: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        EntityRowEncoder.withCurrent(token) { $0.markKeyed() }
-        return KeyedEncodingContainer(EntityRowEncodingContainer<Key>(token: token))
+        let keyType = ObjectIdentifier(type)
+        var kept: AnyObject?
+        EntityRowEncoder.withCurrent(token) { kept = $0.markKeyed(keyedBy: keyType) }
+        if let kept { return unsafeBitCast(kept, to: KeyedEncodingContainer<Key>.self) }
+        let container = KeyedEncodingContainer(EntityRowEncodingContainer<Key>(token: token))
+        EntityRowEncoder.withCurrent(token) { $0.keep(container) }
+        return container
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
