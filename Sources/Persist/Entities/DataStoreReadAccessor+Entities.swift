@@ -19,7 +19,21 @@ extension DataStoreReadAccessor {
     /// ```
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` when the request is for another item type.
+    @inlinable
     public func getAll<E: DataStoreEntity>(_ type: E.Type, forRequest request: DataStoreRequest) throws -> [E] {
+        // Only the collecting is inlined: appended in the caller, where `E` is known, the array
+        // needs no metadata lookup and no copy per entity.
+        var entities: [E] = []
+        try forEachEntity(type, forRequest: request) { entities.append($0) }
+        return entities
+    }
+
+    /// Hands each entity a request selects to `body`, in the request's order: the loop behind
+    /// ``getAll(_:forRequest:)``.
+    @usableFromInline
+    func forEachEntity<E: DataStoreEntity>(
+        _ type: E.Type, forRequest request: DataStoreRequest, _ body: (consuming E) -> Void
+    ) throws {
         guard request.itemType == E.itemType else {
             throw DataStoreError.invalidArgument(
                 "the request is for \(request.itemType) but \(E.self) is stored as \(E.itemType)")
@@ -27,12 +41,10 @@ extension DataStoreReadAccessor {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try request.validate() }
         var decoding = EntityRowDecoding(E.self)
-        var entities: [E] = []
         try entityRows.forEachEntityRow(matching: request) { source in
-            entities.append(try decoding.decode(E.self, from: source))
+            body(try decoding.decode(E.self, from: source))
             return true
         }
-        return entities
     }
 
     /// The entity with identifier `id`, or `nil`.
