@@ -41,6 +41,52 @@ struct PostgresIdentifierTests {
         }
     }
 
+    @Test("an identity key GENERATED ALWAYS takes Persist's identifiers, generated or given, beside legacy INSERTs")
+    func identityAlways() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE ticket (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, title text);
+            INSERT INTO ticket (title) VALUES ('legacy 1');
+            """) { store, schema in
+            let generated = try store.writeSync { accessor in
+                let item = try accessor.createItem(ofType: "ticket", idGeneration: .nextInteger)
+                item["title"] = "persist"
+                return item.id
+            }
+            #expect(generated == .int(2))
+            try store.writeSync { try $0.insert(Item(itemType: "ticket", id: 10, attributes: ["title": "given"])) }
+            try store.writeSync { accessor in
+                try accessor.save(Item(itemType: "ticket", id: 10, attributes: ["title": "changed"]))
+            }
+            let connection = try TestServer.connect()
+            defer { connection.close() }
+            let legacy = try connection.execute("INSERT INTO \(schema).ticket (title) VALUES ('legacy 2') RETURNING id")
+            #expect(try legacy.int64(0, 0) == 3)
+            let next = try store.writeSync { try $0.createItem(ofType: "ticket", idGeneration: .nextInteger).id }
+            #expect(next == .int(11))
+            let rows = try connection.execute("SELECT id::int8, title FROM \(schema).ticket ORDER BY id")
+            #expect(try (0..<rows.rowCount).map { try rows.int64($0, 0) } == [1, 2, 3, 10, 11])
+            #expect(try rows.text(3, 1) == "changed")
+        }
+    }
+
+    @Test("an attribute column GENERATED ALWAYS AS IDENTITY is numbered by PostgreSQL and kept by saves")
+    func identityAttribute() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE audit (code text PRIMARY KEY, seq bigint GENERATED ALWAYS AS IDENTITY, note text)
+            """) { store, _ in
+            try store.writeSync { try $0.insert(Item(itemType: "audit", id: "a", attributes: ["note": "first"])) }
+            let stored = try #require(try store.read { try $0.item(ofType: "audit", id: "a") })
+            #expect(stored.attributes == ["seq": 1, "note": "first"])
+            try store.writeSync { try $0.save(stored.setting(["note": "second"])) }
+            #expect(try store.read { try $0.item(ofType: "audit", id: "a") }?.attributes == ["seq": 1, "note": "second"])
+            let refused = #expect(throws: DataStoreError.self) {
+                try store.writeSync { try $0.save(stored.setting(["seq": 7, "note": "third"])) }
+            }
+            #expect(refused?.code == .typeMismatch)
+            #expect(try store.read { try $0.item(ofType: "audit", id: "a") }?.attributes == ["seq": 1, "note": "second"])
+        }
+    }
+
     @Test("a created table gives one above the largest integer key")
     func createdTable() throws {
         try withPostgresStore { store, _ in

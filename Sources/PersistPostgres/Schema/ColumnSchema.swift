@@ -14,8 +14,12 @@ struct ColumnSchema: Sendable, Hashable {
     let isCreated: Bool
     /// Whether an insert that leaves the column out gets a default (`DEFAULT`, serial, identity).
     let hasDefault: Bool
+    /// Whether the column is an identity column `GENERATED ALWAYS`: inserts that give it a value
+    /// say `OVERRIDING SYSTEM VALUE`, and updates leave it alone (PostgreSQL refuses to set it).
+    let isIdentityAlways: Bool
 
-    init(attribute: String, name: String, type: ColumnType, typeOID: UInt32, isCreated: Bool, hasDefault: Bool = false) {
+    init(attribute: String, name: String, type: ColumnType, typeOID: UInt32, isCreated: Bool, hasDefault: Bool = false,
+         isIdentityAlways: Bool = false) {
         self.attribute = attribute
         self.name = name
         self.quoted = SQLNames.quoted(name)
@@ -23,6 +27,7 @@ struct ColumnSchema: Sendable, Hashable {
         self.typeOID = typeOID
         self.isCreated = isCreated
         self.hasDefault = hasDefault
+        self.isIdentityAlways = isIdentityAlways
     }
 
     /// The created kind of a column the store made.

@@ -58,7 +58,7 @@ struct SchemaBuilder {
         }
         // Results report a domain's base type.
         let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.baseTypeOID,
-                                     isCreated: created != nil)
+                                     isCreated: created != nil, isIdentityAlways: keyColumn.isIdentityAlways)
         var attributes: [ColumnSchema] = []
         var reserved: [String: String] = [key.column: "it names the table's primary key column"]
         var taken: Set<String> = []
@@ -74,7 +74,8 @@ struct SchemaBuilder {
                                                typeOID: column.baseTypeOID, isCreated: true, hasDefault: column.hasDefault))
             } else if let type = columnType(of: column) {
                 attributes.append(ColumnSchema(attribute: column.name, name: column.name, type: type,
-                                               typeOID: column.baseTypeOID, isCreated: false, hasDefault: column.hasDefault))
+                                               typeOID: column.baseTypeOID, isCreated: false, hasDefault: column.hasDefault,
+                                               isIdentityAlways: column.isIdentityAlways))
             } else {
                 reserved[column.name] = "it names a column of a type Persist does not map to values"
             }

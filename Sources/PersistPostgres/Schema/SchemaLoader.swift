@@ -28,7 +28,7 @@ struct SchemaLoader {
         coalesce(nullif(t.typbasetype, 0), a.atttypid)::int8, \
         (CASE WHEN t.typbasetype <> 0 THEN t.typtypmod ELSE a.atttypmod END)::int8, \
         a.atthasdef OR a.attidentity <> '', a.attgenerated <> '', \
-        coalesce(co.collname::text, ''), coalesce(co.collisdeterministic, true) \
+        coalesce(co.collname::text, ''), coalesce(co.collisdeterministic, true), a.attidentity = 'a' \
         FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid \
         JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
         LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation \
@@ -172,6 +172,9 @@ struct CatalogColumn {
     let isGenerated: Bool
     let collation: String
     let isDeterministic: Bool
+    /// Whether the column is an identity column `GENERATED ALWAYS`, which takes a given value
+    /// only from an `INSERT … OVERRIDING SYSTEM VALUE`.
+    let isIdentityAlways: Bool
 
     static func rows(_ result: PGResult) throws -> [Int64: [CatalogColumn]] {
         var columns: [Int64: [CatalogColumn]] = [:]
@@ -185,7 +188,8 @@ struct CatalogColumn {
                 hasDefault: try result.bool(row, 6) ?? false,
                 isGenerated: try result.bool(row, 7) ?? false,
                 collation: try result.text(row, 8) ?? "",
-                isDeterministic: try result.bool(row, 9) ?? true))
+                isDeterministic: try result.bool(row, 9) ?? true,
+                isIdentityAlways: try result.bool(row, 10) ?? false))
         }
         return columns
     }

@@ -85,12 +85,14 @@ final class TableSchema: Sendable {
         exists = "SELECT EXISTS (SELECT 1 FROM \(qualified))"
         let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
         let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
-        insertAll = "INSERT INTO \(qualified) (\(names)) SELECT \(parameters) WHERE NOT EXISTS "
-            + "(SELECT 1 FROM \(qualified) WHERE \(key.quoted) = $1)"
-        if columns.isEmpty {
+        insertAll = "INSERT INTO \(qualified) (\(names))\(Self.overriding(key: key, columns: columns)) SELECT \(parameters) "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(qualified) WHERE \(key.quoted) = $1)"
+        // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value.
+        let settable = columns.filter { !$0.isIdentityAlways }
+        if settable.isEmpty {
             upsertAll = Self.insert(into: qualified, key: key, columns: columns) + " ON CONFLICT (\(key.quoted)) DO NOTHING"
         } else {
-            let assignments = columns.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }.joined(separator: ", ")
+            let assignments = settable.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }.joined(separator: ", ")
             upsertAll = Self.insert(into: qualified, key: key, columns: columns)
                 + " ON CONFLICT (\(key.quoted)) DO UPDATE SET \(assignments)"
         }
@@ -104,7 +106,13 @@ final class TableSchema: Sendable {
     static func insert(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
         let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
         let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(names)) VALUES (\(parameters))"
+        return "INSERT INTO \(table) (\(names))\(overriding(key: key, columns: columns)) VALUES (\(parameters))"
+    }
+
+    /// ` OVERRIDING SYSTEM VALUE` when an insert gives a value to an identity column `GENERATED
+    /// ALWAYS` (Persist always gives the key), which PostgreSQL refuses without it; otherwise empty.
+    private static func overriding(key: ColumnSchema, columns: [ColumnSchema]) -> String {
+        key.isIdentityAlways || columns.contains(where: \.isIdentityAlways) ? " OVERRIDING SYSTEM VALUE" : ""
     }
 
     /// Whether the store created the table.

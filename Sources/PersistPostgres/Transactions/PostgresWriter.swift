@@ -300,8 +300,12 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         }
         var sql = TableSchema.insert(into: table.qualified, key: table.key, columns: given)
             + " ON CONFLICT (\(table.key.quoted)) "
-        let missing = table.columns.filter { item.attributes[$0.attribute] == nil }
-        let assignments = given.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" } + missing.map { "\($0.quoted) = NULL" }
+        // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value,
+        // and the read-back below refuses an item that gives it another.
+        let settable = table.columns.filter { !$0.isIdentityAlways }
+        let missing = settable.filter { item.attributes[$0.attribute] == nil }
+        let assignments = given.filter { !$0.isIdentityAlways }.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }
+            + missing.map { "\($0.quoted) = NULL" }
         sql += replacing && !assignments.isEmpty ? "DO UPDATE SET \(assignments.joined(separator: ", "))" : "DO NOTHING"
         sql += " RETURNING \(table.selectList)"
         let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
