@@ -7,14 +7,14 @@ struct SchemaEditor {
     let transaction: BlockTransaction
     let location: String
 
-    private static let operation = "Changing the schema"
+    static let operation = "Changing the schema"
 
-    private func run(_ sql: String, _ parameters: [PGValue] = []) throws -> PGResult {
+    func run(_ sql: String, _ parameters: [PGValue] = []) throws -> PGResult {
         try transaction.run([PGCommand(sql, parameters, operation: Self.operation)])[0]
     }
 
     /// Statements prepared before a change may no longer fit the tables: prepare them again.
-    private func retireStatements() {
+    func retireStatements() {
         transaction.session.connection.retireAllStatements()
     }
 
@@ -144,97 +144,6 @@ struct SchemaEditor {
                       + "VALUES ($1, $2, $3, $4)",
                       [.text(table), .text(column.name), .text(column.attribute), .text((column.createdKind ?? .mixed).rawValue)],
                       operation: Self.operation)
-        }
-    }
-
-    // MARK: Widening
-
-    /// How many rows one pipelined batch rewrites when a column or key widens.
-    private static let rewriteBatch = 500
-
-    /// Makes a created column hold any kind: its values are read, the column becomes `bytea`, and
-    /// each value is written back in the mixed encoding.
-    func widen(columnAt index: Int, of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
-        let column = table.columns[index]
-        let result = try run("SELECT \(table.key.quoted), \(column.quoted) FROM \(table.qualified) "
-            + "WHERE \(column.quoted) IS NOT NULL")
-        var rewrites: [(key: PGValue, value: PGValue)] = []
-        for row in 0..<result.rowCount {
-            let key = try result.withValue(row, 0) { [UInt8]($0) } ?? []
-            let value: Value??
-            do {
-                value = try result.withValue(row, 1) { try column.type.decode($0) }
-            } catch let failure as DecodingFailure {
-                throw failure.error(at: "the column \(column.quoted) of table \(table.qualified)", path: location)
-            }
-            guard let value = value ?? nil else { continue }
-            rewrites.append((.raw(type: table.key.typeOID, bytes: key), .bytea(MixedValueCoding.encode(value))))
-        }
-        _ = try transaction.run([
-            PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(column.quoted) TYPE bytea USING NULL",
-                      operation: Self.operation),
-            PGCommand("UPDATE \(schema.qualified(StoreSchema.columnsTable)) SET kind = $1 WHERE table_name = $2 AND "
-                      + "column_name = $3", [.text(CreatedKind.mixed.rawValue), .text(table.name), .text(column.name)],
-                      operation: Self.operation),
-        ])
-        retireStatements()
-        try rewrite(rewrites, "UPDATE \(table.qualified) SET \(column.quoted) = $2 WHERE \(table.key.quoted) = $1")
-        var columns = table.columns
-        columns[index] = ColumnSchema(attribute: column.attribute, name: column.name, type: .mixed,
-                                      typeOID: PGType.bytea, isCreated: true, hasDefault: column.hasDefault)
-        let widened = table.replacing(columns: columns, schema: schema.name)
-        schema.tables[table.itemType] = widened
-        return widened
-    }
-
-    /// Makes a table's key (of integers, text or bytea) hold identifiers of every kind: each key
-    /// becomes its mixed encoding, through an intermediate form (`ff` and the old key's bytes)
-    /// that no mixed encoding has, so that no two rows ever share a key on the way.
-    func widenKey(of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
-        let key = table.key
-        let result = try run("SELECT \(key.quoted) FROM \(table.qualified)")
-        var rewrites: [(key: PGValue, value: PGValue)] = []
-        for row in 0..<result.rowCount {
-            let old = try result.withValue(row, 0) { [UInt8]($0) } ?? []
-            let id: ItemID?
-            do {
-                id = try result.withValue(row, 0) { try key.type.decodeID($0) }
-            } catch let failure as DecodingFailure {
-                throw failure.error(at: "the key \(key.quoted) of table \(table.qualified)", path: location)
-            }
-            guard let id else { continue }
-            rewrites.append((.bytea([0xFF] + old), .bytea(MixedValueCoding.encode(id.value))))
-        }
-        let bytes: String
-        switch key.type {
-        case .bigint, .integer, .smallint: bytes = "int8send(\(key.quoted)::int8)"
-        case .text: bytes = "convert_to(\(key.quoted), 'UTF8')"
-        default: bytes = key.quoted
-        }
-        _ = try transaction.run([
-            PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(key.quoted) TYPE bytea USING '\\xff'::bytea || \(bytes)",
-                      operation: Self.operation),
-            PGCommand("UPDATE \(schema.qualified(StoreSchema.tablesTable)) SET key_kind = $1 WHERE table_name = $2",
-                      [.text(KeyKind.mixed.rawValue), .text(table.name)], operation: Self.operation),
-        ])
-        retireStatements()
-        try rewrite(rewrites, "UPDATE \(table.qualified) SET \(key.quoted) = $2 WHERE \(key.quoted) = $1")
-        let widenedKey = ColumnSchema(attribute: key.attribute, name: key.name, type: .mixed, typeOID: PGType.bytea,
-                                      isCreated: true)
-        let widened = table.replacing(key: widenedKey, keyKind: .mixed, schema: schema.name)
-        schema.tables[table.itemType] = widened
-        return widened
-    }
-
-    /// Runs `sql` with each pair of parameters, a batch of statements per round trip.
-    private func rewrite(_ rows: [(key: PGValue, value: PGValue)], _ sql: String) throws {
-        var start = 0
-        while start < rows.count {
-            let end = min(start + Self.rewriteBatch, rows.count)
-            _ = try transaction.run(rows[start..<end].map {
-                PGCommand(sql, [$0.key, $0.value], prepared: true, operation: Self.operation)
-            })
-            start = end
         }
     }
 }

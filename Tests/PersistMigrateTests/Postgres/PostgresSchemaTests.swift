@@ -112,6 +112,48 @@ struct PostgresSchemaTests {
         #expect(!back.stdout.contains("fallback"), "\(back.stdout)")
     }
 
+    @Test("NOT NULL columns and keys fall back after thousands of rows, staying NOT NULL, and every row comes back")
+    func lateFallbacks() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let raw = try RawDatabase(directory.path("late.sqlite"))
+        // More rows than one rewrite batch before each misfit, so that widening goes through batches.
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, r REAL NOT NULL, s TEXT NOT NULL);
+            WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2500)
+            INSERT INTO t SELECT i, i * 7, i / 4.0, 'row ' || i FROM k;
+            INSERT INTO t VALUES (2501, 'text', x'00ff', 12), (2502, 3, 'NaN text', x'01');
+            CREATE TABLE kv (key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+            WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 2500)
+            INSERT INTO kv SELECT 'k' || i, randomblob(4) FROM k;
+            INSERT INTO kv VALUES ('9001', x'09');
+            """)
+        raw.close()
+        let output = try Tool.run(["late.sqlite", pg.url, "--progress", "never", "--json"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        for column in ["\"column\":\"n\"", "\"column\":\"r\"", "\"column\":\"s\"", "\"column\":\"key\""] {
+            #expect(output.stdout.contains(column), "\(column): \(output.stdout)")
+        }
+        #expect(try pg.sql("SELECT string_agg(column_name || ' ' || is_nullable, ', ' ORDER BY ordinal_position) "
+                           + "FROM information_schema.columns WHERE table_schema = '\(pg.schema)' AND table_name = 't'")
+                == "id NO, n NO, r NO, s NO")
+
+        let back = try Tool.run([pg.url, "back.sqlite", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try RawDatabase(directory.path("late.sqlite"))
+        let copy = try RawDatabase(directory.path("back.sqlite"))
+        defer { original.close(); copy.close() }
+        for table in ["t", "kv"] {
+            #expect(try copy.rows(Self.tableInfo, [.text(table)]) == original.rows(Self.tableInfo, [.text(table)]))
+        }
+        let rows = "SELECT id, n, typeof(n), r, typeof(r), s, typeof(s) FROM t ORDER BY id"
+        #expect(try copy.rows(rows) == original.rows(rows))
+        let pairs = "SELECT key, typeof(key), value FROM kv ORDER BY key"
+        #expect(try copy.rows(pairs) == original.rows(pairs))
+    }
+
     @Test("a key its declared type would change falls back losslessly, and the schema and keys come back")
     func keyFallback() throws {
         let directory = try TemporaryDirectory()
