@@ -44,8 +44,9 @@ test-tsan: deps
 torture: deps
 	PERSIST_CRASH_KILLS=$${PERSIST_CRASH_KILLS:-200} SWIFT=$(SWIFT) ./scripts/postgres-cluster.sh run ./scripts/torture.sh
 
-# The documentation of every library (the Persist.docc catalog and the wrappers' symbols), built
-# with swift-docc-plugin; any warning fails the build.
+# The documentation of every library, each from its own catalog (Persist.docc, the wrappers'
+# PersistSQLite.docc, PersistGDBM.docc and PersistPostgres.docc with each store and its storage
+# format, and PersistConformance.docc), built with swift-docc-plugin; any warning fails the build.
 DOC_TARGETS := Persist PersistSQLite PersistGDBM PersistPostgres PersistConformance
 docs: deps
 	for target in $(DOC_TARGETS); do \

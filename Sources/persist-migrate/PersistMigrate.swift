@@ -119,8 +119,10 @@ struct PersistMigrate: ParsableCommand {
     var noVerify = false
 
     @Flag(name: .customLong("dry-run"), help: ArgumentHelp(
-        "Do everything a real run does, in a copy that is thrown away: the target's rules apply and the run fails where "
-            + "the real one would; report what would be copied."))
+        "Copy as a real run does, then throw it away: a new target or an existing GDBM file is built in a staging copy "
+            + "that is removed, an existing SQLite target or a PostgreSQL target gets one transaction that is rolled "
+            + "back, without verification. The target's rules apply and the run fails where the real one would; report "
+            + "what would be copied."))
     var dryRun = false
 
     @Flag(name: .long, help: ArgumentHelp(

@@ -50,8 +50,7 @@ struct ReshapeTests {
 
     /// Canonical JSON values of every kind the mapping distinguishes: integers (Int64 limits
     /// included), doubles (with a fraction, an exponent, -0.0), strings with escapes, booleans,
-    /// nested arrays and objects, and values that are not objects (all strings here: SQLite keeps
-    /// one kind per attribute until mixed kinds are accepted everywhere).
+    /// nested arrays and objects, and values that are not objects (strings).
     static let canonicalJSON: [String] = [
         #"{"a":1,"b":-9223372036854775808,"c":9223372036854775807}"#,
         #"{"d":1.5,"e":1e+100,"f":-0.0,"g":0.1}"#,

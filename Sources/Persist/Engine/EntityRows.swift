@@ -68,8 +68,8 @@ package protocol EntityRowSink: AnyObject {
 
 /// A writer that takes entity rows.
 ///
-/// The PostgreSQL engine can adopt it to bind rows as binary parameters of a prepared statement;
-/// until then its writer gets the general path.
+/// The SQLite, GDBM and PostgreSQL writers adopt it; PostgreSQL's binds rows as binary parameters
+/// of the table's prepared statements and passes the rows it cannot bind to the general path.
 package protocol EntityRowWriting: EntityRowReading {
     /// A sink for rows of `itemType`, kept for the rest of the write block.
     func entityRowSink(forType itemType: String) -> any EntityRowSink

@@ -1,7 +1,7 @@
 extension DataStoreReadAccessor {
     /// The indexes of `itemType`: those declared with
     /// ``DataStoreReadWriteAccessor/ensureIndex(ofType:on:unique:)`` and, in an adopted SQLite
-    /// database, the indexes and UNIQUE constraints it already had.
+    /// database or PostgreSQL table, the indexes and UNIQUE constraints it already had.
     ///
     /// ```swift
     /// let indexes = try store.read { accessor in try accessor.indexes(ofType: "User") }

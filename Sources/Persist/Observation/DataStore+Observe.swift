@@ -4,7 +4,8 @@ extension DataStore {
     /// burst of writes yields once (a slow consumer gets the newest result).
     ///
     /// Commits through this store object (and, for a child store, its parent's) are seen at once;
-    /// commits by other processes on SQLite within the poll interval (<doc:LiveQueries>).
+    /// commits by other processes within the poll interval, on SQLite any commit and on PostgreSQL
+    /// one made through Persist, which notifies the schema's channel (<doc:LiveQueries>).
     /// Cancelling the consuming task ends the observation and releases what it holds; tearing the
     /// store down, or losing its file, ends the stream with that error.
     ///

@@ -131,8 +131,8 @@ enum EntityTests {
         },
         ConformanceTest("an item that does not fit the model throws typeMismatch naming it", group: .entities) { context in
             let store = try context.makeStore()
-            // 2.5 is a number, like every later value of "value" (stores with typed columns keep one
-            // kind per attribute), but not an Int, so it does not fit the model.
+            // 2.5 is a number, like every later value of "value", but not an Int, so it does not fit
+            // the model.
             try seed(store, [Item(itemType: "Counter", id: 1, attributes: ["value": 2.5])])
             let error = expectError(.typeMismatch) { try store.read { try $0.getAll(Counter.self) } }
             #expect(error?.items == [ItemReference(itemType: "Counter", id: 1)])

@@ -53,7 +53,7 @@ struct PostgresExitTests {
 
     @Test("a wrong password exits 77 and says authentication failed; the password is in no output")
     func authenticationFailure() throws {
-        guard let port = PostgresScratch.port else { throw PostgresCluster.Failure(description: "no PERSIST_POSTGRES_URL") }
+        guard let port = PostgresScratch.port else { throw PostgresScratch.noServer }
         let url = "postgresql://persist_pw:wrong-secret-word@127.0.0.1:\(port)/persist"
         let (output, directory) = try run(["old.db", url, "--json", "--verbose"])
         defer { directory.remove() }
@@ -65,7 +65,7 @@ struct PostgresExitTests {
 
     @Test("a run with the right password succeeds and shows the password nowhere: summary, --json, --verbose logs")
     func passwordNeverShown() throws {
-        guard let port = PostgresScratch.port else { throw PostgresCluster.Failure(description: "no PERSIST_POSTGRES_URL") }
+        guard let port = PostgresScratch.port else { throw PostgresScratch.noServer }
         let scratch = try PostgresScratch()
         defer { scratch.drop() }
         let url = "postgresql://persist_pw:\(Self.password)@127.0.0.1:\(port)/persist?schema=\(scratch.schema)"
@@ -82,7 +82,7 @@ struct PostgresExitTests {
 
     @Test("a missing database: 73 as the target, 66 as the source, saying it does not exist")
     func missingDatabase() throws {
-        guard let port = PostgresScratch.port else { throw PostgresCluster.Failure(description: "no PERSIST_POSTGRES_URL") }
+        guard let port = PostgresScratch.port else { throw PostgresScratch.noServer }
         let url = "postgresql://postgres@127.0.0.1:\(port)/no_such_database_here"
         let (target, first) = try run(["old.db", url])
         defer { first.remove() }

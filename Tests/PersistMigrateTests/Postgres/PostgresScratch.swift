@@ -11,7 +11,8 @@ struct PostgresScratch {
     let base: String
     let schema: String
 
-    /// The server's URL, or `nil` (the test is then skipped) when none is set.
+    /// The server's URL, or `nil` when none is set: a test that needs it then fails with
+    /// ``noServer``, which says how to start one (server tests are never skipped).
     static var serverURL: String? {
         guard let text = ProcessInfo.processInfo.environment["PERSIST_POSTGRES_URL"], !text.isEmpty else { return nil }
         return text
@@ -23,11 +24,15 @@ struct PostgresScratch {
         return String(parsed.port)
     }
 
+    /// The failure of a test that needs the server when `PERSIST_POSTGRES_URL` is not set.
+    static var noServer: PostgresCluster.Failure {
+        PostgresCluster.Failure(description: "PERSIST_POSTGRES_URL is not set, so the PostgreSQL tests have no server: "
+            + "run them with `scripts/postgres-cluster.sh run swift test`, or start one with `make postgres` and export "
+            + "the URL it prints")
+    }
+
     init() throws {
-        guard let base = Self.serverURL else {
-            throw PostgresCluster.Failure(description: "PERSIST_POSTGRES_URL is not set: run the tests with "
-                                            + "scripts/postgres-cluster.sh run swift test …")
-        }
+        guard let base = Self.serverURL else { throw Self.noServer }
         self.base = base
         schema = "pgtool_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(16)
     }
