@@ -22,6 +22,10 @@ struct SQLiteDriver: StoreDriver {
         var options = SQLiteDataStore.Options(busyTimeout: Self.busyTimeout, createIfMissing: create, readerPoolSize: 1,
                                               logger: logger)
         options.buildsPrivateFile = privateFile
+        // An existing file is another program's database: it keeps its journal mode, so that a
+        // run that stops, fails or is a dry run leaves it as it was, and a finished one changes
+        // only its rows.
+        options.keepsJournalMode = !create && !privateFile
         let store = SQLiteDataStore(path: path, options: options)
         try store.setup()
         return store

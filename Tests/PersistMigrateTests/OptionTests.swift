@@ -76,6 +76,38 @@ struct OptionTests {
         #expect(listing == ["existing.db", "existing.sqlite", "old.db"])
     }
 
+    @Test("an existing SQLite target in rollback-journal mode keeps it through a dry run, a refused run and a real one")
+    func journalMode() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let items = try Self.source(directory)
+        let target = directory.path("legacy.sqlite")
+        let legacy = try RawDatabase(target)
+        try legacy.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'kept');")
+        legacy.close()
+        func journalMode() throws -> [[RawValue]] {
+            let database = try RawDatabase(target)
+            defer { database.close() }
+            return try database.rows("PRAGMA journal_mode")
+        }
+        let before = fileBytes(target)
+        let dry = try Tool.run(["old.db", "legacy.sqlite", "--dry-run", "--progress", "never"], in: directory.url)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        let untouched = fileBytes(target) == before
+        #expect(untouched, "the dry run changed the target")
+        let real = try Tool.run(["old.db", "legacy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(real.status == 0, "\(real.stderr)")
+        #expect(try journalMode() == [[.text("delete")]])
+        #expect(try StoreFiles.contents(.sqlite, target).count == items.count + 1, "the items and the legacy note")
+        let after = fileBytes(target)
+        let refused = try Tool.run(["old.db", "legacy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(refused.status == 73, "\(refused.stderr)")
+        let unchanged = fileBytes(target) == after
+        #expect(unchanged, "the refused run changed the target")
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+        #expect(listing == ["legacy.sqlite", "old.db"])
+    }
+
     @Test("--json prints the documented summary; --no-verify says the copy was not verified")
     func json() throws {
         let directory = try TemporaryDirectory()

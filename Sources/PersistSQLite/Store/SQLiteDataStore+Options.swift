@@ -46,6 +46,10 @@ extension SQLiteDataStore {
         /// created beside it (no `-wal`, no `-shm`) and no lock is taken. Only for a file that
         /// nothing writes while the store is open; the caller checks that it did not change.
         package var readsUnchangingFile = false
+        /// The file keeps the journal mode it has instead of switching to WAL mode: for a database
+        /// of other programs that a run must leave as it found it (`persist-migrate`'s existing
+        /// target). In a rollback-journal mode, reads and writes wait for each other.
+        package var keepsJournalMode = false
 
         /// Options; every argument has a default.
         public init(

@@ -122,13 +122,19 @@ final class SQLiteEngine: BulkLoadingEngine {
             try connection.executeOnce("PRAGMA synchronous = OFF", operation: "Setting the durability")
             return
         }
-        let mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
-        if mode.lowercased() != "wal" {
-            logger.warning("the SQLite database stays in \(mode) journal mode, so reads and writes wait for each other",
-                           metadata: ["store": .string(location)])
+        let mode: String
+        if options.keepsJournalMode {
+            mode = try connection.text("PRAGMA journal_mode", operation: "Reading the journal mode") ?? ""
+        } else {
+            mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
+            if mode.lowercased() != "wal" {
+                logger.warning("the SQLite database stays in \(mode) journal mode, so reads and writes wait for each other",
+                               metadata: ["store": .string(location)])
+            }
         }
         let synchronous = isScratch ? "OFF" : (options.durability == .full ? "FULL" : "NORMAL")
         try connection.executeOnce("PRAGMA synchronous = \(synchronous)", operation: "Setting the durability")
+        guard mode.lowercased() == "wal" else { return }
         // Open the WAL on the writer now (a read transaction does): the writer closes last, and only
         // a connection that has the WAL open checkpoints it and removes the -wal and -shm files. A
         // store that never writes would otherwise leave them behind, created by a read-only reader.
