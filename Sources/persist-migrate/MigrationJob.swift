@@ -144,7 +144,11 @@ final class MigrationJob {
                                 + "cleanly", hint: "run again with --recover: persist-migrate recovers a copy and copies "
                                 + "from that, leaving \(source.path) as it is")
         }
-        let copy = StagingFile(finalPath: target.path, companions: { _ in [] }).path + ".recovering"
+        // Beside the target, which the run writes anyway; a server target has no directory, so the
+        // copy goes to the temporary directory then.
+        let besides = target.postgres == nil ? target.path : FileManager.default.temporaryDirectory
+            .appendingPathComponent(URL(fileURLWithPath: source.path).lastPathComponent).path
+        let copy = StagingFile(finalPath: besides, companions: { _ in [] }).path + ".recovering"
         recoveryCopy = copy
         do {
             try FileManager.default.copyItem(atPath: source.path, toPath: copy)

@@ -32,6 +32,28 @@ struct PostgresDirectionTests {
         #expect(try StoreFiles.contents(kind == "gdbm" ? .gdbm : .sqlite, directory.path(back)) == Set(items))
     }
 
+    @Test("--recover serves a GDBM source that needs it on the way to PostgreSQL, leaving the source as it was")
+    func recoverToPostgres() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let items = StoreFiles.items(count: 12)
+        try StoreFiles.gdbm(directory.path("crashed.db"), holding: items)
+        try MigrateFixtures.breakCleanClose(directory.path("crashed.db"))
+        let before = fileBytes(directory.path("crashed.db"))
+        let output = try Self.run(["crashed.db", pg.url, "--recover"], directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("needed recovery"), "\(output.stdout)")
+        #expect(try pg.contents() == Set(items))
+        let unchanged = fileBytes(directory.path("crashed.db")) == before
+        #expect(unchanged, "the source changed")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["crashed.db"])
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)
+            .filter { $0.hasPrefix(".crashed.db.") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
     @Test("a raw GDBM file → PostgreSQL → a raw GDBM file, byte for byte pair by pair")
     func rawThroughPostgres() throws {
         let directory = try TemporaryDirectory()
