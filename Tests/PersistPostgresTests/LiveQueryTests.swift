@@ -38,7 +38,8 @@ struct PostgresLiveQueryTests {
         await recorder.cancel()
     }
 
-    @Test("10,000 observe and cancel cycles leave no server connection behind", arguments: ["store", "child"])
+    @Test("10,000 observe and cancel cycles leave no thread, file descriptor or server connection behind",
+          arguments: ["store", "child"])
     func cycles(_ kind: String) async throws {
         try await withPostgresStoreAsync { root in
             try root.writeSync { try $0.insert(Self.note("a", 1)) }
@@ -46,9 +47,12 @@ struct PostgresLiveQueryTests {
             try store.setup()
             let request = DataStoreRequest(itemType: "Note")
             for _ in 0..<200 { try await ObservationCycle.run(store, request) }
+            let resources = try ProcessResources.current()
             let before = try Self.serverConnections()
             for _ in 0..<10_000 { try await ObservationCycle.run(store, request) }
             try root.flush()
+            let grown = try ProcessResources.current().grew(from: resources)
+            #expect(grown == nil, "\(grown ?? "")")
             let after = try Self.serverConnections()
             // The server's count includes other suites running in parallel: the slack absorbs
             // them, while a connection left behind by each cycle would show 10,000 times.
