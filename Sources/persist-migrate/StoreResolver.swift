@@ -98,6 +98,15 @@ struct StoreResolver {
                kind.isFile, text.index(after: colon) < text.endIndex {
                 return .kindAndPath(kind, String(text[text.index(after: colon)...]))
             }
+            // Otherwise a name with a colon that is no file's is a malformed kind:path ("oracle:old.db",
+            // "gdbm:"), refused as --from and --to refuse it rather than looked for as a file.
+            if text.contains(":"), !FileSystem.exists(text) {
+                if text.hasSuffix(":"), let kind = StoreName.Kind(rawValue: text.dropLast().lowercased()), kind.isFile {
+                    throw ValidationError("\(String(reflecting: text)) names the \(role)'s kind but no path; write "
+                                            + "\(text)PATH, or give the path alone")
+                }
+                return try StoreName(parsing: text, option: "the \(role)")
+            }
             return .path(text)
         }
         let source = try complete(from, "--from", "source")

@@ -110,6 +110,10 @@ enum ExitMatrix {
                  status: 64, mentions: ["--from \"gdbm:\" has no path after \"gdbm:\""]),
         ExitCase(name: "an unknown kind", arguments: ["--from", "oracle:old.db", "new.sqlite"], status: 64,
                  mentions: ["unknown kind \"oracle\""]),
+        ExitCase(name: "an unknown kind in a positional name", arguments: ["oracle:old.db", "new.sqlite"], status: 64,
+                 mentions: ["the source \"oracle:old.db\" has the unknown kind \"oracle\""]),
+        ExitCase(name: "a positional kind:path without the path", arguments: ["old.db", "sqlite:"], status: 64,
+                 mentions: ["\"sqlite:\" names the target's kind but no path"]),
         ExitCase(name: "a URL of an unknown scheme", arguments: ["old.db", "--to", "mysql://localhost/app"], status: 64,
                  mentions: ["unknown scheme \"mysql\"", "postgresql://"]),
         ExitCase(name: "an unreachable PostgreSQL server", arguments: ["old.db", "--to", "postgresql://app@127.0.0.1:1/app"],
@@ -194,6 +198,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 57, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 59, "update the count here and in the README")
     }
 }
