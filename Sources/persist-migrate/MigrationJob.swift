@@ -3,6 +3,7 @@ import Logging
 import Persist
 import PersistGDBM
 import PersistPostgres
+import PersistSQLite
 
 /// One run of the tool: opens the stores, stages the target, runs the migration, and swaps the
 /// finished target into place — remembering how far it got, to choose the exit status.
@@ -47,8 +48,8 @@ final class MigrationJob {
         // An SQLite database in WAL mode without a log is complete by itself: read it as an
         // unchanging file (nothing is created beside it) and check afterwards that it was.
         var fingerprint: SourceFingerprint?
-        if case .sqlite(wal: true) = source.finding, !FileSystem.exists(source.path + "-wal"),
-           !FileSystem.exists(source.path + "-shm") {
+        if case .sqlite(wal: true) = source.finding, !FileSystem.exists(source.path + SQLiteDataStore.logSuffix),
+           !FileSystem.exists(source.path + SQLiteDataStore.sharedMemorySuffix) {
             fingerprint = SourceFingerprint(path: source.path)
         }
         let sourceStore: any DataStore

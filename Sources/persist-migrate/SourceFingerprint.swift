@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistSQLite
 
 /// What identifies the state of an SQLite source read as an unchanging file: the database's
 /// identity, size and modification time, and whether a write-ahead log exists. If another program
@@ -18,7 +19,7 @@ struct SourceFingerprint: Equatable {
         inode = UInt64(status.st_ino)
         size = Int64(status.st_size)
         modified = status.st_mtim
-        hasLog = FileSystem.exists(path + "-wal")
+        hasLog = FileSystem.exists(path + SQLiteDataStore.logSuffix)
     }
 
     static func == (lhs: SourceFingerprint, rhs: SourceFingerprint) -> Bool {

@@ -117,9 +117,13 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     /// How many SQLite connections stores have open in this process, for tests that look for leaks.
     package static var openConnectionCount: Int { SQLiteConnection.openCount.value }
 
+    /// The suffix of the write-ahead log SQLite keeps beside a database in WAL mode.
+    package static let logSuffix = "-wal"
+    /// The suffix of the write-ahead log's shared-memory index.
+    package static let sharedMemorySuffix = "-shm"
     /// The files SQLite keeps beside a database, as suffixes of its path: the write-ahead log,
     /// its shared-memory index and the rollback journal.
-    package static let companionSuffixes = ["-wal", "-shm", "-journal"]
+    package static let companionSuffixes = [logSuffix, sharedMemorySuffix, "-journal"]
 
     /// Deletes a store's files: the database at `path` with its WAL, shared-memory and rollback
     /// journal files. Closing a store never does this. Call it only when no store or other
