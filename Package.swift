@@ -124,6 +124,11 @@ let package = Package(
             path: "Examples/Reminders"
         ),
         .executableTarget(
+            name: "TodoList",
+            dependencies: ["Persist", "PersistSQLite"],
+            path: "Examples/TodoList"
+        ),
+        .executableTarget(
             name: "LegacyAdoption",
             dependencies: ["Persist", "PersistSQLite", "CSQLite"],
             path: "Examples/LegacyAdoption"
@@ -214,7 +219,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["QuickStart", "Basket", "Reminders", "Repository", "LegacyAdoption", "LibpqAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
+            dependencies: ["QuickStart", "Basket", "Reminders", "TodoList", "Repository", "LegacyAdoption", "LibpqAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
                            "PersistConformance", "Persist", "PersistTestSupport"],
             exclude: ["Snippets"]
         ),
