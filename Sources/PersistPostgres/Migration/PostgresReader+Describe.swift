@@ -8,13 +8,16 @@ import Persist
 /// A table that a migration recreated from SQLite carries each column's SQLite declared type in
 /// its column comment (see ``PostgresWriter/recreate(_:)``): when every column still has one, the
 /// description is given in SQLite's words, so SQLite → PostgreSQL → SQLite gives back the same
-/// declared types (`STRING` stays `STRING`).
+/// declared types (`STRING` stays `STRING`), and a `WITHOUT ROWID` table, whose table comment
+/// says so, is one again.
 extension PostgresReader: SchemaDescribingReader {
     static let describing = "Describing a table"
     /// The prefix of a column comment holding the SQLite declared type it was recreated from.
     static let sqliteTypeComment = "persist: sqlite type "
     /// The end of the key column's comment when the SQLite key was not declared NOT NULL.
     static let nullableKeyComment = "; key not declared NOT NULL"
+    /// The comment of a table recreated from an SQLite table declared `WITHOUT ROWID`.
+    static let withoutRowidComment = "persist: sqlite WITHOUT ROWID"
 
     func describedTypes() throws -> [String] {
         schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -52,6 +55,7 @@ extension PostgresReader: SchemaDescribingReader {
                 WHERE c.conrelid = $1::regclass AND c.contype = 'u' AND pg_catalog.array_length(c.conkey, 1) > 1
                 ORDER BY c.oid
                 """, relation, operation: Self.describing),
+            PGCommand("SELECT pg_catalog.obj_description($1::regclass, 'pg_class')", relation, operation: Self.describing),
         ])
         var key: TableDescription.Column?
         var keyPosition = 0
@@ -100,6 +104,7 @@ extension PostgresReader: SchemaDescribingReader {
                 return copy
             }
             description.dialect = .sqlite
+            description.withoutRowid = try results[3].text(0, 0) == Self.withoutRowidComment
         }
         return description
     }

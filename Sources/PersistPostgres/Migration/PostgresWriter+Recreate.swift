@@ -58,6 +58,10 @@ extension PostgresWriter: SchemaRecreatingWriter {
                 commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLNames.quoted(column.name)) IS "
                                             + Self.literal(comment), operation: Self.recreating))
             }
+            if description.withoutRowid {
+                commands.append(PGCommand("COMMENT ON TABLE \(qualified) IS " + Self.literal(PostgresReader.withoutRowidComment),
+                                          operation: Self.recreating))
+            }
         }
         _ = try transaction.run(commands)
         try reloadSchema()

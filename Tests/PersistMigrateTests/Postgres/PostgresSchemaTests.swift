@@ -18,6 +18,8 @@ struct PostgresSchemaTests {
         CREATE INDEX orders_qty ON orders(qty, price);
         INSERT INTO orders VALUES (1, 'a', 1.5, 3, 10, 'x', x'00'), (2, 'b', 1e308, 4, 2.5, 'y', x'ff'),
                                   (3, 'c', NULL, NULL, NULL, NULL, NULL), (4, 'd', -0.0, -9223372036854775808, 7, 'é', x'');
+        CREATE TABLE settings(name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+        INSERT INTO settings VALUES ('theme', 'dark'), ('lang', 'fr');
         """
 
     static let tableInfo = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid"
@@ -65,9 +67,14 @@ struct PostgresSchemaTests {
         let original = try RawDatabase(directory.path("legacy.sqlite"))
         let copy = try RawDatabase(directory.path("back.sqlite"))
         defer { original.close(); copy.close() }
-        for table in ["MANIFEST_CACHE", "orders"] {
+        for table in ["MANIFEST_CACHE", "orders", "settings"] {
             #expect(try copy.rows(Self.tableInfo, [.text(table)]) == original.rows(Self.tableInfo, [.text(table)]), "\(table)")
         }
+        let tables = "SELECT name, wr FROM pragma_table_list WHERE schema = 'main' AND name NOT LIKE 'sqlite_%' "
+            + "AND name NOT LIKE 'persist_%' ORDER BY name"
+        #expect(try copy.rows(tables) == original.rows(tables))
+        #expect(try copy.rows("SELECT name, value FROM settings ORDER BY name")
+                == original.rows("SELECT name, value FROM settings ORDER BY name"))
         let indexes = "SELECT name, \"unique\" FROM pragma_index_list('orders') WHERE origin = 'c'"
         #expect(try copy.rows(indexes) == original.rows(indexes))
         let indexColumns = "SELECT name FROM pragma_index_info('orders_qty') ORDER BY seqno"
