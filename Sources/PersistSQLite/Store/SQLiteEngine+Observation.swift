@@ -6,28 +6,22 @@ struct SQLiteChangeWatch: Sendable {
     /// The writer connection's `PRAGMA data_version` at the last poll: it changes exactly when
     /// another connection commits.
     var dataVersion: Int64
-    /// The device and inode of the database file, to notice it was removed or replaced.
-    let device: UInt64
-    let inode: UInt64
+    /// The database file, to notice it was removed or replaced.
+    let file: FileIdentity
 }
 
 extension SQLiteEngine: ExternalChangeSource {
     var externalChangePollInterval: Duration { options.changePollInterval }
 
     func beginWatchingExternalChanges() throws {
-        let (device, inode) = try fileIdentity()
+        let file = try fileIdentity()
         let version = try writerConnection().integer("PRAGMA data_version", operation: "Watching for changes")
-        changeWatch.withLock { $0 = SQLiteChangeWatch(dataVersion: version, device: device, inode: inode) }
+        changeWatch.withLock { $0 = SQLiteChangeWatch(dataVersion: version, file: file) }
     }
 
     func pollExternalChanges() throws -> Bool {
         guard let watch = changeWatch.value else { return false }
-        let (device, inode) = try fileIdentity()
-        guard device == watch.device, inode == watch.inode else {
-            throw DataStoreError(.notFound, "the SQLite database at \(location) was replaced by another file while it was "
-                                    + "observed; live queries end. Set the store up again to use the new file",
-                                 path: location)
-        }
+        guard try fileIdentity() == watch.file else { throw FileIdentity.replaced(location, file: "the SQLite database") }
         let version = try writerConnection().integer("PRAGMA data_version", operation: "Watching for changes")
         guard version != watch.dataVersion else { return false }
         changeWatch.withLock { $0?.dataVersion = version }
@@ -38,17 +32,8 @@ extension SQLiteEngine: ExternalChangeSource {
         changeWatch.withLock { $0 = nil }
     }
 
-    /// The device and inode of the database file.
-    ///
-    /// - Throws: `notFound` when the file is gone.
-    private func fileIdentity() throws -> (UInt64, UInt64) {
-        var status = stat()
-        guard stat(location, &status) == 0 else {
-            let code = errno
-            throw DataStoreError(.notFound, "the SQLite database at \(location) vanished while it was observed "
-                                    + "(\(String(cString: strerror(code)))); live queries end", path: location,
-                                 engineCode: Int(code), engineMessage: String(cString: strerror(code)))
-        }
-        return (UInt64(status.st_dev), UInt64(status.st_ino))
+    /// The identity of the database file; `notFound` when it is gone.
+    private func fileIdentity() throws -> FileIdentity {
+        try FileIdentity.of(location, file: "the SQLite database")
     }
 }

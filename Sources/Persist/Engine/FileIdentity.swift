@@ -1,0 +1,34 @@
+import Foundation
+
+/// The device and inode of a file: what tells an engine watching its file for live queries that
+/// the file was removed or replaced.
+///
+/// ```swift
+/// let watched = try FileIdentity.of(path, file: "the SQLite database")
+/// // … later, on each poll:
+/// guard try FileIdentity.of(path, file: "the SQLite database") == watched else { … }
+/// ```
+package struct FileIdentity: Sendable, Equatable {
+    package let device: UInt64
+    package let inode: UInt64
+
+    /// The identity of the file at `path`, called `file` in messages ("the GDBM file").
+    ///
+    /// - Throws: `notFound`, saying live queries end, when there is no file at `path`.
+    package static func of(_ path: String, file: String) throws -> FileIdentity {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            let message = String(cString: strerror(code))
+            throw DataStoreError(.notFound, "\(file) at \(path) vanished while it was observed (\(message)); live "
+                                    + "queries end", path: path, engineCode: Int(code), engineMessage: message)
+        }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
+    /// The error that ends live queries when the path names another file than the one watched.
+    package static func replaced(_ path: String, file: String) -> DataStoreError {
+        DataStoreError(.notFound, "\(file) at \(path) was replaced by another file while it was observed; live queries "
+                           + "end. Set the store up again to use the new file", path: path)
+    }
+}
