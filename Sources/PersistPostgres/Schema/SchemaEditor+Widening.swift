@@ -32,12 +32,19 @@ extension SchemaEditor {
         ])
         retireStatements()
         let key = table.key.quoted
+        // Batches follow the key in an order where no two keys tie: a text key's bytes.
+        let ordered: String
+        switch table.key.type {
+        case .text, .character: ordered = key + " COLLATE \"C\""
+        default: ordered = key
+        }
         let select = "SELECT \(key), \(column.quoted) FROM \(table.qualified) WHERE \(column.quoted) IS NOT NULL"
         let update = "UPDATE \(table.qualified) SET \(column.quoted) = $2 WHERE \(key) = $1"
         var after: PGValue?
         while true {
-            let result = try after.map { try run(select + " AND \(key) > $1 ORDER BY \(key) LIMIT \(Self.rewriteBatch)", [$0]) }
-                ?? run(select + " ORDER BY \(key) LIMIT \(Self.rewriteBatch)")
+            let result = try after.map {
+                try run(select + " AND \(ordered) > $1 ORDER BY \(ordered) LIMIT \(Self.rewriteBatch)", [$0])
+            } ?? run(select + " ORDER BY \(ordered) LIMIT \(Self.rewriteBatch)")
             guard result.rowCount > 0 else { break }
             var commands: [PGCommand] = []
             commands.reserveCapacity(result.rowCount)
