@@ -50,9 +50,17 @@ struct ReshapeTests {
 
     /// Canonical JSON values of every kind the mapping distinguishes: integers (Int64 limits
     /// included), doubles (with a fraction, an exponent, -0.0), strings with escapes, booleans,
-    /// nested arrays and objects, and values that are not objects (strings).
+    /// nested arrays and objects, and values that are not objects (strings, numbers, a boolean, an
+    /// array). In JSON mode attributes mix kinds from one pair to the next (`a` is an integer, then
+    /// a string; `value` a string, an integer, a double, a bool and an array), which every store keeps.
     static let canonicalJSON: [String] = [
         #"{"a":1,"b":-9223372036854775808,"c":9223372036854775807}"#,
+        #"{"a":"text","m":[1,"x"]}"#,
+        #"{"m":{"k":2}}"#,
+        #"42"#,
+        #"2.5"#,
+        #"true"#,
+        #"[1,"a",null]"#,
         #"{"d":1.5,"e":1e+100,"f":-0.0,"g":0.1}"#,
         #"{"s":"quote \" backslash \\ newline \n tab \t nul \u0000 é ☃"}"#,
         #"{"nested":{"list":[1,2.5,"x",true,null,[],{}],"ok":false}}"#,
