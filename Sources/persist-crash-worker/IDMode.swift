@@ -1,9 +1,10 @@
 import Foundation
 import Persist
 
-/// `ids <sqlite|gdbm> <path> <items>`: inserts items with generated identifiers, one block each.
+/// `ids <sqlite|gdbm|postgres> <path-or-url> <items>`: inserts items with generated identifiers, one
+/// block each.
 enum IDMode {
-    static let usage = "ids <sqlite|gdbm> <path> <items>"
+    static let usage = "ids <sqlite|gdbm|postgres> <path-or-url> <items>"
 
     static func run(_ arguments: [String]) throws {
         guard arguments.count == 3 else { Worker.usage(usage) }

@@ -15,7 +15,7 @@
 //       Declares an index on Row.round, makes Row/0..k-1 once, then runs updateItems over every
 //       Row forever: round n sets round = n on all of them in one write block and prints n after
 //       writeSync returns.
-//   persist-crash-worker ids <sqlite|gdbm> <path> <items>
+//   persist-crash-worker ids <sqlite|gdbm|postgres> <path-or-url> <items>
 //       Inserts Ticket items one write block each, with generated integer identifiers, printing
 //       each identifier, then exits.
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
