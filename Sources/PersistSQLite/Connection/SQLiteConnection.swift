@@ -148,6 +148,21 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with the integer pragma `name` set to `value(current)`, then sets it back
+    /// (whether `body` succeeds or throws).
+    ///
+    /// ```swift
+    /// try connection.withPragma("cache_size", setTo: { $0 / 2 }, operation: "Sizing the page cache") { … }
+    /// ```
+    func withPragma<T>(
+        _ name: String, setTo value: (Int64) -> Int64, operation: @autoclosure () -> String, _ body: () throws -> T
+    ) throws -> T {
+        let previous = try integer("PRAGMA \(name)", operation: operation())
+        try executeOnce("PRAGMA \(name) = \(value(previous))", operation: operation())
+        defer { try? executeOnce("PRAGMA \(name) = \(previous)", operation: operation()) }
+        return try body()
+    }
+
     /// The first column of the first row of a query, as text (`nil` when there is no row).
     func text(_ sql: String, operation: @autoclosure () -> String) throws -> String? {
         try withStatement(sql) { statement in

@@ -263,10 +263,10 @@ final class SQLiteEngine: BulkLoadingEngine {
     /// new tables get their key index when the load finishes.
     func bulkWrite<T>(_ body: (any BulkLoadWriter) throws -> (value: T, commit: Bool)) throws -> T {
         let connection = try writerConnection()
-        let previous = try connection.integer("PRAGMA cache_size", operation: "Reading the page cache size")
-        try connection.executeOnce("PRAGMA cache_size = -\(Self.bulkLoadCacheKiB)", operation: "Sizing the page cache")
-        defer { try? connection.executeOnce("PRAGMA cache_size = \(previous)", operation: "Sizing the page cache") }
-        return try transaction(bulkLoad: true, body)
+        return try connection.withPragma("cache_size", setTo: { _ in -Int64(Self.bulkLoadCacheKiB) },
+                                         operation: "Sizing the page cache") {
+            try transaction(bulkLoad: true, body)
+        }
     }
 
     /// Rolls back the open transaction, if any; `false` when the connection is left unusable.

@@ -132,21 +132,17 @@ extension SQLiteWriter: BulkLoadWriter {
         // The indexes are built after the load, when the thread that read the source is done: one
         // helper thread of SQLite's sorter sorts on the other core. Each sorting thread fills a
         // buffer as large as the page cache, so the cache is halved meanwhile to keep the memory.
-        let threads = try connection.integer("PRAGMA threads", operation: "Reading the sorter threads")
-        let cache = try connection.integer("PRAGMA cache_size", operation: "Reading the page cache size")
-        _ = try connection.integer("PRAGMA threads = 1", operation: "Setting the sorter threads")
-        try connection.executeOnce("PRAGMA cache_size = \(cache / 2)", operation: "Sizing the page cache")
-        defer {
-            _ = try? connection.integer("PRAGMA threads = \(threads)", operation: "Setting the sorter threads")
-            try? connection.executeOnce("PRAGMA cache_size = \(cache)", operation: "Sizing the page cache")
-        }
-        while let name = deferredKeyIndexes.last {
-            if let table = schema.tables[name] {
-                try editor.createKeyIndex(of: table, in: schema, path: path)
+        try connection.withPragma("threads", setTo: { _ in 1 }, operation: "Setting the sorter threads") {
+            try connection.withPragma("cache_size", setTo: { $0 / 2 }, operation: "Sizing the page cache") {
+                while let name = deferredKeyIndexes.last {
+                    if let table = schema.tables[name] {
+                        try editor.createKeyIndex(of: table, in: schema, path: path)
+                    }
+                    deferredKeyIndexes.removeLast()
+                }
+                try createRecreatedIndexes()
             }
-            deferredKeyIndexes.removeLast()
         }
-        try createRecreatedIndexes()
         bulkShapes = [:]
     }
 
