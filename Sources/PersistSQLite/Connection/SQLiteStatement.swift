@@ -131,46 +131,24 @@ final class SQLiteStatement {
 
     // MARK: Columns of the current row
 
-    /// The storage class of column `index`, or `nil` for NULL.
-    func storageClass(_ index: Int32) -> StorageClass? {
+    /// Column `index` of the current row, or `nil` when it is NULL: read its storage class and its
+    /// value from the result at once.
+    @inline(__always)
+    func column(_ index: Int32) -> SQLiteColumn? {
         guard let handle else { return nil }
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer
-        case SQLITE_FLOAT: return .real
-        case SQLITE_TEXT: return .text
-        case SQLITE_BLOB: return .blob
-        default: return nil
-        }
+        return SQLiteColumn(handle, index)
     }
 
-    func int64(_ index: Int32) -> Int64 {
-        handle.map { sqlite3_column_int64($0, index) } ?? 0
-    }
+    /// The storage class of column `index`, or `nil` for NULL.
+    func storageClass(_ index: Int32) -> StorageClass? { column(index)?.storage }
 
-    func double(_ index: Int32) -> Double {
-        handle.map { sqlite3_column_double($0, index) } ?? 0
-    }
+    func int64(_ index: Int32) -> Int64 { column(index)?.int64 ?? 0 }
+
+    func double(_ index: Int32) -> Double { column(index)?.double ?? 0 }
 
     /// The text of column `index` (NUL characters included).
-    func text(_ index: Int32) -> String {
-        guard let handle, let pointer = sqlite3_column_text(handle, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
-    }
+    func text(_ index: Int32) -> String { column(index)?.text ?? "" }
 
     /// The bytes of column `index`.
-    func blob(_ index: Int32) -> [UInt8] {
-        guard let handle, let pointer = sqlite3_column_blob(handle, index) else { return [] }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
-    }
-
-    /// Whether column `index` holds exactly `expected` as text, compared without decoding.
-    func textEquals(_ index: Int32, _ expected: StaticString) -> Bool {
-        guard let handle, let pointer = sqlite3_column_text(handle, index) else { return false }
-        let count = Int(sqlite3_column_bytes(handle, index))
-        guard count == expected.utf8CodeUnitCount else { return false }
-        return UnsafeBufferPointer(start: pointer, count: count).elementsEqual(
-            UnsafeBufferPointer(start: expected.utf8Start, count: count))
-    }
+    func blob(_ index: Int32) -> [UInt8] { column(index)?.blob ?? [] }
 }

@@ -12,22 +12,19 @@ struct RowDecoder {
         let columns = table.columns
         var attributes: [String: Value] = Dictionary(minimumCapacity: columns.count)
         for offset in columns.indices {
-            let index = Int32(offset + 1)
-            guard let storage = statement.storageClass(index) else { continue }
-            attributes[columns[offset].name] = try value(statement, index, storage, columns[offset].storage, offset, id)
+            guard let column = statement.column(Int32(offset + 1)) else { continue }
+            attributes[columns[offset].name] = try value(column, columns[offset].storage, offset, id)
         }
         return Item(itemType: table.name, id: id, attributes: attributes)
     }
 
     func identifier(_ statement: SQLiteStatement) throws -> ItemID {
-        switch statement.storageClass(0) {
-        case .integer: return .int(statement.int64(0))
-        case .text: return .string(statement.text(0))
-        case .blob: return .bytes(statement.blob(0))
-        case .real:
-            throw corruptKey("the REAL \(statement.double(0))")
-        case nil:
-            throw corruptKey("NULL")
+        guard let key = statement.column(0) else { throw corruptKey("NULL") }
+        switch key.storage {
+        case .integer: return .int(key.int64)
+        case .text: return .string(key.text)
+        case .blob: return .bytes(key.blob)
+        case .real: throw corruptKey("the REAL \(key.double)")
         }
     }
 
@@ -40,48 +37,48 @@ struct RowDecoder {
             path: path)
     }
 
-    /// The value of result column `index`, whose storage class is `storage`, read for the column
-    /// at `offset` in ``TableSchema/columns``, which holds `columnStorage`.
+    /// The value of a non-null result column, read for the column at `offset` in
+    /// ``TableSchema/columns``, which holds `columnStorage`.
     func value(
-        _ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass, _ columnStorage: ColumnSchema.Storage,
-        _ offset: Int, _ id: @autoclosure () -> ItemID
+        _ column: SQLiteColumn, _ columnStorage: ColumnSchema.Storage, _ offset: Int, _ id: @autoclosure () -> ItemID
     ) throws -> Value {
         let kind: ColumnKind
+        let storage = column.storage
         switch columnStorage {
         case .typed(let typed):
             kind = typed
         case .mixed:
-            guard storage == .blob else { return Self.native(statement, index, storage) }
-            guard let value = MixedCodec.value(ofBlob: statement.blob(index)) else {
+            guard storage == .blob else { return column.native }
+            guard let value = MixedCodec.value(ofBlob: column.blob) else {
                 throw corrupt(table.columns[offset], id(), "a BLOB that is no tagged value")
             }
             return value
         case .legacy:
-            return Self.native(statement, index, storage)
+            return column.native
         }
         switch (kind, storage) {
         case (.bool, .integer):
-            return .bool(statement.int64(index) != 0)
+            return .bool(column.int64 != 0)
         case (.number, .integer):
-            return .int(statement.int64(index))
+            return .int(column.int64)
         case (.number, .real):
-            return .double(statement.double(index))
+            return .double(column.double)
         case (.date, .real):
-            return .date(Date(timeIntervalSinceReferenceDate: statement.double(index)))
+            return .date(Date(timeIntervalSinceReferenceDate: column.double))
         case (.date, .integer):
-            return .date(Date(timeIntervalSinceReferenceDate: Double(statement.int64(index))))
-        case (.number, .text) where statement.textEquals(index, "NaN"):
+            return .date(Date(timeIntervalSinceReferenceDate: Double(column.int64)))
+        case (.number, .text) where column.textEquals("NaN"):
             return .double(.nan)
-        case (.date, .text) where statement.textEquals(index, "NaN"):
+        case (.date, .text) where column.textEquals("NaN"):
             return .date(Date(timeIntervalSinceReferenceDate: .nan))
         case (.string, .text):
-            return .string(statement.text(index))
+            return .string(column.text)
         case (.bytes, .blob):
-            return .bytes(statement.blob(index))
+            return .bytes(column.blob)
         case (.array, .blob), (.object, .blob):
             let decoded: Value
             do {
-                decoded = try BinaryValueCoding.decode(statement.blob(index))
+                decoded = try BinaryValueCoding.decode(column.blob)
             } catch let error as DataStoreError {
                 throw corrupt(table.columns[offset], id(), "bytes that are not a valid encoded value (\(error.message))")
             }
@@ -91,16 +88,6 @@ struct RowDecoder {
             return decoded
         default:
             throw corrupt(table.columns[offset], id(), "a value of storage class \(storage)")
-        }
-    }
-
-    /// A value as SQLite stores it: INTEGER, REAL, TEXT or BLOB.
-    static func native(_ statement: SQLiteStatement, _ index: Int32, _ storage: StorageClass) -> Value {
-        switch storage {
-        case .integer: .int(statement.int64(index))
-        case .real: .double(statement.double(index))
-        case .text: .string(statement.text(index))
-        case .blob: .bytes(statement.blob(index))
         }
     }
 
@@ -135,9 +122,8 @@ extension RowDecoder {
         values.reserveCapacity(byName.count)
         var present: UInt64 = 0
         for (position, offset) in byName.enumerated() {
-            let index = Int32(offset + 1)
-            guard let storage = statement.storageClass(index) else { continue }
-            values.append(try value(statement, index, storage, table.columns[offset].storage, offset, id))
+            guard let column = statement.column(Int32(offset + 1)) else { continue }
+            values.append(try value(column, table.columns[offset].storage, offset, id))
             present |= 1 << UInt64(position)
         }
         let names = shapes.shape(present: present)

@@ -70,8 +70,8 @@ final class SQLiteEntityLayout: Sendable {
         atSlot slot: Int, from statement: SQLiteStatement, decoder: RowDecoder, id: @autoclosure () -> ItemID
     ) throws -> Value {
         let column = columnOfSlot[slot]
-        guard column >= 0, let storage = statement.storageClass(Int32(column + 1)) else { return .null }
-        return try decoder.value(statement, Int32(column + 1), storage, storages[column], column, id())
+        guard column >= 0, let found = statement.column(Int32(column + 1)) else { return .null }
+        return try decoder.value(found, storages[column], column, id())
     }
 
     /// Reads every attribute slot of the row the statement is at.

@@ -56,9 +56,8 @@ final class SQLiteRowSource: EntityRowSource {
 
     func value(named name: String) throws -> Value? {
         guard let column = decoder.table.columnIndex[name] else { return nil }
-        let index = Int32(column + 1)
-        guard let storage = statement.storageClass(index) else { return nil }
-        return try decoder.value(statement, index, storage, decoder.table.columns[column].storage, column, id)
+        guard let found = statement.column(Int32(column + 1)) else { return nil }
+        return try decoder.value(found, decoder.table.columns[column].storage, column, id)
     }
 
     func item() throws -> Item { try decoder.item(statement) }

@@ -163,8 +163,8 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         let table = "temp.\(SQLName.quoted(probe))"
         try connection.execute("INSERT INTO \(table) (v) VALUES (?1)", [binding], operation: Self.recreating)
         let stored: Value? = try connection.withStatement("SELECT v FROM \(table)") { statement in
-            guard try statement.step(Self.recreating), let storage = statement.storageClass(0) else { return nil }
-            return RowDecoder.native(statement, 0, storage)
+            guard try statement.step(Self.recreating), let column = statement.column(0) else { return nil }
+            return column.native
         }
         try connection.executeOnce("DELETE FROM \(table)", operation: Self.recreating)
         guard let stored else { return false }
