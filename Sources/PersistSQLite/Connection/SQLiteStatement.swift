@@ -112,6 +112,20 @@ final class SQLiteStatement {
         if result != SQLITE_OK { throw failure(result, "binding a value") }
     }
 
+    /// Binds one value to the parameter at `index` (1-based), text and bytes copied into `arena`
+    /// and bound in place when they fit in what the arena's row announced (otherwise SQLite copies
+    /// them, as ``bind(_:at:)`` does).
+    func bind(_ binding: SQLBinding, at index: Int32, through arena: BindingArena) throws {
+        switch binding {
+        case .text(var text) where arena.fits(text.utf8.count):
+            try text.withUTF8 { try bindStatic(arena.copy(UnsafeRawBufferPointer($0)), asText: true, at: index) }
+        case .blob(let bytes) where arena.fits(bytes.count):
+            try bytes.withUnsafeBytes { try bindStatic(arena.copy($0), asText: false, at: index) }
+        default:
+            try bind(binding, at: index)
+        }
+    }
+
     // MARK: Stepping
 
     /// Advances to the next row: `true` when a row is available, `false` when done.

@@ -1,8 +1,8 @@
 import Foundation
 import Persist
 
-/// Memory for the text and blob values of one row of a bulk load, bound to the insert statement
-/// without SQLite copying them (`SQLITE_STATIC`). The row's bytes are copied here once, the
+/// Memory for the text and blob values of one row of a bulk load or a typed write, bound to the
+/// statement without SQLite copying them (`SQLITE_STATIC`). The row's bytes are copied here once, the
 /// statement is stepped, and the arena is reused for the next row; it only grows between rows, so
 /// no bound pointer ever moves while SQLite may read it.
 ///
@@ -22,6 +22,10 @@ final class BindingArena {
     }
 
     /// Empties the arena for a row whose values need up to `bytes` bytes (grown now if needed).
+    ///
+    /// Statements keep their bindings after they are reset, so a statement bound through the
+    /// arena points at freed or reused bytes until it is bound again: every user of such a
+    /// statement binds all of its parameters before stepping it.
     func start(row bytes: Int) {
         used = 0
         guard bytes > capacity else { return }
@@ -29,6 +33,9 @@ final class BindingArena {
         capacity = max(bytes, capacity * 2)
         base = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
     }
+
+    /// Whether `count` more bytes fit in the row started last.
+    func fits(_ count: Int) -> Bool { used + count <= capacity }
 
     /// Copies `bytes` in; the copy stays put until the next ``start(row:)``.
     func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {

@@ -38,12 +38,16 @@ final class SQLiteEntityLayout: Sendable {
         acceptsRows = !table.hasDefaults && !table.mayAlterWrites
     }
 
-    /// Binds the row's values in column order to the parameters from `first` on.
+    /// Binds the row's values in column order to the parameters from `first` on, their text and
+    /// bytes in place from `arena`.
     ///
     /// - Returns: `false` when some value needs the general path: a value for a column the table
     ///   lacks, or of a kind its column does not hold (which widens the column or fails).
-    func bind(_ row: EntityRow, to statement: SQLiteStatement, from first: Int32) throws -> Bool {
+    func bind(_ row: EntityRow, to statement: SQLiteStatement, from first: Int32, through arena: BindingArena) throws -> Bool {
         for slot in slotsWithoutColumn where !row.values[slot].isNull { return false }
+        var size = 0
+        for value in row.values { size += BindingArena.size(of: value) }
+        arena.start(row: size)
         for column in slotOfColumn.indices {
             let slot = slotOfColumn[column]
             let value = slot >= 0 ? row.values[slot] : .null
@@ -58,7 +62,7 @@ final class SQLiteEntityLayout: Sendable {
                 guard let legacy = ValueCodec.legacyBinding(value) else { return false }
                 binding = legacy
             }
-            try statement.bind(binding, at: first + Int32(column))
+            try statement.bind(binding, at: first + Int32(column), through: arena)
         }
         return true
     }

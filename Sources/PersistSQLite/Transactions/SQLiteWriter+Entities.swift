@@ -77,7 +77,9 @@ final class SQLiteEntitySink: EntityRowSink {
                 for (offset, binding) in keyBindings.enumerated() {
                     try statement.bind(binding, at: Int32(offset + 1))
                 }
-                guard try layout.bind(row, to: statement, from: Int32(keyBindings.count + 1)) else { return false }
+                guard try layout.bind(row, to: statement, from: Int32(keyBindings.count + 1), through: writer.arena) else {
+                    return false
+                }
                 while try statement.step("\(verb) \(row.reference)") {}
                 return true
             }
