@@ -182,6 +182,23 @@ struct EntityRowEncodingContainer<Key: CodingKey>: ValueSettingContainer {
         EntityRowEncoder.withCurrent(token) { $0.markIrregular() }
     }
 
+    // The common scalars are implemented here rather than taken from ValueSettingContainer, so
+    // that the standard library's box calls straight into the specialized code; `encodeIfPresent`
+    // skips `nil` as the default implementation does, without its generic detour.
+
+    mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(.double(value), key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { set(.int(Int64(value)), key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { set(.int(value), key) }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws { if let value { set(.bool(value), key) } }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws { if let value { set(.string(value), key) } }
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws { if let value { set(.double(value), key) } }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws { if let value { set(.int(Int64(value)), key) } }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws { if let value { set(.int(value), key) } }
+
     mutating func encode(_ value: UInt, forKey key: Key) throws { try encodeInteger(value, key) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { try encodeInteger(value, key) }
 
