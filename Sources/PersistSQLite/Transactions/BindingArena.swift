@@ -2,9 +2,9 @@ import Foundation
 import Persist
 
 /// Memory for the text and blob values of one row of a bulk load or a typed write, bound to the
-/// statement without SQLite copying them (`SQLITE_STATIC`). The row's bytes are copied here once, the
-/// statement is stepped, and the arena is reused for the next row; it only grows between rows, so
-/// no bound pointer ever moves while SQLite may read it.
+/// statement without SQLite copying them (`SQLITE_STATIC`). The row's bytes are copied here once,
+/// the statement is stepped, and the arena is reused for the next row; it only grows between rows,
+/// so no bound pointer ever moves while SQLite may read it.
 ///
 /// Owned by one write transaction and used by its thread only.
 final class BindingArena {
@@ -39,7 +39,7 @@ final class BindingArena {
 
     /// Copies `bytes` in; the copy stays put until the next ``start(row:)``.
     func copy(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        precondition(used + bytes.count <= capacity, "a bulk-load row outgrew the size it announced")
+        precondition(used + bytes.count <= capacity, "a row bound through the arena outgrew the size it announced")
         let destination = base + used
         if let source = bytes.baseAddress, !bytes.isEmpty { destination.copyMemory(from: source, byteCount: bytes.count) }
         used += bytes.count
