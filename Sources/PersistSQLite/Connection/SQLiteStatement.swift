@@ -32,14 +32,17 @@ final class SQLiteStatement {
         }
     }
 
+    /// The handle; every bind and step goes through here, so the check is inlined and the error
+    /// made out of line.
     private var statement: OpaquePointer {
-        get throws {
-            guard let handle else {
-                throw DataStoreError(.misuse, "a statement of the SQLite database at \(path) was used after it was finalized",
-                                     path: path)
-            }
-            return handle
+        @inline(__always) get throws {
+            if let handle { return handle }
+            throw finalized()
         }
+    }
+
+    private func finalized() -> DataStoreError {
+        DataStoreError(.misuse, "a statement of the SQLite database at \(path) was used after it was finalized", path: path)
     }
 
     private func failure(_ code: Int32, _ operation: String) -> DataStoreError {
