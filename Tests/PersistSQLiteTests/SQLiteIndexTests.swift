@@ -103,4 +103,26 @@ struct SQLiteIndexTests {
         #expect(try store.read { accessor in try accessor.itemTypes() }.isEmpty)
         #expect(try store.skippedTables().isEmpty)
     }
+
+    @Test("an index declared by another connection before its table exists is seen, and enforced, by a store that read the schema before")
+    func declaredElsewhere() throws {
+        try withFileStore { first, path in
+            try first.writeSync { accessor in try accessor.ensureIndex(ofType: "Note", on: ["tag"], unique: false) }
+            #expect(try first.indexes(ofType: "User").isEmpty)
+            let second = SQLiteDataStore(path: path, options: quietOptions())
+            try second.setup()
+            defer { try? second.tearDown() }
+            // Only a row of the table of declared indexes: no table, no column, no SQL index yet.
+            try second.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true) }
+            #expect(try first.indexes(ofType: "User").map(\.attributes) == [["email"]])
+            let error = expectError(.uniqueViolation) {
+                try first.writeSync { accessor in
+                    try accessor.insert(Item(itemType: "User", id: 1, attributes: ["email": "a@example.com"]))
+                    try accessor.insert(Item(itemType: "User", id: 2, attributes: ["email": "a@example.com"]))
+                }
+            }
+            #expect(error?.items == [ItemReference(itemType: "User", id: 2), ItemReference(itemType: "User", id: 1)])
+            #expect(try first.read { accessor in try accessor.itemTypes() }.isEmpty)
+        }
+    }
 }

@@ -4,7 +4,7 @@ extension SchemaEditor {
     private static let indexing = "Creating an index"
 
     /// Records a declared index in the store's table of declared indexes, creating that table the
-    /// first time.
+    /// first time, and makes every connection load the schema again.
     func record(_ declared: DeclaredIndex, ofType itemType: String, in schema: inout DatabaseSchema) throws {
         let table = SQLName.quoted(DatabaseSchema.indexTable)
         if !schema.hasIndexTable {
@@ -21,6 +21,8 @@ extension SchemaEditor {
              .int(declared.isUnique ? 1 : 0)],
             operation: Self.indexing)
         schema.declaredIndexes[itemType, default: []].append(declared)
+        // The declaration is a row: without a table to index yet, no SQL tells other connections.
+        try markSchemaChanged(operation: Self.indexing)
     }
 
     /// Creates the SQL index of a declaration whose columns all exist in `table`. Columns declared

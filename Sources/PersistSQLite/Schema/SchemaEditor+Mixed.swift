@@ -39,9 +39,7 @@ extension SchemaEditor {
         }
         let widened = ColumnSchema(name: column.name, storage: .mixed)
         try record(table.name, [widened], in: &schema)
-        // The schema as the store reads it changed: make every connection load it again.
-        let version = try connection.integer("PRAGMA schema_version", operation: operation)
-        try connection.executeOnce("PRAGMA schema_version = \(version + 1)", operation: operation)
+        try markSchemaChanged(operation: operation)
         let replaced = table.replacing(columnAt: index, with: widened)
         schema.tables[table.name] = replaced
         return replaced

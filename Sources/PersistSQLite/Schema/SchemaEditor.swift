@@ -74,6 +74,15 @@ struct SchemaEditor {
         return extended
     }
 
+    /// Makes every connection, in this process or another, load the schema again: for a change of
+    /// the schema as the store reads it that is a change of rows (in its own tables) rather than of
+    /// SQL, which SQLite's schema version would not show. Connections cache schemas by that
+    /// version, so it is moved on by one, as any `CREATE` or `ALTER` would move it.
+    func markSchemaChanged(operation: String) throws {
+        let version = try connection.integer("PRAGMA schema_version", operation: operation)
+        try connection.executeOnce("PRAGMA schema_version = \(version + 1)", operation: operation)
+    }
+
     func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {
         guard !columns.isEmpty else { return }
         let metadata = SQLName.quoted(DatabaseSchema.metadataTable)
