@@ -129,18 +129,23 @@ extension SQLiteWriter: BulkLoadWriter {
     }
 
     func finishBulkLoad() throws {
-        // The indexes are built after the load, when the thread that read the source is done: one
-        // helper thread of SQLite's sorter sorts on the other core. Each sorting thread fills a
-        // buffer as large as the page cache, so the cache is halved meanwhile to keep the memory.
-        try connection.withPragma("threads", setTo: { _ in 1 }, operation: "Setting the sorter threads") {
-            try connection.withPragma("cache_size", setTo: { $0 / 2 }, operation: "Sizing the page cache") {
-                while let name = deferredKeyIndexes.last {
-                    if let table = schema.tables[name] {
-                        try editor.createKeyIndex(of: table, in: schema, path: path)
+        if deferredKeyIndexes.isEmpty && tablesAwaitingIndexes.isEmpty {
+            // Every commit comes here: with no index to build, the sorter is left as it is.
+            try createRecreatedIndexes()
+        } else {
+            // The indexes are built after the load, when the thread that read the source is done: one
+            // helper thread of SQLite's sorter sorts on the other core. Each sorting thread fills a
+            // buffer as large as the page cache, so the cache is halved meanwhile to keep the memory.
+            try connection.withPragma("threads", setTo: { _ in 1 }, operation: "Setting the sorter threads") {
+                try connection.withPragma("cache_size", setTo: { $0 / 2 }, operation: "Sizing the page cache") {
+                    while let name = deferredKeyIndexes.last {
+                        if let table = schema.tables[name] {
+                            try editor.createKeyIndex(of: table, in: schema, path: path)
+                        }
+                        deferredKeyIndexes.removeLast()
                     }
-                    deferredKeyIndexes.removeLast()
+                    try createRecreatedIndexes()
                 }
-                try createRecreatedIndexes()
             }
         }
         bulkShapes = [:]
