@@ -86,37 +86,17 @@ extension SQLiteWriter: BulkLoadWriter {
     /// Binds a row by its shape's plan and steps the statement. Text and bytes are copied once
     /// into the arena and bound in place; everything else is bound as the general path binds it.
     private func insert(_ row: ItemRow, _ plan: BulkShapes.Plan, _ statement: SQLiteStatement) throws {
-        var size = 0
-        switch row.id {
-        case .string(let string): size += string.utf8.count
-        case .bytes(let bytes): size += bytes.count
-        case .int: break
-        }
+        var size = BindingArena.size(of: row.id.value)
         for value in row.values { size += BindingArena.size(of: value) }
         arena.start(row: size)
         try naming(row) {
-            switch row.id {
-            case .int(let value): try statement.bind(.int(value), at: 1)
-            case .string(var string): try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, 1, statement) }
-            case .bytes(let bytes): try bytes.withUnsafeBytes { try bind($0, asText: false, 1, statement) }
-            }
+            try statement.bind(ValueCodec.binding(row.id), at: 1, through: arena)
             for (value, parameter) in zip(row.values, plan.parameters) {
-                switch value {
-                case .string(var string):
-                    try string.withUTF8 { try bind(UnsafeRawBufferPointer($0), asText: true, parameter, statement) }
-                case .bytes(let bytes):
-                    try bytes.withUnsafeBytes { try bind($0, asText: false, parameter, statement) }
-                default:
-                    try statement.bind(ValueCodec.typedBinding(value), at: parameter)
-                }
+                try statement.bind(ValueCodec.typedBinding(value), at: parameter, through: arena)
             }
             for parameter in plan.nullParameters { try statement.bind(.null, at: parameter) }
             _ = try statement.step("Inserting \(row.reference)")
         }
-    }
-
-    private func bind(_ bytes: UnsafeRawBufferPointer, asText: Bool, _ parameter: Int32, _ statement: SQLiteStatement) throws {
-        try statement.bindStatic(arena.copy(bytes), asText: asText, at: parameter)
     }
 
     private func naming(_ row: ItemRow, _ body: () throws -> Void) throws {
