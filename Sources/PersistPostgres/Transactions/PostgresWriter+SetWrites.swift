@@ -16,13 +16,17 @@ extension PostgresWriter {
         return result.affectedRows
     }
 
-    /// One `UPDATE` statement, after adding or widening the columns the values need, on a table
-    /// the store created. An adopted (guarded) table, whose declared types may refuse or change a
-    /// value, takes the general path: each item saved in a savepoint and read back.
+    /// One `UPDATE` statement, after adding or widening the columns the values need.
+    ///
+    /// On a guarded table (adopted, or with a unique index, a constraint, a trigger or a rule),
+    /// whose declared types, triggers or constraints may refuse or change a value, the statement
+    /// runs in a savepoint and returns the rows it wrote. When the server refuses it, or a row
+    /// does not hold a value as given, the savepoint is rolled back and the general path (each
+    /// item saved and read back) runs instead, to name the item and the reason in its error.
     func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         try checkTransaction()
         guard let current = schema.tables[request.itemType] else { return 0 }
-        guard !current.isGuarded, let table = try fitColumns(to: values, in: current) else {
+        guard let table = try fitColumns(to: values, in: current) else {
             return try saveEach(matching: request, setting: values)
         }
         let dateOID = schema.dateTypeOID ?? 0
@@ -43,9 +47,40 @@ extension PostgresWriter {
             return try saveEach(matching: request, setting: values)
         }
         guard !query.matchesNothing else { return 0 }
-        let result = try transaction.run([PGCommand(query.sql, query.parameters, prepared: true,
-                                                    operation: "Updating items of type \(String(reflecting: request.itemType))")])
-        return result[0].affectedRows
+        let operation = "Updating items of type \(String(reflecting: request.itemType))"
+        guard table.isGuarded else {
+            return try transaction.run([PGCommand(query.sql, query.parameters, prepared: true, operation: operation)])[0]
+                .affectedRows
+        }
+        let command = PGCommand(query.sql + " RETURNING \(table.selectList)", query.parameters, prepared: true,
+                                operation: operation)
+        do {
+            return try inSavepoint(nil, command) { result in
+                try Self.verify(result, of: table, holding: values, location: location)
+            }.rowCount
+        } catch let error as DataStoreError where !PostgresSession.isConnectionLoss(error) {
+            // Refused or altered: the general path names the item and the reason, or (an identity
+            // column given its own value) saves what the one statement could not.
+            return try saveEach(matching: request, setting: values)
+        }
+    }
+
+    /// Throws when a row an `UPDATE … RETURNING *` wrote does not hold an assigned value as given
+    /// (a trigger changed it, or a declared type such as `char(n)` padded it).
+    private static func verify(_ result: PGResult, of table: TableSchema, holding values: [String: Value],
+                               location: String) throws {
+        let rows = try RowDecoder(table: table, result: result, location: location)
+        let expected: [(offset: Int, value: Value?)] = values.compactMap { name, value in
+            guard let offset = table.columnIndex[name] else { return nil }
+            return (offset, value.isNull ? nil : table.columns[offset].type.stored(value))
+        }
+        for row in 0..<rows.rowCount {
+            let id = try rows.identifier(row)
+            for (offset, value) in expected where try rows.value(row, column: offset, id: id) != value {
+                throw DataStoreError(.typeMismatch, "an updated row of table \(table.qualified) in PostgreSQL at "
+                    + "\(location) does not hold its new value as given", path: location)
+            }
+        }
     }
 
     /// The table with a column that keeps each non-null value: columns added for new attributes,
@@ -74,8 +109,7 @@ extension PostgresWriter {
             schemaChanges.append("added \(Self.describe(planned)) to table \(table.qualified)")
         }
         if table !== current, let materialized = try materializeIndexes(ofType: table.itemType) {
-            // A unique index makes the table guarded: its writes then take the checked path.
-            return materialized.isGuarded ? nil : materialized
+            return materialized
         }
         return table
     }

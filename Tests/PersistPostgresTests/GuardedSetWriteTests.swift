@@ -1,0 +1,107 @@
+import Foundation
+import Persist
+import PersistConformance
+import PersistPostgres
+import Testing
+
+@Suite("PostgreSQL updates guarded tables in one statement, and refuses what they would alter")
+struct GuardedSetWriteTests {
+    /// A legacy table whose every INSERT or UPDATE statement adds one to `statements.n`.
+    static let countedTodos = """
+        CREATE TABLE statements (n integer NOT NULL);
+        INSERT INTO statements VALUES (0);
+        CREATE FUNCTION count_statement() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT
+            AS $$ BEGIN UPDATE statements SET n = n + 1; RETURN NULL; END $$;
+        CREATE TABLE todo (id integer PRIMARY KEY, title text, done boolean NOT NULL, rank integer);
+        INSERT INTO todo SELECT g, 't' || g, g % 2 = 0, g % 7 FROM generate_series(1, 20) g;
+        CREATE TRIGGER todo_statements AFTER INSERT OR UPDATE ON todo
+            FOR EACH STATEMENT EXECUTE FUNCTION count_statement();
+        """
+
+    static func statementCount(_ schema: String) throws -> Int64? {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        return try connection.execute("SELECT n FROM \(schema).statements").int64(0, 0)
+    }
+
+    @Test("updateItems on an adopted table with a trigger is one UPDATE, with and without a window")
+    func oneStatement() throws {
+        try withPostgresStore(creatingWith: Self.countedTodos) { store, schema in
+            var open = DataStoreRequest(itemType: "todo")
+            open.filter = .attribute("done") == false
+            let updated = try store.writeSync { accessor in
+                try accessor.updateItems(forRequest: open, setting: ["done": true, "title": "x"])
+            }
+            #expect(updated == 10)
+            #expect(try Self.statementCount(schema) == 1)
+            var windowed = DataStoreRequest(itemType: "todo")
+            windowed.setSort(byKey: "rank", ascending: false)
+            windowed.limit = 3
+            let ranked = try store.writeSync { accessor in
+                try accessor.updateItems(forRequest: windowed, setting: ["rank": .null])
+            }
+            #expect(ranked == 3)
+            #expect(try Self.statementCount(schema) == 2)
+            let items = try allItems(store, "todo")
+            let odd: [ItemID] = (1...10).map { .int(Int64($0 * 2 - 1)) }
+            #expect(items.filter { $0["title"] == "x" }.map(\.id) == odd)
+            #expect(items.allSatisfy { $0["done"] == true })
+            #expect(items.filter { $0["rank"] == nil }.map(\.id) == [6, 13, 20])
+        }
+    }
+
+    @Test("an update a trigger would alter changes no row, names the item, and the block goes on")
+    func alteredByTrigger() throws {
+        let sql = """
+            CREATE TABLE note (id integer PRIMARY KEY, body text);
+            INSERT INTO note VALUES (1, 'a'), (2, 'b');
+            CREATE FUNCTION shout() RETURNS trigger LANGUAGE plpgsql
+                AS $$ BEGIN NEW.body := upper(NEW.body); RETURN NEW; END $$;
+            CREATE TRIGGER note_shout BEFORE UPDATE ON note FOR EACH ROW EXECUTE FUNCTION shout();
+            """
+        try withPostgresStore(creatingWith: sql) { store, _ in
+            try store.writeSync { accessor in
+                let error = expectError(.typeMismatch) {
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "note"), setting: ["body": "quiet"])
+                }
+                #expect(error?.items == [ItemReference(itemType: "note", id: 1)])
+                let message = error?.message ?? ""
+                #expect(message.contains("\"QUIET\""))
+                // Values the trigger keeps as they are still go through, in the same block.
+                let loud = try accessor.updateItems(forRequest: DataStoreRequest(itemType: "note"), setting: ["body": "LOUD"])
+                #expect(loud == 2)
+            }
+            #expect(try allItems(store, "note").map { $0["body"] } == ["LOUD", "LOUD"])
+        }
+    }
+
+    @Test("a char(n) column that would pad the value refuses it; an identity column keeps its own value")
+    func declaredTypes() throws {
+        let sql = """
+            CREATE TABLE ticket (id integer PRIMARY KEY, code char(3), seq bigint GENERATED ALWAYS AS IDENTITY, note text);
+            INSERT INTO ticket (id, code, note) VALUES (1, 'abc', 'n'), (2, 'def', 'n');
+            """
+        try withPostgresStore(creatingWith: sql) { store, _ in
+            expectError(.typeMismatch) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "ticket"), setting: ["code": "ab"])
+                }
+            }
+            #expect(try allItems(store, "ticket").map { $0["code"] } == ["abc", "def"])
+            // PostgreSQL refuses any value in an UPDATE of a GENERATED ALWAYS column; the item path
+            // accepts the value the column already has, as a save of the same item would.
+            var first = DataStoreRequest(itemType: "ticket")
+            first.filter = .attribute("code") == "abc"
+            let seq = try #require(try allItems(store, "ticket").first?["seq"])
+            #expect(try store.writeSync { accessor in
+                try accessor.updateItems(forRequest: first, setting: ["seq": seq, "note": "kept"])
+            } == 1)
+            expectError(.typeMismatch) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: first, setting: ["seq": 999])
+                }
+            }
+            #expect(try allItems(store, "ticket").map { $0["note"] } == ["kept", "n"])
+        }
+    }
+}
