@@ -12,7 +12,9 @@ struct PersistBench: ParsableCommand {
         discussion: """
             Build it in release mode: swift build -c release --product persist-bench.
             Each scenario prints one JSON line; ratio is the library's throughput divided by the raw \
-            C API's, measured alternately in the same process, medians of the repetitions.
+            C API's, measured alternately in the same process, medians of the repetitions. When \
+            more than one scenario runs, each runs in a process of its own, so that one scenario's \
+            leftovers (heap, caches, threads) count towards neither the memory nor the time of the next.
             """,
         subcommands: [Run.self, Generate.self],
         defaultSubcommand: Run.self)
@@ -46,7 +48,12 @@ struct PersistBench: ParsableCommand {
             let directory = base.appendingPathComponent("persist-bench-\(UUID().uuidString)", isDirectory: true)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            for chosen in BenchmarkScenarios.all where scenario.isEmpty || scenario.contains(chosen.name) {
+            let chosenScenarios = BenchmarkScenarios.all.filter { scenario.isEmpty || scenario.contains($0.name) }
+            for chosen in chosenScenarios {
+                if chosenScenarios.count > 1 {
+                    try ScenarioProcess.run(chosen.name, items: items, repetitions: repetitions, workDirectory: directory.path)
+                    continue
+                }
                 let result = try chosen.run(items: items ?? chosen.defaultItems, in: directory, repetitions: repetitions)
                 // Written unbuffered, so each line appears as soon as its scenario ends.
                 FileHandle.standardOutput.write(Data((try result.jsonLine() + "\n").utf8))

@@ -33,6 +33,24 @@ struct BenchSmokeTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
     }
 
+    @Test("each scenario of a run runs in a process of its own; one that fails stops the run and is named")
+    func scenarioProcesses() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PERSIST_POSTGRES_URL"] = nil
+        let output = try ProductRunner.run("persist-bench", ["run", "--scenario", "query-sqlite", "--scenario", "lookup-id-postgres",
+                                                             "--scenario", "query-postgres", "--items", "200", "--repetitions",
+                                                             "1", "--work-dir", directory.url.path],
+                                           environment: environment)
+        #expect(output.status == 1)
+        #expect(output.stdout.split(separator: "\n").map { $0.contains("\"scenario\":\"query-sqlite\"") } == [true])
+        #expect(output.stderr.contains("PERSIST_POSTGRES_URL is not set"))
+        #expect(output.stderr.contains("the scenario lookup-id-postgres exited with status 1"))
+        #expect(!output.stderr.contains("query-postgres"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test("generate writes the standard dataset; unknown scenarios are refused")
     func generateAndUsage() throws {
         let directory = try TemporaryDirectory()

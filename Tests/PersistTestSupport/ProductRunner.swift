@@ -13,13 +13,16 @@ public enum ProductRunner {
         public var stderr: String
     }
 
-    /// Runs `executable` (a path, or a product name looked up in the products folder).
-    public static func run(_ executable: String, _ arguments: [String] = [], in directory: URL? = nil) throws -> Output {
+    /// Runs `executable` (a path, or a product name looked up in the products folder), in
+    /// `environment` when given (this process's otherwise).
+    public static func run(_ executable: String, _ arguments: [String] = [], in directory: URL? = nil,
+                           environment: [String: String]? = nil) throws -> Output {
         let process = Process()
         process.executableURL = executable.contains("/")
             ? URL(fileURLWithPath: executable) : productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
