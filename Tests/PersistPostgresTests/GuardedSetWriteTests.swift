@@ -59,10 +59,11 @@ struct GuardedSetWriteTests {
                 AS $$ BEGIN NEW.body := upper(NEW.body); RETURN NEW; END $$;
             CREATE TRIGGER note_shout BEFORE UPDATE ON note FOR EACH ROW EXECUTE FUNCTION shout();
             """
-        try withPostgresStore(creatingWith: sql) { store, _ in
+        try withPostgresStore(creatingWith: sql) { store, schema in
             try store.writeSync { accessor in
                 let error = expectError(.typeMismatch) {
-                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "note"), setting: ["body": "quiet"])
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "note"),
+                                             setting: ["body": "quiet", "stars": 3])
                 }
                 #expect(error?.items == [ItemReference(itemType: "note", id: 1)])
                 let message = error?.message ?? ""
@@ -70,8 +71,16 @@ struct GuardedSetWriteTests {
                 // Values the trigger keeps as they are still go through, in the same block.
                 let loud = try accessor.updateItems(forRequest: DataStoreRequest(itemType: "note"), setting: ["body": "LOUD"])
                 #expect(loud == 2)
+                try accessor.insert(Item(itemType: "note", id: 3, attributes: ["body": "C"]))
             }
-            #expect(try allItems(store, "note").map { $0["body"] } == ["LOUD", "LOUD"])
+            #expect(try allItems(store, "note").map { $0["body"] } == ["LOUD", "LOUD", "C"])
+            // The column added for "stars" went with the refused update.
+            let connection = try TestServer.connect()
+            defer { connection.close() }
+            let columns = try connection.execute(
+                "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'note'",
+                [.text(schema)])
+            #expect(try columns.int64(0, 0) == 2)
         }
     }
 

@@ -19,16 +19,28 @@ extension PostgresWriter {
     /// One `UPDATE` statement, after adding or widening the columns the values need.
     ///
     /// On a guarded table (adopted, or with a unique index, a constraint, a trigger or a rule),
-    /// whose declared types, triggers or constraints may refuse or change a value, the statement
-    /// runs in a savepoint and returns the rows it wrote. When the server refuses it, or a row
-    /// does not hold a value as given, the savepoint is rolled back and the general path (each
-    /// item saved and read back) runs instead, to name the item and the reason in its error.
+    /// whose declared types, triggers or constraints may refuse or change a value, the columns and
+    /// the statement go in a savepoint, and the statement returns the rows it wrote. When the
+    /// server refuses it, or a row does not hold a value as given, the savepoint is rolled back
+    /// (the columns added for the values too) and the general path (each item saved and read back)
+    /// runs instead, to name the item and the reason in its error.
     func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         try checkTransaction()
         guard let current = schema.tables[request.itemType] else { return 0 }
-        guard let table = try fitColumns(to: values, in: current) else {
-            return try saveEach(matching: request, setting: values)
+        let operation = "Updating items of type \(String(reflecting: request.itemType))"
+        guard current.isGuarded else {
+            return try updateInOneStatement(request, values, current, operation)
+                ?? saveEach(matching: request, setting: values)
         }
+        return try undoingRefusal(operation) { try updateInOneStatement(request, values, current, operation) }
+            ?? saveEach(matching: request, setting: values)
+    }
+
+    /// The number of rows one `UPDATE` changed; `nil` when the values or the request need the
+    /// general path. On a guarded table, throws when a row does not hold a value as given.
+    private func updateInOneStatement(_ request: DataStoreRequest, _ values: [String: Value], _ current: TableSchema,
+                                      _ operation: String) throws -> Int? {
+        guard let table = try fitColumns(to: values, in: current) else { return nil }
         let dateOID = schema.dateTypeOID ?? 0
         var assignments: [(column: ColumnSchema, parameter: PGValue)] = []
         for name in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
@@ -39,30 +51,57 @@ extension PostgresWriter {
             } else if let parameter = column.type.encode(value, persistDateOID: dateOID) {
                 assignments.append((column, parameter))
             } else {
-                return try saveEach(matching: request, setting: values)
+                return nil
             }
         }
         guard !assignments.isEmpty else { return try countItems(matching: request) }
-        guard let query = RequestCompiler.update(request, of: table, setting: assignments) else {
-            return try saveEach(matching: request, setting: values)
-        }
+        guard let query = RequestCompiler.update(request, of: table, setting: assignments) else { return nil }
         guard !query.matchesNothing else { return 0 }
-        let operation = "Updating items of type \(String(reflecting: request.itemType))"
-        guard table.isGuarded else {
+        guard current.isGuarded else {
             return try transaction.run([PGCommand(query.sql, query.parameters, prepared: true, operation: operation)])[0]
                 .affectedRows
         }
-        let command = PGCommand(query.sql + " RETURNING \(table.selectList)", query.parameters, prepared: true,
-                                operation: operation)
+        let result = try transaction.run([PGCommand(query.sql + " RETURNING \(table.selectList)", query.parameters,
+                                                    prepared: true, operation: operation)])[0]
+        try Self.verify(result, of: table, holding: values, location: location)
+        return result.rowCount
+    }
+
+    /// Runs `body` in a savepoint. When it throws (anything but a lost connection) or gives
+    /// `nil`, rolls the savepoint back, puts the schema as it was before, and gives `nil`.
+    private func undoingRefusal(_ operation: String, _ body: () throws -> Int?) throws -> Int? {
+        let schemaBefore = schema
+        let changesBefore = schemaChanges
+        _ = try transaction.run([PGCommand("SAVEPOINT persist_statement", prepared: true, operation: operation)])
         do {
-            return try inSavepoint(nil, command) { result in
-                try Self.verify(result, of: table, holding: values, location: location)
-            }.rowCount
-        } catch let error as DataStoreError where !PostgresSession.isConnectionLoss(error) {
-            // Refused or altered: the general path names the item and the reason, or (an identity
-            // column given its own value) saves what the one statement could not.
-            return try saveEach(matching: request, setting: values)
+            if let count = try body() {
+                transaction.session.connection.deferCommands([
+                    PGCommand("RELEASE SAVEPOINT persist_statement", prepared: true, operation: operation),
+                ])
+                return count
+            }
+        } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
+            throw error
+        } catch {
+            // Refused or altered: the caller's general path names the item and the reason, or
+            // (an identity column given its own value) saves what the one statement could not.
         }
+        try rollBack(to: "persist_statement", schema: schemaBefore, changes: changesBefore, operation: operation)
+        return nil
+    }
+
+    /// Rolls back to `savepoint` and releases it, after a refusal PostgreSQL or the store made
+    /// there, and puts the schema back as it was when the savepoint was made: columns added
+    /// since are gone.
+    private func rollBack(to savepoint: String, schema before: StoreSchema, changes: [String],
+                          operation: String) throws {
+        transaction.failure = nil
+        _ = try transaction.run([
+            PGCommand("ROLLBACK TO SAVEPOINT \(savepoint)", prepared: true, operation: operation),
+            PGCommand("RELEASE SAVEPOINT \(savepoint)", prepared: true, operation: operation),
+        ])
+        schema = before
+        schemaChanges = changes
     }
 
     /// Throws when a row an `UPDATE … RETURNING *` wrote does not hold an assigned value as given
@@ -109,7 +148,9 @@ extension PostgresWriter {
             schemaChanges.append("added \(Self.describe(planned)) to table \(table.qualified)")
         }
         if table !== current, let materialized = try materializeIndexes(ofType: table.itemType) {
-            return materialized
+            // A unique index the new columns let PostgreSQL build makes the table guarded: its
+            // update then takes the general path, which undoes a refused save in a savepoint.
+            return materialized.isGuarded && !current.isGuarded ? nil : materialized
         }
         return table
     }
@@ -127,15 +168,14 @@ extension PostgresWriter {
     private func saveEach(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         let selected = try items(matching: request)
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
+        // The saves may add columns: a rollback takes them away, so the schema goes back with it.
+        let schemaBefore = schema
+        let changesBefore = schemaChanges
         _ = try transaction.run([PGCommand("SAVEPOINT persist_update", prepared: true, operation: operation)])
         do {
             for item in selected { try save(item.setting(values)) }
         } catch let error as DataStoreError where !PostgresSession.isConnectionLoss(error) {
-            transaction.failure = nil
-            _ = try transaction.run([
-                PGCommand("ROLLBACK TO SAVEPOINT persist_update", prepared: true, operation: operation),
-                PGCommand("RELEASE SAVEPOINT persist_update", prepared: true, operation: operation),
-            ])
+            try rollBack(to: "persist_update", schema: schemaBefore, changes: changesBefore, operation: operation)
             throw error
         }
         transaction.session.connection.deferCommands([
