@@ -67,41 +67,21 @@ extension PostgresWriter {
         return result.rowCount
     }
 
-    /// Runs `body` in a savepoint. When it throws (anything but a lost connection) or gives
-    /// `nil`, rolls the savepoint back, puts the schema as it was before, and gives `nil`.
+    /// Runs `body` in a savepoint; when it throws (anything but a lost connection) or gives `nil`,
+    /// rolls the savepoint back with the schema (see ``inSchemaSavepoint(_:operation:_:)``) and
+    /// gives `nil`: the caller's general path then names the item and the reason, or (an identity
+    /// column given its own value) saves what the one statement could not.
     private func undoingRefusal(_ operation: String, _ body: () throws -> Int?) throws -> Int? {
-        let schemaBefore = schema
-        let changesBefore = schemaChanges
-        _ = try transaction.run([PGCommand("SAVEPOINT persist_statement", prepared: true, operation: operation)])
         do {
-            if let count = try body() {
-                transaction.session.connection.deferCommands([
-                    PGCommand("RELEASE SAVEPOINT persist_statement", prepared: true, operation: operation),
-                ])
+            return try inSchemaSavepoint("persist_statement", operation: operation) {
+                guard let count = try body() else { throw NeedsGeneralPath() }
                 return count
             }
         } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
             throw error
         } catch {
-            // Refused or altered: the caller's general path names the item and the reason, or
-            // (an identity column given its own value) saves what the one statement could not.
+            return nil
         }
-        try rollBack(to: "persist_statement", schema: schemaBefore, changes: changesBefore, operation: operation)
-        return nil
-    }
-
-    /// Rolls back to `savepoint` and releases it, after a refusal PostgreSQL or the store made
-    /// there, and puts the schema back as it was when the savepoint was made: columns added
-    /// since are gone.
-    private func rollBack(to savepoint: String, schema before: StoreSchema, changes: [String],
-                          operation: String) throws {
-        transaction.failure = nil
-        _ = try transaction.run([
-            PGCommand("ROLLBACK TO SAVEPOINT \(savepoint)", prepared: true, operation: operation),
-            PGCommand("RELEASE SAVEPOINT \(savepoint)", prepared: true, operation: operation),
-        ])
-        schema = before
-        schemaChanges = changes
     }
 
     /// Throws when a row an `UPDATE … RETURNING *` wrote does not hold an assigned value as given
@@ -168,19 +148,13 @@ extension PostgresWriter {
     private func saveEach(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         let selected = try items(matching: request)
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
-        // The saves may add columns: a rollback takes them away, so the schema goes back with it.
-        let schemaBefore = schema
-        let changesBefore = schemaChanges
-        _ = try transaction.run([PGCommand("SAVEPOINT persist_update", prepared: true, operation: operation)])
-        do {
+        // The saves may add columns: a rollback takes them away, and the schema goes back with it.
+        try inSchemaSavepoint("persist_update", operation: operation) {
             for item in selected { try save(item.setting(values)) }
-        } catch let error as DataStoreError where !PostgresSession.isConnectionLoss(error) {
-            try rollBack(to: "persist_update", schema: schemaBefore, changes: changesBefore, operation: operation)
-            throw error
         }
-        transaction.session.connection.deferCommands([
-            PGCommand("RELEASE SAVEPOINT persist_update", prepared: true, operation: operation),
-        ])
         return selected.count
     }
 }
+
+/// Thrown in a savepoint whose work the general path must do instead.
+private struct NeedsGeneralPath: Error {}

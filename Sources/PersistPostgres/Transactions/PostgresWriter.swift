@@ -26,6 +26,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             if result.affectedRows == 0 { throw alreadyExists(item) }
             return
         }
+        if schema.tables[item.itemType]?.isGuarded == true { return try guardedWrite(item, replacing: false) }
         let (table, key) = try resolve(item)
         if table.isGuarded {
             try guardedUpsert(item, table, key, replacing: false)
@@ -46,6 +47,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             }
             return
         }
+        if schema.tables[item.itemType]?.isGuarded == true { return try guardedWrite(item, replacing: true) }
         let (table, key) = try resolve(item)
         if table.isGuarded {
             try guardedUpsert(item, table, key, replacing: true)
@@ -161,11 +163,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         var planned: [SchemaEditor.PlannedColumn] = []
         // The common case first: every attribute has a column that keeps its value.
         let dateOID = schema.dateTypeOID ?? 0
-        let fits = item.attributes.allSatisfy { name, value in
-            guard let index = table.columnIndex[name] else { return false }
-            return table.columns[index].type.encode(value, persistDateOID: dateOID) != nil
-        }
-        for name in fits ? [] : item.attributes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for name in keepsAttributes(of: item, in: table) ? [] : item.attributes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
             guard let value = item.attributes[name] else { continue }
             if let index = table.columnIndex[name] {
                 let column = table.columns[index]
@@ -192,6 +190,15 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         }
         guard let key = table.key.type.encodeID(item.id) else { throw mismatch(item, table) }
         return (table, key)
+    }
+
+    /// Whether every attribute of `item` has a column of `table` that keeps its value as it is.
+    func keepsAttributes(of item: Item, in table: TableSchema) -> Bool {
+        let dateOID = schema.dateTypeOID ?? 0
+        return item.attributes.allSatisfy { name, value in
+            guard let index = table.columnIndex[name] else { return false }
+            return table.columns[index].type.encode(value, persistDateOID: dateOID) != nil
+        }
     }
 
     private func createTable(for item: Item) throws -> TableSchema {
@@ -238,7 +245,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         return parameters
     }
 
-    private func mismatch(_ item: Item, _ name: String, _ value: Value, _ column: ColumnSchema, _ table: TableSchema)
+    func mismatch(_ item: Item, _ name: String, _ value: Value, _ column: ColumnSchema, _ table: TableSchema)
         -> DataStoreError {
         DataStoreError(
             .typeMismatch,
@@ -280,96 +287,5 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     /// A value for a message: short values in full, long ones by kind and size.
     static func brief(_ value: Value) -> String {
         value.briefDescription
-    }
-
-    // MARK: Guarded writes
-
-    /// Inserts (or replaces) the item with the columns it has, in a savepoint, and reads the row
-    /// back: a value the table stored differently is refused with `typeMismatch` and undone.
-    private func guardedUpsert(_ item: Item, _ table: TableSchema, _ key: PGValue, replacing: Bool) throws {
-        let dateOID = schema.dateTypeOID ?? 0
-        var given: [ColumnSchema] = []
-        var parameters = [key]
-        for column in table.columns {
-            guard let value = item.attributes[column.attribute] else { continue }
-            guard let parameter = column.type.encode(value, persistDateOID: dateOID) else {
-                throw mismatch(item, column.attribute, value, column, table)
-            }
-            given.append(column)
-            parameters.append(parameter)
-        }
-        var sql = TableSchema.insert(into: table.qualified, key: table.key, columns: given)
-            + " ON CONFLICT (\(table.key.quoted)) "
-        // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value,
-        // and the read-back below refuses an item that gives it another.
-        let settable = table.columns.filter { !$0.isIdentityAlways }
-        let missing = settable.filter { item.attributes[$0.attribute] == nil }
-        let assignments = given.filter { !$0.isIdentityAlways }.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }
-            + missing.map { "\($0.quoted) = NULL" }
-        sql += replacing && !assignments.isEmpty ? "DO UPDATE SET \(assignments.joined(separator: ", "))" : "DO NOTHING"
-        sql += " RETURNING \(table.selectList)"
-        let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
-        do {
-            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation), replacing)
-        } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
-            // The key conflicts are handled by ON CONFLICT: this is another unique index.
-            throw try namingUniqueViolation(error, item)
-        }
-    }
-
-    /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored.
-    private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ command: PGCommand,
-                               _ replacing: Bool) throws {
-        _ = try inSavepoint(item.reference, command) { result in
-            guard result.rowCount > 0 else {
-                if replacing { return }
-                throw alreadyExists(item)
-            }
-            let stored = try RowDecoder(table: table, result: result, location: location).item(0)
-            if stored.id != item.id {
-                throw altered(item, table, "its identifier would be stored as \(stored.id)")
-            }
-            for column in given {
-                let expected = item.attributes[column.attribute].map(column.type.stored)
-                let actual = stored.attributes[column.attribute]
-                if expected != actual {
-                    throw altered(item, table, "the column \(column.quoted), of type \(Self.describe(column.type)), "
-                        + "would turn \(expected.map(Self.brief) ?? "null") into \(actual.map(Self.brief) ?? "null")")
-                }
-            }
-        }
-    }
-
-    private func altered(_ item: Item, _ table: TableSchema, _ detail: String) -> DataStoreError {
-        DataStoreError(
-            .typeMismatch,
-            "PostgreSQL would not store \(item.reference) as given in table \(table.qualified) at \(location): "
-                + "\(detail); nothing was written. Store the value in a form the column keeps, or under another "
-                + "attribute name",
-            path: location, items: [item.reference])
-    }
-
-    /// Runs `command` in a savepoint and checks its result with `verify`; a failure of either
-    /// rolls the savepoint back, so the transaction goes on as if nothing had been tried.
-    func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
-                             verify: (PGResult) throws -> Void) throws -> PGResult {
-        let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
-        do {
-            let result = try transaction.run([savepoint, command])[1]
-            try verify(result)
-            transaction.session.connection.deferCommands([
-                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
-            ])
-            return result
-        } catch var error as DataStoreError {
-            if PostgresSession.isConnectionLoss(error) { throw error }
-            transaction.failure = nil
-            _ = try transaction.run([
-                PGCommand("ROLLBACK TO SAVEPOINT persist_write", prepared: true, operation: command.operation),
-                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
-            ])
-            if error.items.isEmpty, let reference { error.items = [reference] }
-            throw error
-        }
     }
 }

@@ -4,8 +4,8 @@ import PersistConformance
 import PersistPostgres
 import Testing
 
-@Suite("PostgreSQL updates guarded tables in one statement, and refuses what they would alter")
-struct GuardedSetWriteTests {
+@Suite("PostgreSQL writes to guarded tables in one statement, and a refused write leaves nothing behind")
+struct GuardedWriteTests {
     /// A legacy table whose every INSERT or UPDATE statement adds one to `statements.n`.
     static let countedTodos = """
         CREATE TABLE statements (n integer NOT NULL);
@@ -75,12 +75,7 @@ struct GuardedSetWriteTests {
             }
             #expect(try allItems(store, "note").map { $0["body"] } == ["LOUD", "LOUD", "C"])
             // The column added for "stars" went with the refused update.
-            let connection = try TestServer.connect()
-            defer { connection.close() }
-            let columns = try connection.execute(
-                "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = 'note'",
-                [.text(schema)])
-            #expect(try columns.int64(0, 0) == 2)
+            #expect(try Self.columnCount(schema, "note") == 2)
         }
     }
 
@@ -112,5 +107,34 @@ struct GuardedSetWriteTests {
             }
             #expect(try allItems(store, "ticket").map { $0["note"] } == ["kept", "n"])
         }
+    }
+
+    @Test("an insert the table refuses takes away the column added for it, and the block goes on")
+    func refusedInsertColumns() throws {
+        let sql = "CREATE TABLE task (id integer PRIMARY KEY, title text NOT NULL);"
+        try withPostgresStore(creatingWith: sql) { store, schema in
+            try store.writeSync { accessor in
+                let error = expectError(.invalidArgument) {
+                    try accessor.insert(Item(itemType: "task", id: 1, attributes: ["stars": 3]))
+                }
+                #expect(error?.items == [ItemReference(itemType: "task", id: 1)])
+                try accessor.insert(Item(itemType: "task", id: 2, attributes: ["title": "t"]))
+            }
+            #expect(try allItems(store, "task") == [Item(itemType: "task", id: 2, attributes: ["title": "t"])])
+            #expect(try Self.columnCount(schema, "task") == 2)
+            // A write the table accepts keeps the column it needed.
+            try store.writeSync { accessor in
+                try accessor.save(Item(itemType: "task", id: 2, attributes: ["title": "t", "stars": 3]))
+            }
+            #expect(try Self.columnCount(schema, "task") == 3)
+        }
+    }
+
+    static func columnCount(_ schema: String, _ table: String) throws -> Int64? {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        return try connection.execute(
+            "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2",
+            [.text(schema), .text(table)]).int64(0, 0)
     }
 }

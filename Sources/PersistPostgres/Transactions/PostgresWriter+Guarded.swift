@@ -1,0 +1,137 @@
+import Persist
+
+/// Writes to guarded tables: adopted ones, and created ones with a unique index, a constraint, a
+/// trigger or a rule besides the key. Each write runs in a savepoint and reads its row back, so
+/// that a refused or altered row leaves nothing behind and the block can go on.
+extension PostgresWriter {
+    /// Inserts (or saves) `item` into its guarded table. When the table needs a new or wider
+    /// column for it, the column is added in a savepoint with the write, so that a refused write
+    /// takes the column away too, and the writer's schema with it.
+    func guardedWrite(_ item: Item, replacing: Bool) throws {
+        if let table = schema.tables[item.itemType], let key = table.key.type.encodeID(item.id),
+           keepsAttributes(of: item, in: table) {
+            return try guardedUpsert(item, table, key, replacing: replacing)
+        }
+        let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
+        try inSchemaSavepoint("persist_columns", operation: operation) {
+            let (table, key) = try resolve(item)
+            try guardedUpsert(item, table, key, replacing: replacing)
+        }
+    }
+
+    /// Runs `body` in the savepoint `name`. When it throws (anything but a lost connection),
+    /// rolls back to the savepoint, puts the writer's schema back as it was (columns added since
+    /// are gone), and rethrows.
+    func inSchemaSavepoint<T>(_ name: String, operation: String, _ body: () throws -> T) throws -> T {
+        let schemaBefore = schema
+        let changesBefore = schemaChanges
+        _ = try transaction.run([PGCommand("SAVEPOINT \(name)", prepared: true, operation: operation)])
+        do {
+            let result = try body()
+            transaction.session.connection.deferCommands([
+                PGCommand("RELEASE SAVEPOINT \(name)", prepared: true, operation: operation),
+            ])
+            return result
+        } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
+            throw error
+        } catch {
+            transaction.failure = nil
+            _ = try transaction.run([
+                PGCommand("ROLLBACK TO SAVEPOINT \(name)", prepared: true, operation: operation),
+                PGCommand("RELEASE SAVEPOINT \(name)", prepared: true, operation: operation),
+            ])
+            schema = schemaBefore
+            schemaChanges = changesBefore
+            throw error
+        }
+    }
+
+    /// Inserts (or replaces) the item with the columns it has, in a savepoint, and reads the row
+    /// back: a value the table stored differently is refused with `typeMismatch` and undone.
+    func guardedUpsert(_ item: Item, _ table: TableSchema, _ key: PGValue, replacing: Bool) throws {
+        let dateOID = schema.dateTypeOID ?? 0
+        var given: [ColumnSchema] = []
+        var parameters = [key]
+        for column in table.columns {
+            guard let value = item.attributes[column.attribute] else { continue }
+            guard let parameter = column.type.encode(value, persistDateOID: dateOID) else {
+                throw mismatch(item, column.attribute, value, column, table)
+            }
+            given.append(column)
+            parameters.append(parameter)
+        }
+        var sql = TableSchema.insert(into: table.qualified, key: table.key, columns: given)
+            + " ON CONFLICT (\(table.key.quoted)) "
+        // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value,
+        // and the read-back below refuses an item that gives it another.
+        let settable = table.columns.filter { !$0.isIdentityAlways }
+        let missing = settable.filter { item.attributes[$0.attribute] == nil }
+        let assignments = given.filter { !$0.isIdentityAlways }.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }
+            + missing.map { "\($0.quoted) = NULL" }
+        sql += replacing && !assignments.isEmpty ? "DO UPDATE SET \(assignments.joined(separator: ", "))" : "DO NOTHING"
+        sql += " RETURNING \(table.selectList)"
+        let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
+        do {
+            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation), replacing)
+        } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
+            // The key conflicts are handled by ON CONFLICT: this is another unique index.
+            throw try namingUniqueViolation(error, item)
+        }
+    }
+
+    /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored.
+    private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ command: PGCommand,
+                               _ replacing: Bool) throws {
+        _ = try inSavepoint(item.reference, command) { result in
+            guard result.rowCount > 0 else {
+                if replacing { return }
+                throw alreadyExists(item)
+            }
+            let stored = try RowDecoder(table: table, result: result, location: location).item(0)
+            if stored.id != item.id {
+                throw altered(item, table, "its identifier would be stored as \(stored.id)")
+            }
+            for column in given {
+                let expected = item.attributes[column.attribute].map(column.type.stored)
+                let actual = stored.attributes[column.attribute]
+                if expected != actual {
+                    throw altered(item, table, "the column \(column.quoted), of type \(Self.describe(column.type)), "
+                        + "would turn \(expected.map(Self.brief) ?? "null") into \(actual.map(Self.brief) ?? "null")")
+                }
+            }
+        }
+    }
+
+    private func altered(_ item: Item, _ table: TableSchema, _ detail: String) -> DataStoreError {
+        DataStoreError(
+            .typeMismatch,
+            "PostgreSQL would not store \(item.reference) as given in table \(table.qualified) at \(location): "
+                + "\(detail); nothing was written. Store the value in a form the column keeps, or under another "
+                + "attribute name",
+            path: location, items: [item.reference])
+    }
+
+    /// Runs `command` in a savepoint and checks its result with `verify`; a failure of either
+    /// rolls the savepoint back, so the transaction goes on as if nothing had been tried.
+    func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
+                             verify: (PGResult) throws -> Void) throws -> PGResult {
+        let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
+        do {
+            let result = try transaction.run([savepoint, command])[1]
+            try verify(result)
+            transaction.session.connection.deferCommands([
+                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
+            ])
+            return result
+        } catch var error as DataStoreError {
+            if PostgresSession.isConnectionLoss(error) { throw error }
+            transaction.failure = nil
+            _ = try transaction.run([
+                PGCommand("ROLLBACK TO SAVEPOINT persist_write", prepared: true, operation: command.operation),
+                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
+            ])
+            if error.items.isEmpty, let reference { error.items = [reference] }
+            throw error
+        }
+    }
+}
