@@ -137,4 +137,27 @@ struct GuardedWriteTests {
             "SELECT count(*) FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2",
             [.text(schema), .text(table)]).int64(0, 0)
     }
+
+    @Test("an update that runs out of its statement timeout fails with the timeout, not item by item")
+    func timeoutIsNotRefusal() throws {
+        let sql = """
+            CREATE TABLE slow (id integer PRIMARY KEY, n integer);
+            INSERT INTO slow SELECT g, 0 FROM generate_series(1, 8) g;
+            CREATE FUNCTION nap() RETURNS trigger LANGUAGE plpgsql
+                AS $$ BEGIN PERFORM pg_sleep(0.1); RETURN NEW; END $$;
+            CREATE TRIGGER slow_nap BEFORE UPDATE ON slow FOR EACH ROW EXECUTE FUNCTION nap();
+            """
+        // Eight rows take 0.8 s in one UPDATE, one row 0.1 s: only the whole update times out.
+        try withPostgresStore(creatingWith: sql, options: { $0.statementTimeout = .milliseconds(400) }) { store, _ in
+            let error = expectError(.io) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "slow"), setting: ["n": 1])
+                }
+            }
+            let message = error?.message ?? ""
+            #expect(message.contains("statement timeout"))
+            let rows = try allItems(store, "slow")
+            #expect(rows.count == 8 && rows.allSatisfy { $0["n"] == 0 })
+        }
+    }
 }

@@ -67,21 +67,32 @@ extension PostgresWriter {
         return result.rowCount
     }
 
-    /// Runs `body` in a savepoint; when it throws (anything but a lost connection) or gives `nil`,
-    /// rolls the savepoint back with the schema (see ``inSchemaSavepoint(_:operation:_:)``) and
-    /// gives `nil`: the caller's general path then names the item and the reason, or (an identity
-    /// column given its own value) saves what the one statement could not.
+    /// Runs `body` in a savepoint; when it is refused (the server or the store objects to the
+    /// values) or gives `nil`, rolls the savepoint back with the schema (see
+    /// ``inSchemaSavepoint(_:operation:_:)``) and gives `nil`: the caller's general path then
+    /// names the item and the reason, or (an identity column given its own value) saves what the
+    /// one statement could not. Failures of the circumstances (see ``isCircumstance(_:)``) are
+    /// rethrown after the rollback.
     private func undoingRefusal(_ operation: String, _ body: () throws -> Int?) throws -> Int? {
         do {
             return try inSchemaSavepoint("persist_statement", operation: operation) {
                 guard let count = try body() else { throw NeedsGeneralPath() }
                 return count
             }
-        } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
+        } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) || Self.isCircumstance(error) {
             throw error
         } catch {
             return nil
         }
+    }
+
+    /// Whether the server failed the statement for reasons other than its values: a timeout or
+    /// cancel (class 57), a lock not available (55), a deadlock or serialization failure (40),
+    /// resources or limits (53, 54), a system or internal error (58, XX). Saving item by item
+    /// would meet them again, or hide a timeout behind many shorter statements.
+    private static func isCircumstance(_ error: DataStoreError) -> Bool {
+        guard let code = error.engineCode, let state = PostgresSQLState(engineCode: code) else { return false }
+        return ["40", "53", "54", "55", "57", "58", "XX"].contains(state.errorClass)
     }
 
     /// Throws when a row an `UPDATE … RETURNING *` wrote does not hold an assigned value as given
