@@ -160,4 +160,34 @@ struct GuardedWriteTests {
             #expect(rows.count == 8 && rows.allSatisfy { $0["n"] == 0 })
         }
     }
+
+    @Test("a request on a json column, which the store evaluates, updates and deletes by key lists of 1,000")
+    func keyLists() throws {
+        let sql = """
+            CREATE TABLE statements (n integer NOT NULL);
+            INSERT INTO statements VALUES (0);
+            CREATE FUNCTION count_statement() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT
+                AS $$ BEGIN UPDATE statements SET n = n + 1; RETURN NULL; END $$;
+            CREATE TABLE doc (id integer PRIMARY KEY, body jsonb, n integer);
+            INSERT INTO doc SELECT g, CASE WHEN g % 3 = 0 THEN '[1]'::jsonb ELSE '[2]'::jsonb END, 0
+                FROM generate_series(1, 3600) g;
+            CREATE TRIGGER doc_statements AFTER UPDATE OR DELETE ON doc
+                FOR EACH STATEMENT EXECUTE FUNCTION count_statement();
+            """
+        try withPostgresStore(creatingWith: sql) { store, schema in
+            var ones = DataStoreRequest(itemType: "doc")
+            ones.filter = .attribute("body") == .array([1])
+            let updated = try store.writeSync { accessor in try accessor.updateItems(forRequest: ones, setting: ["n": 1]) }
+            #expect(updated == 1_200)
+            #expect(try Self.statementCount(schema) == 2)
+            var changed = DataStoreRequest(itemType: "doc")
+            changed.filter = .attribute("n") == 1
+            #expect(try store.read { accessor in try accessor.countItems(forRequest: changed) } == 1_200)
+            let deleted = try store.writeSync { accessor in try accessor.deleteItems(forRequest: ones) }
+            #expect(deleted == 1_200)
+            #expect(try Self.statementCount(schema) == 4)
+            let left = try allItems(store, "doc")
+            #expect(left.count == 2_400 && left.allSatisfy { $0["n"] == 0 && $0["body"] == .array([2]) })
+        }
+    }
 }

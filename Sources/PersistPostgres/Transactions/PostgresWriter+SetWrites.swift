@@ -1,19 +1,29 @@
 import Persist
 
 extension PostgresWriter {
-    /// One `DELETE` statement selecting exactly what `items(forRequest:)` selects; on an adopted
-    /// (guarded) table in a savepoint, so that a refusal by the table leaves the block going on.
+    /// One `DELETE` statement selecting exactly what `items(forRequest:)` selects. When PostgreSQL
+    /// cannot evaluate the request exactly (a filter on a `json` column), the store selects the
+    /// items and one `DELETE … WHERE key IN (…)` per 1,000 of them removes them. On a guarded
+    /// table in a savepoint, so that a refusal by the table leaves the block going on.
     func deleteItems(matching request: DataStoreRequest) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[request.itemType] else { return 0 }
-        guard let query = RequestCompiler.delete(request, from: table) else {
-            return try deleteEach(matching: request)
+        let operation = "Deleting items of type \(String(reflecting: request.itemType))"
+        let commands: [PGCommand]
+        if let query = RequestCompiler.delete(request, from: table) {
+            guard !query.matchesNothing else { return 0 }
+            commands = [PGCommand(query.sql, query.parameters, prepared: true, operation: operation)]
+        } else {
+            // Not prepared: each key count is another statement.
+            commands = RequestCompiler.delete(ids: try items(matching: request).map(\.id), from: table).map {
+                PGCommand($0.sql, $0.parameters, operation: operation)
+            }
         }
-        guard !query.matchesNothing else { return 0 }
-        let command = PGCommand(query.sql, query.parameters, prepared: true,
-                                operation: "Deleting items of type \(String(reflecting: request.itemType))")
-        let result = table.isGuarded ? try inSavepoint(nil, command) { _ in } : try transaction.run([command])[0]
-        return result.affectedRows
+        guard !commands.isEmpty else { return 0 }
+        guard table.isGuarded else { return try transaction.run(commands).reduce(0) { $0 + $1.affectedRows } }
+        return try inSchemaSavepoint("persist_statement", operation: operation) {
+            try transaction.run(commands).reduce(0) { $0 + $1.affectedRows }
+        }
     }
 
     /// One `UPDATE` statement, after adding or widening the columns the values need.
@@ -29,16 +39,17 @@ extension PostgresWriter {
         guard let current = schema.tables[request.itemType] else { return 0 }
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
         guard current.isGuarded else {
-            return try updateInOneStatement(request, values, current, operation)
+            return try updateInPlace(request, values, current, operation)
                 ?? saveEach(matching: request, setting: values)
         }
-        return try undoingRefusal(operation) { try updateInOneStatement(request, values, current, operation) }
+        return try undoingRefusal(operation) { try updateInPlace(request, values, current, operation) }
             ?? saveEach(matching: request, setting: values)
     }
 
-    /// The number of rows one `UPDATE` changed; `nil` when the values or the request need the
-    /// general path. On a guarded table, throws when a row does not hold a value as given.
-    private func updateInOneStatement(_ request: DataStoreRequest, _ values: [String: Value], _ current: TableSchema,
+    /// The number of rows one `UPDATE` changed (one per 1,000 items the store selected, when
+    /// PostgreSQL cannot evaluate the request exactly); `nil` when the values need the general
+    /// path. On a guarded table, throws when a row does not hold a value as given.
+    private func updateInPlace(_ request: DataStoreRequest, _ values: [String: Value], _ current: TableSchema,
                                       _ operation: String) throws -> Int? {
         guard let table = try fitColumns(to: values, in: current) else { return nil }
         let dateOID = schema.dateTypeOID ?? 0
@@ -55,16 +66,28 @@ extension PostgresWriter {
             }
         }
         guard !assignments.isEmpty else { return try countItems(matching: request) }
-        guard let query = RequestCompiler.update(request, of: table, setting: assignments) else { return nil }
-        guard !query.matchesNothing else { return 0 }
-        guard current.isGuarded else {
-            return try transaction.run([PGCommand(query.sql, query.parameters, prepared: true, operation: operation)])[0]
-                .affectedRows
+        let queries: [CompiledQuery]
+        let isPrepared: Bool
+        if let query = RequestCompiler.update(request, of: table, setting: assignments) {
+            guard !query.matchesNothing else { return 0 }
+            (queries, isPrepared) = ([query], true)
+        } else {
+            // Not prepared: each key count is another statement.
+            let ids = try items(matching: request).map(\.id)
+            (queries, isPrepared) = (RequestCompiler.update(ids: ids, of: table, setting: assignments), false)
         }
-        let result = try transaction.run([PGCommand(query.sql + " RETURNING \(table.selectList)", query.parameters,
-                                                    prepared: true, operation: operation)])[0]
-        try Self.verify(result, of: table, holding: values, location: location)
-        return result.rowCount
+        guard current.isGuarded else {
+            let commands = queries.map { PGCommand($0.sql, $0.parameters, prepared: isPrepared, operation: operation) }
+            return commands.isEmpty ? 0 : try transaction.run(commands).reduce(0) { $0 + $1.affectedRows }
+        }
+        var updated = 0
+        for query in queries {
+            let result = try transaction.run([PGCommand(query.sql + " RETURNING \(table.selectList)", query.parameters,
+                                                        prepared: isPrepared, operation: operation)])[0]
+            try Self.verify(result, of: table, holding: values, location: location)
+            updated += result.rowCount
+        }
+        return updated
     }
 
     /// Runs `body` in a savepoint; when it is refused (the server or the store objects to the
@@ -144,13 +167,6 @@ extension PostgresWriter {
             return materialized.isGuarded && !current.isGuarded ? nil : materialized
         }
         return table
-    }
-
-    /// The general path of `deleteItems`: what PostgreSQL cannot select exactly, the store does.
-    private func deleteEach(matching request: DataStoreRequest) throws -> Int {
-        let ids = try items(matching: request).map(\.id)
-        for id in ids { _ = try deleteItem(ofType: request.itemType, id: id) }
-        return ids.count
     }
 
     /// The general path of `updateItems`: each selected item saved with the values applied, all
