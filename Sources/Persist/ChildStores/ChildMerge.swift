@@ -41,13 +41,18 @@ enum ChildMerge {
     private static func apply(
         _ changes: ChildChanges, to accessor: DataStoreReadWriteAccessor, policy: MergePolicy, parent: String
     ) throws -> [ItemReference] {
+        // Each type's changes in identifier order, sorted as positions: the sort then moves
+        // integers, not the changes with their items.
         let ordered = changes.keys.sorted { ByteOrder.compare($0, $1) < 0 }.map { itemType in
-            (itemType, (changes[itemType] ?? [:]).sorted { $0.key < $1.key })
+            let entries = Array(changes[itemType] ?? [:])
+            let ids = entries.map(\.key)
+            return (itemType, entries, ids.indices.sorted { ids[$0] < ids[$1] })
         }
         var conflicts: Set<ItemReference> = []
         if policy != .childWins {
-            for (itemType, table) in ordered {
-                for (id, change) in table {
+            for (itemType, entries, order) in ordered {
+                for position in order {
+                    let (id, change) = entries[position]
                     // Any change since the child's base is a conflict, even one that happens to end
                     // in the value the child wants: the child's other changes were computed without it.
                     if ItemDigest.of(try accessor.item(ofType: itemType, id: id)) != change.base {
@@ -65,8 +70,9 @@ enum ChildMerge {
                     path: parent, items: sorted)
             }
         }
-        for (itemType, table) in ordered {
-            for (id, change) in table {
+        for (itemType, entries, order) in ordered {
+            for position in order {
+                let (id, change) = entries[position]
                 if !conflicts.isEmpty, conflicts.contains(ItemReference(itemType: itemType, id: id)) { continue }
                 if let item = change.item {
                     try accessor.save(item)
