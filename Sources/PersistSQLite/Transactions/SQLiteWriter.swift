@@ -43,11 +43,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         var columns = table.columns
         var given = values
         var sql = table.insertAll
-        if table.hasDefaults, values.contains(.null) {
-            // Leave the DEFAULT of a legacy column in effect when the item has no value for it.
-            let kept = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
-            columns = kept.map { table.columns[$0] }
-            given = kept.map { values[$0] }
+        if let kept = Self.leavingDefaults(table, values) {
+            (columns, given) = kept
             sql = TableSchema.insert(into: table.quoted, key: table.key.sql, columns: columns)
         }
         do {
@@ -67,8 +64,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         let (table, values) = try resolve(item)
         let key = try keyBinding(item, table)
         // A legacy DEFAULT may fill a column the item lacks: only the columns given are checked.
-        let given = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
-        try checked(item, table, columns: given.map { table.columns[$0] }, values: given.map { values[$0] }) {
+        let kept = Self.leavingDefaults(table, values)
+        try checked(item, table, columns: kept?.columns ?? table.columns, values: kept?.values ?? values) {
             let operation = "Saving \(item.reference)"
             if let upsert = table.upsert, !table.hasDefaults {
                 try run(upsert, [key] + values, operation)
@@ -82,6 +79,15 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             }
             try insert(item)
         }
+    }
+
+    /// The columns and values a write gives when a legacy column with a `DEFAULT` gets no value
+    /// from the item, so that the `DEFAULT` stays in effect for it; `nil` when every column is given.
+    private static func leavingDefaults(_ table: TableSchema, _ values: [SQLBinding])
+        -> (columns: [ColumnSchema], values: [SQLBinding])? {
+        guard table.hasDefaults, values.contains(.null) else { return nil }
+        let kept = table.columns.indices.filter { !(table.columns[$0].hasDefault && values[$0] == .null) }
+        return (kept.map { table.columns[$0] }, kept.map { values[$0] })
     }
 
     func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
