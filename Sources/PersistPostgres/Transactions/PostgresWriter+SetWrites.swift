@@ -50,7 +50,7 @@ extension PostgresWriter {
     /// PostgreSQL cannot evaluate the request exactly); `nil` when the values need the general
     /// path. On a guarded table, throws when a row does not hold a value as given.
     private func updateInPlace(_ request: DataStoreRequest, _ values: [String: Value], _ current: TableSchema,
-                                      _ operation: String) throws -> Int? {
+                               _ operation: String) throws -> Int? {
         guard let table = try fitColumns(to: values, in: current) else { return nil }
         let dateOID = schema.dateTypeOID ?? 0
         var assignments: [(column: ColumnSchema, parameter: PGValue)] = []
