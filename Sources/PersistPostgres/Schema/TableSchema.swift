@@ -47,6 +47,12 @@ final class TableSchema: Sendable {
     let insertAll: String
     /// `INSERT … ON CONFLICT (key) DO UPDATE` setting every column.
     let upsertAll: String
+    /// `UPDATE … SET` every column `WHERE key = $1`, the columns' parameters from `$2` in table
+    /// order; `nil` for a table without columns. For tables the store created: PostgreSQL sets an
+    /// identity column `GENERATED ALWAYS` of an adopted one only to its default.
+    let updateAll: String?
+    /// How entity plans map onto this table's columns, per plan: cached with the schema.
+    let entityLayouts = EntityLayoutCache<PostgresEntityLayout>()
     /// The ORDER BY term of identifiers, ascending.
     let keyOrder: String
     /// What inserts and saves are called in errors (the item is named in the error's items).
@@ -96,6 +102,8 @@ final class TableSchema: Sendable {
             upsertAll = Self.insert(into: qualified, key: key, columns: columns)
                 + " ON CONFLICT (\(key.quoted)) DO UPDATE SET \(assignments)"
         }
+        let assignments = columns.enumerated().map { "\($1.quoted) = $\($0 + 2)" }.joined(separator: ", ")
+        updateAll = columns.isEmpty ? nil : "UPDATE \(qualified) SET \(assignments) WHERE \(key.quoted) = $1"
         keyOrder = OrderTerms.ascending(key)
         insertOperation = "Inserting an item of type \(String(reflecting: itemType))"
         saveOperation = "Saving an item of type \(String(reflecting: itemType))"

@@ -2,9 +2,8 @@ import Persist
 
 /// Where the slots of one ``EntityPlan`` are in one table: the column of each slot, and the slot
 /// of each column.
-final class PostgresEntityLayout {
+final class PostgresEntityLayout: Sendable {
     let plan: EntityPlan
-    let table: TableSchema
     /// The offset in ``TableSchema/columns`` of each slot's attribute; -1 for the identifier's
     /// slot and attributes without a column.
     let columnOfSlot: [Int]
@@ -17,7 +16,6 @@ final class PostgresEntityLayout {
 
     init(plan: EntityPlan, table: TableSchema) {
         self.plan = plan
-        self.table = table
         var columnOfSlot = [Int](repeating: -1, count: plan.names.count)
         var slotOfColumn = [Int](repeating: -1, count: table.columns.count)
         var slotsWithoutColumn: [Int] = []
@@ -33,10 +31,5 @@ final class PostgresEntityLayout {
         self.slotOfColumn = slotOfColumn
         self.slotsWithoutColumn = slotsWithoutColumn
         columnsWithoutSlot = slotOfColumn.indices.filter { slotOfColumn[$0] < 0 }
-    }
-
-    /// Whether this layout was made for `plan` over `table`.
-    func fits(_ plan: EntityPlan, _ table: TableSchema) -> Bool {
-        self.plan === plan && self.table === table
     }
 }

@@ -29,6 +29,8 @@ final class PostgresRowSource: EntityRowSource {
     private var row = 0
     private var id: ItemID = .int(0)
     private var layout: PostgresEntityLayout?
+    /// The table ``layout`` is of.
+    private var layoutTable: TableSchema?
 
     /// Takes row `row` of `decoder`'s result: reads its key first, as ``RowDecoder/item(_:)`` does.
     func move(to decoder: RowDecoder, _ row: Int) throws {
@@ -43,10 +45,10 @@ final class PostgresRowSource: EntityRowSource {
     }
 
     private func layout(for plan: EntityPlan, _ table: TableSchema) -> PostgresEntityLayout {
-        if let layout, layout.fits(plan, table) { return layout }
-        let made = PostgresEntityLayout(plan: plan, table: table)
-        layout = made
-        return made
+        if let layout, layout.plan === plan, layoutTable === table { return layout }
+        let found = table.entityLayouts.layout(for: plan) { PostgresEntityLayout(plan: plan, table: table) }
+        (layout, layoutTable) = (found, table)
+        return found
     }
 
     func identifier() throws -> ItemID { id }

@@ -17,9 +17,6 @@ extension PostgresWriter: EntityRowWriting {
 final class PostgresEntitySink: EntityRowSink {
     private let writer: PostgresWriter
     private let itemType: String
-    private var layout: PostgresEntityLayout?
-    /// `UPDATE table SET every column WHERE key = $1`, for ``layout``'s table.
-    private var update: String?
 
     init(writer: PostgresWriter, itemType: String) {
         self.writer = writer
@@ -38,7 +35,7 @@ final class PostgresEntitySink: EntityRowSink {
     }
 
     func update(_ row: EntityRow) throws -> Bool {
-        guard let (_, parameters) = try bound(row), let update else {
+        guard let (table, parameters) = try bound(row), let update = table.updateAll else {
             return try GeneralEntitySink(writer: writer).update(row)
         }
         let operation = "Updating \(row.reference)"
@@ -51,14 +48,7 @@ final class PostgresEntitySink: EntityRowSink {
         try writer.checkTransaction()
         guard let table = writer.schema.tables[itemType], !table.isGuarded,
               let key = table.key.type.encodeID(row.id) else { return nil }
-        let layout: PostgresEntityLayout
-        if let cached = self.layout, cached.fits(row.plan, table) {
-            layout = cached
-        } else {
-            layout = PostgresEntityLayout(plan: row.plan, table: table)
-            self.layout = layout
-            update = table.columns.isEmpty ? nil : Self.updateStatement(table)
-        }
+        let layout = table.entityLayouts.layout(for: row.plan) { PostgresEntityLayout(plan: row.plan, table: table) }
         for slot in layout.slotsWithoutColumn where !row.values[slot].isNull { return nil }
         let dateOID = writer.schema.dateTypeOID ?? 0
         var parameters: [PGValue] = []
@@ -83,10 +73,5 @@ final class PostgresEntitySink: EntityRowSink {
             error.items = [row.reference]
             throw error
         }
-    }
-
-    private static func updateStatement(_ table: TableSchema) -> String {
-        let assignments = table.columns.enumerated().map { "\($1.quoted) = $\($0 + 2)" }.joined(separator: ", ")
-        return "UPDATE \(table.qualified) SET \(assignments) WHERE \(table.key.quoted) = $1"
     }
 }

@@ -40,7 +40,7 @@ final class TableSchema: Sendable {
     /// The ORDER BY term for identifiers, ascending.
     let keyOrder: String
     /// How entity plans map onto this table's columns, per plan: cached with the schema version.
-    let entityLayouts = SQLiteEntityLayouts()
+    let entityLayouts = EntityLayoutCache<SQLiteEntityLayout>()
 
     init(name: String, key: TableKey, columns: [ColumnSchema], takenNames: [String: String], isStrict: Bool) {
         self.name = name

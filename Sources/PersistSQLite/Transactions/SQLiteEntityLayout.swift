@@ -91,21 +91,3 @@ final class SQLiteEntityLayout: Sendable {
         return false
     }
 }
-
-/// The layouts of the plans used with one table, kept with the table's schema (a new schema
-/// version has new tables, so layouts never outlive the columns they describe).
-final class SQLiteEntityLayouts: Sendable {
-    private let layouts = Locked<[SQLiteEntityLayout]>([])
-    private static let capacity = 8
-
-    /// The layout of `plan` over `table`, made on first use.
-    func layout(for plan: EntityPlan, in table: TableSchema) -> SQLiteEntityLayout {
-        if let found = layouts.withLock({ $0.last { $0.plan === plan } }) { return found }
-        let layout = SQLiteEntityLayout(plan: plan, table: table)
-        layouts.withLock { layouts in
-            layouts.append(layout)
-            if layouts.count > Self.capacity { layouts.removeFirst() }
-        }
-        return layout
-    }
-}

@@ -41,7 +41,8 @@ final class SQLiteRowSource: EntityRowSource {
     @inline(__always)
     private func layout(for plan: EntityPlan) -> SQLiteEntityLayout {
         if let layout, layout.plan === plan { return layout }
-        let resolved = decoder.table.entityLayouts.layout(for: plan, in: decoder.table)
+        let table = decoder.table
+        let resolved = table.entityLayouts.layout(for: plan) { SQLiteEntityLayout(plan: plan, table: table) }
         layout = resolved
         return resolved
     }

@@ -32,7 +32,7 @@ final class SQLiteEntitySink: EntityRowSink {
             return resolved.layout.acceptsRows ? (resolved.table, resolved.layout) : nil
         }
         guard let table = writer.schema.tables[itemType] else { return nil }
-        let layout = table.entityLayouts.layout(for: row.plan, in: table)
+        let layout = table.entityLayouts.layout(for: row.plan) { SQLiteEntityLayout(plan: row.plan, table: table) }
         resolved = (table, layout, writer.schemaChangeCount)
         return layout.acceptsRows ? (table, layout) : nil
     }
