@@ -17,6 +17,10 @@ extension PostgresWriter: EntityRowWriting {
 final class PostgresEntitySink: EntityRowSink {
     private let writer: PostgresWriter
     private let itemType: String
+    /// The layout used last, and its table: most rows of a block find them here, without the
+    /// table's shared cache and its lock.
+    private var layout: PostgresEntityLayout?
+    private var layoutTable: TableSchema?
 
     init(writer: PostgresWriter, itemType: String) {
         self.writer = writer
@@ -48,7 +52,13 @@ final class PostgresEntitySink: EntityRowSink {
         try writer.checkTransaction()
         guard let table = writer.schema.tables[itemType], !table.isGuarded,
               let key = table.key.type.encodeID(row.id) else { return nil }
-        let layout = table.entityLayouts.layout(for: row.plan) { PostgresEntityLayout(plan: row.plan, table: table) }
+        let layout: PostgresEntityLayout
+        if let cached = self.layout, cached.plan === row.plan, layoutTable === table {
+            layout = cached
+        } else {
+            layout = table.entityLayouts.layout(for: row.plan) { PostgresEntityLayout(plan: row.plan, table: table) }
+            (self.layout, layoutTable) = (layout, table)
+        }
         for slot in layout.slotsWithoutColumn where !row.values[slot].isNull { return nil }
         let dateOID = writer.schema.dateTypeOID ?? 0
         var parameters: [PGValue] = []
