@@ -54,34 +54,37 @@ struct SchemaLoader {
     /// Loads the schema.
     func load() throws -> StoreSchema {
         let parameter: [PGValue] = [.text(schemaName)]
+        // The fingerprint first: in a READ COMMITTED transaction each statement sees what was
+        // committed when it began, so a change committed while the catalog is read makes the
+        // fingerprint older than what was read, never newer, and the next check reads it again.
         let results = try run([
+            PGCommand(SchemaFingerprint.query, parameter, prepared: true, operation: Self.operation),
             PGCommand(Self.relationsQuery, parameter, prepared: true, operation: Self.operation),
             PGCommand(Self.typesQuery, parameter, prepared: true, operation: Self.operation),
             PGCommand(Self.columnsQuery, parameter, prepared: true, operation: Self.operation),
             PGCommand(Self.keysQuery, parameter, prepared: true, operation: Self.operation),
             PGCommand(Self.guardedQuery, parameter, prepared: true, operation: Self.operation),
-            PGCommand(SchemaFingerprint.query, parameter, prepared: true, operation: Self.operation),
             PGCommand("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)", parameter,
                       prepared: true, operation: Self.operation),
         ])
         var schema = StoreSchema(name: schemaName)
         schema.exists = try results[6].bool(0, 0) ?? false
-        schema.fingerprint = SchemaFingerprint(relations: try results[5].int64(0, 0) ?? 0,
-                                               transactionSum: try results[5].int64(0, 1) ?? 0)
-        let relations = try Relation.rows(results[0])
-        for row in 0..<results[1].rowCount {
-            let name = try results[1].text(row, 1) ?? ""
+        schema.fingerprint = SchemaFingerprint(relations: try results[0].int64(0, 0) ?? 0,
+                                               transactionSum: try results[0].int64(0, 1) ?? 0)
+        let relations = try Relation.rows(results[1])
+        for row in 0..<results[2].rowCount {
+            let name = try results[2].text(row, 1) ?? ""
             schema.takenNames.insert(name)
-            if name == StoreSchema.dateType { schema.dateTypeOID = UInt32(truncatingIfNeeded: try results[1].int64(row, 0) ?? 0) }
+            if name == StoreSchema.dateType { schema.dateTypeOID = UInt32(truncatingIfNeeded: try results[2].int64(row, 0) ?? 0) }
         }
         for relation in relations.values { schema.takenNames.insert(relation.name) }
-        let columns = try CatalogColumn.rows(results[2])
+        let columns = try CatalogColumn.rows(results[3])
         var keys: [Int64: (count: Int64, column: String)] = [:]
-        for row in 0..<results[3].rowCount {
-            keys[try results[3].int64(row, 0) ?? 0] = (try results[3].int64(row, 1) ?? 0, try results[3].text(row, 2) ?? "")
+        for row in 0..<results[4].rowCount {
+            keys[try results[4].int64(row, 0) ?? 0] = (try results[4].int64(row, 1) ?? 0, try results[4].text(row, 2) ?? "")
         }
         var guarded: Set<Int64> = []
-        for row in 0..<results[4].rowCount { guarded.insert(try results[4].int64(row, 0) ?? 0) }
+        for row in 0..<results[5].rowCount { guarded.insert(try results[5].int64(row, 0) ?? 0) }
         for relation in relations.values where relation.rowSecurity { guarded.insert(relation.oid) }
 
         let tablesByName = relations.values.filter { $0.kind == "r" || $0.kind == "p" }

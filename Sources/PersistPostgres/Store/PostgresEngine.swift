@@ -88,9 +88,7 @@ final class PostgresEngine: DataStoreEngine {
         let writer = try PostgresSession.open(url, schema: schemaName, role: .writer, options: options)
         do {
             try checkServer(writer)
-            let transaction = BlockTransaction(lazilyOn: writer)
-            let schema = try environment(generation: 0).loader { try transaction.run($0) }.load()
-            _ = try writer.run([PGCommand("COMMIT", prepared: true, operation: "Reading the schema")])
+            let schema = try loadSchema(on: writer)
             cache.publish(schema)
             report(schema)
         } catch {
@@ -332,10 +330,26 @@ final class PostgresEngine: DataStoreEngine {
         let fingerprint = SchemaFingerprint(relations: try result.int64(0, 0) ?? 0, transactionSum: try result.int64(0, 1) ?? 0)
         guard fingerprint != cached.fingerprint else { return }
         session.connection.retireAllStatements()
-        let transaction = BlockTransaction(lazilyOn: session)
-        let schema = try environment(generation: 0).loader { try transaction.run($0) }.load()
-        _ = try session.run([PGCommand("COMMIT", prepared: true, operation: "Reading the schema")])
-        cache.publish(schema)
+        cache.publish(try loadSchema(on: session))
+    }
+
+    /// Reads the schema on the writer's session outside a write block, in one `REPEATABLE READ`
+    /// snapshot, so that what it reads is one state of the catalog even while another process
+    /// commits a change (the session's own transactions are `READ COMMITTED`, where each
+    /// statement would see what was committed when it began).
+    private func loadSchema(on session: PostgresSession) throws -> StoreSchema {
+        let operation = "Reading the schema"
+        _ = try session.run([PGCommand("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", prepared: true,
+                                       operation: operation)])
+        let transaction = BlockTransaction(begunOn: session)
+        do {
+            let schema = try environment(generation: 0).loader { try transaction.run($0) }.load()
+            _ = try session.run([PGCommand("COMMIT", prepared: true, operation: operation)])
+            return schema
+        } catch {
+            rollback(session)
+            throw error
+        }
     }
 
     /// The relations of the schema that are not item types.
