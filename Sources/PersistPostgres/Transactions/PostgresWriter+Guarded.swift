@@ -28,22 +28,33 @@ extension PostgresWriter {
         _ = try transaction.run([PGCommand("SAVEPOINT \(name)", prepared: true, operation: operation)])
         do {
             let result = try body()
-            transaction.session.connection.deferCommands([
-                PGCommand("RELEASE SAVEPOINT \(name)", prepared: true, operation: operation),
-            ])
+            releaseSavepoint(name, operation: operation)
             return result
         } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
             throw error
         } catch {
-            transaction.failure = nil
-            _ = try transaction.run([
-                PGCommand("ROLLBACK TO SAVEPOINT \(name)", prepared: true, operation: operation),
-                PGCommand("RELEASE SAVEPOINT \(name)", prepared: true, operation: operation),
-            ])
+            try rollBackSavepoint(name, operation: operation)
             schema = schemaBefore
             schemaChanges = changesBefore
             throw error
         }
+    }
+
+    /// Releases the savepoint `name` with the next statements (nobody waits for it).
+    private func releaseSavepoint(_ name: String, operation: String) {
+        transaction.session.connection.deferCommands([
+            PGCommand("RELEASE SAVEPOINT \(name)", prepared: true, operation: operation),
+        ])
+    }
+
+    /// Undoes what ran since the savepoint `name` and releases it: the transaction goes on as if
+    /// nothing had been tried.
+    private func rollBackSavepoint(_ name: String, operation: String) throws {
+        transaction.failure = nil
+        _ = try transaction.run([
+            PGCommand("ROLLBACK TO SAVEPOINT \(name)", prepared: true, operation: operation),
+            PGCommand("RELEASE SAVEPOINT \(name)", prepared: true, operation: operation),
+        ])
     }
 
     /// Inserts (or replaces) the item with the columns it has, in a savepoint, and reads the row
@@ -114,22 +125,16 @@ extension PostgresWriter {
     /// Runs `command` in a savepoint and checks its result with `verify`; a failure of either
     /// rolls the savepoint back, so the transaction goes on as if nothing had been tried.
     func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
-                             verify: (PGResult) throws -> Void) throws -> PGResult {
+                     verify: (PGResult) throws -> Void) throws -> PGResult {
         let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
         do {
             let result = try transaction.run([savepoint, command])[1]
             try verify(result)
-            transaction.session.connection.deferCommands([
-                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
-            ])
+            releaseSavepoint("persist_write", operation: command.operation)
             return result
         } catch var error as DataStoreError {
             if PostgresSession.isConnectionLoss(error) { throw error }
-            transaction.failure = nil
-            _ = try transaction.run([
-                PGCommand("ROLLBACK TO SAVEPOINT persist_write", prepared: true, operation: command.operation),
-                PGCommand("RELEASE SAVEPOINT persist_write", prepared: true, operation: command.operation),
-            ])
+            try rollBackSavepoint("persist_write", operation: command.operation)
             if error.items.isEmpty, let reference { error.items = [reference] }
             throw error
         }
