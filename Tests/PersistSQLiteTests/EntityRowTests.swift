@@ -31,6 +31,50 @@ struct EntityRowTests {
         #expect(typedRows == (try raw.rows("SELECT * FROM \"\(items)\" ORDER BY persist_id")))
     }
 
+    /// A model whose columns SQLite may hold in a storage class other than their kind's usual one.
+    struct Gauge: DataStoreEntity {
+        static let itemType = "Gauge"
+        var id: Int
+        var level: Double
+        var count: Int
+        var taken: Date
+        var label: String
+        var flag: Bool
+    }
+
+    @Test("typed reads of values held in another storage class (the NaN marker, integer dates, real counts) equal init(item:)")
+    func otherStorageClasses() throws {
+        try withFileStore { store, path in
+            let taken = Date(timeIntervalSinceReferenceDate: 86_400)
+            try store.writeSync { accessor in
+                for id in 1...3 {
+                    try accessor.insert(Gauge(
+                        id: id, level: id == 1 ? .nan : Double(id) / 4, count: id, taken: taken, label: "g\u{0}\(id)",
+                        flag: id == 2))
+                }
+            }
+            // Whole dates and counts as a legacy program might leave them: INTEGER in the date
+            // column, REAL in the number column.
+            let raw = try RawDatabase(path)
+            try raw.exec(#"UPDATE "Gauge" SET "taken" = 86400, "count" = 5.0 WHERE "persist_id" = 2"#)
+            raw.close()
+            #expect(try RawDatabase(path).rows(#"SELECT typeof("level"), typeof("taken"), typeof("count") FROM "Gauge" ORDER BY "persist_id""#)
+                == [[.text("text"), .text("real"), .text("integer")], [.text("real"), .text("integer"), .text("real")],
+                    [.text("real"), .text("real"), .text("integer")]])
+
+            let typed = try store.read { try $0.getAll(Gauge.self) }
+            let general = try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Gauge")) }.map(Gauge.init(item:))
+            #expect(typed.count == 3 && general.count == 3)
+            for (got, expected) in zip(typed, general) {
+                #expect(got.id == expected.id && got.count == expected.count && got.taken == expected.taken)
+                #expect(got.level.bitPattern == expected.level.bitPattern && got.label == expected.label && got.flag == expected.flag)
+            }
+            #expect(typed[0].level.isNaN && typed[1].count == 5 && typed[1].taken == taken && typed[2].label == "g\u{0}3")
+            let single = try store.read { try $0.getById(Gauge.self, id: 2) }
+            #expect(single?.count == 5 && single?.taken == taken && single?.flag == true)
+        }
+    }
+
     /// Text and bytes larger than the binding arena's first allocation (4 KiB), for its growth.
     struct Page: DataStoreEntity, Equatable {
         static let itemType = "Page"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The engine hooks of typed entities: how an engine reads and writes entities as rows laid out by
 /// an ``EntityPlan`` instead of as items.
 ///
@@ -50,6 +52,31 @@ package protocol EntityRowColumns: AnyObject {
     /// The value of the attribute in `slot` (not the identifier's slot) in the source's current
     /// row; `.null` when the row has none.
     func value(atSlot slot: Int) throws -> Value
+
+    /// The string in attribute `slot` of the current row, read straight from storage when the
+    /// engine holds it as exactly that; `nil` for anything else (no value, another kind, a value
+    /// that needs converting), which the decoder then reads through ``value(atSlot:)``.
+    ///
+    /// These shortcuts spare a `Value` per attribute on the typed read path. An engine that
+    /// gives one must give exactly what ``value(atSlot:)`` gives, as that kind.
+    func string(atSlot slot: Int) -> String?
+    /// The integer in attribute `slot`, as ``string(atSlot:)`` reads a string.
+    func integer(atSlot slot: Int) -> Int64?
+    /// The double in attribute `slot`, as ``string(atSlot:)`` reads a string.
+    func double(atSlot slot: Int) -> Double?
+    /// The bool in attribute `slot`, as ``string(atSlot:)`` reads a string.
+    func bool(atSlot slot: Int) -> Bool?
+    /// The date in attribute `slot`, as ``string(atSlot:)`` reads a string.
+    func date(atSlot slot: Int) -> Date?
+}
+
+extension EntityRowColumns {
+    // Engines without shortcuts read every attribute through `value(atSlot:)`.
+    package func string(atSlot slot: Int) -> String? { nil }
+    package func integer(atSlot slot: Int) -> Int64? { nil }
+    package func double(atSlot slot: Int) -> Double? { nil }
+    package func bool(atSlot slot: Int) -> Bool? { nil }
+    package func date(atSlot slot: Int) -> Date? { nil }
 }
 
 /// Writes the rows of one entity type within one write block.

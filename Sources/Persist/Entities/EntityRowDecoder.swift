@@ -17,7 +17,7 @@ struct EntityRowDecoding {
         if let current = self.decoder, current.source === source, current.plan === plan {
             decoder = current
         } else {
-            decoder = EntityRowDecoder(plan: plan, source: source)
+            decoder = EntityRowDecoder(plan: plan, source: source, for: Entity.self)
             self.decoder = decoder
         }
         let entity = try decoder.decode(Entity.self)
@@ -48,7 +48,8 @@ final class EntityRowDecoder {
         var cursor = 0
         /// The slot of the key asked for last (-1 before the first), which a miss is placed after.
         var previousSlot = -1
-        var previousMiss: String?
+        /// The index in ``misses`` of the key asked for last, when it was a miss (else -1).
+        var previousMiss = -1
         /// Keys asked for that the plan lacks, in the order asked.
         var misses: [EntityPlanAddition] = []
         /// Whether a decode is running (keys asked for afterwards find nothing).
@@ -61,38 +62,45 @@ final class EntityRowDecoder {
     let source: any EntityRowSource
     private let columns: any EntityRowColumns
     private let position: UnsafeMutablePointer<Position>
+    private let cell = EntityCoderCell.make()
+    /// Whether the plan was made for the entity type's current names; a model whose type or key
+    /// names are computed anew each time is decoded the general way.
+    private let fitsEntity: Bool
 
-    init(plan: EntityPlan, source: any EntityRowSource) {
+    /// A decoder of `Entity` values from `source` through `plan`.
+    init<Entity: DataStoreEntity>(plan: EntityPlan, source: any EntityRowSource, for entity: Entity.Type) {
         self.plan = plan
         self.source = source
         columns = source.columns(for: plan)
         position = .allocate(capacity: 1)
         position.initialize(to: Position())
+        fitsEntity = plan.itemType == Entity.itemType && plan.idKey == Entity.idKey
     }
 
     deinit {
         position.deinitialize(count: 1)
         position.deallocate()
+        cell.recycle()
     }
 
     /// Runs `body` with the decoder whose token is `token`, if it is decoding on this thread.
     @inline(__always)
     static func withCurrent<R>(_ token: UnsafeMutableRawPointer, _ body: (EntityRowDecoder) throws -> R) rethrows -> R? {
-        try EntityCoderRegistry.withCoder(token, as: EntityRowDecoder.self, body)
+        try EntityCoderCell.withCoder(token, as: EntityRowDecoder.self, body)
     }
 
-    /// The entity in the source's current row.
+    /// The entity in the source's current row; `Entity` is the type the decoder was made for.
     func decode<Entity: DataStoreEntity>(_ type: Entity.Type) throws -> Entity {
-        if plan.itemType != Entity.itemType || plan.idKey != Entity.idKey || position.pointee.isDecoding {
+        if !fitsEntity || position.pointee.isDecoding {
             return try Entity(item: source.item())
         }
         position.pointee.cursor = 0
         position.pointee.previousSlot = -1
-        position.pointee.previousMiss = nil
+        position.pointee.previousMiss = -1
         position.pointee.isDecoding = true
         defer { position.pointee.isDecoding = false }
         do {
-            return try EntityCoderRegistry.running(self) { token in try Entity(from: EntityRowDecodingState(token: token)) }
+            return try cell.running(self) { token in try Entity(from: EntityRowDecodingState(token: token)) }
         } catch {
             position.pointee.misses.removeAll()
             return try Entity(item: source.item())
@@ -109,23 +117,42 @@ final class EntityRowDecoder {
     /// The value of a top-level key, `nil` when the row has none.
     @inline(__always)
     func value(forKey name: String) throws -> Value? {
+        try value(forKey: name, shortcut: { _, _ in nil }, { $0 })
+    }
+
+    /// The value of a top-level key as `convert` makes it, `nil` when the row has none.
+    /// `shortcut` reads an attribute's slot straight from the engine when it can (see
+    /// ``EntityRowColumns/string(atSlot:)``); every other value is read as a `Value` and converted.
+    @inline(__always)
+    func value<T>(
+        forKey name: String, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
+    ) throws -> T? {
         guard position.pointee.isDecoding else { return nil }
-        if let slot = plan.slot(of: name, cursor: &position.pointee.cursor) {
-            position.pointee.previousSlot = slot
-            position.pointee.previousMiss = nil
-            let value = slot == plan.idSlot ? try source.identifier().value : try columns.value(atSlot: slot)
-            return value.isNull ? nil : value
+        guard let slot = plan.slot(of: name, cursor: &position.pointee.cursor) else {
+            return try missingValue(forKey: name).map(convert)
         }
-        return try missingValue(forKey: name)
+        position.pointee.previousSlot = slot
+        position.pointee.previousMiss = -1
+        if slot == plan.idSlot {
+            let id = try source.identifier().value
+            return try convert(id)
+        }
+        if let found = shortcut(columns, slot) { return found }
+        let value = try columns.value(atSlot: slot)
+        return value.isNull ? nil : try convert(value)
     }
 
     private func missingValue(forKey name: String) throws -> Value? {
-        if !position.pointee.misses.contains(where: { $0.name == name }) {
+        if let index = position.pointee.misses.firstIndex(where: { $0.name == name }) {
+            position.pointee.previousMiss = index
+        } else {
+            let previous = position.pointee.previousMiss
             let previousSlot = position.pointee.previousSlot
-            let after = position.pointee.previousMiss ?? (previousSlot >= 0 ? plan.names[previousSlot] : nil)
+            let after = previous >= 0
+                ? position.pointee.misses[previous].name : previousSlot >= 0 ? plan.names[previousSlot] : nil
             position.pointee.misses.append(EntityPlanAddition(name: name, after: after))
+            position.pointee.previousMiss = position.pointee.misses.count - 1
         }
-        position.pointee.previousMiss = name
         if name == plan.idKey { return try source.identifier().value }
         return try source.value(named: name)
     }
@@ -153,7 +180,7 @@ struct EntityRowIrregularity: Error {}
 
 /// The `Decoder` handed to `init(from:)`.
 struct EntityRowDecodingState: Decoder {
-    /// The decoder's token (see ``EntityCoderRegistry``).
+    /// The decoder's token (see ``EntityCoderCell``).
     let token: UnsafeMutableRawPointer
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
@@ -177,7 +204,7 @@ struct EntityRowDecodingState: Decoder {
 /// slots. Any failure sends the entity to the general path, which reports it exactly, so the
 /// errors thrown here need not name their coding paths.
 struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// The decoder's token (see ``EntityCoderRegistry``).
+    /// The decoder's token (see ``EntityCoderCell``).
     let token: UnsafeMutableRawPointer
     var codingPath: [any CodingKey] { [] }
 
@@ -190,7 +217,18 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The value of `key` in the row, `nil` when it has none.
     @inline(__always)
     private func lookUp(_ key: Key) throws -> Value? {
-        guard let found = try EntityRowDecoder.withCurrent(token, { try $0.value(forKey: key.stringValue) }) else {
+        try read(key, shortcut: { _, _ in nil }, { $0 })
+    }
+
+    /// The value of `key` as `convert` makes it, `nil` when the row has none; `shortcut` reads
+    /// the attribute straight from the engine when it can.
+    @inline(__always)
+    private func read<T>(
+        _ key: Key, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
+    ) throws -> T? {
+        guard let found = try EntityRowDecoder.withCurrent(token, {
+            try $0.value(forKey: key.stringValue, shortcut: shortcut, convert)
+        }) else {
             throw EntityRowIrregularity()
         }
         return found
@@ -198,52 +236,108 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     /// The value of `key`; absent and null values are missing keys, as in an item's attributes.
     @inline(__always)
-    private func value(_ key: Key) throws -> Value {
-        guard let value = try lookUp(key) else { throw EntityRowIrregularity() }
+    private func required<T>(
+        _ key: Key, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
+    ) throws -> T {
+        guard let value = try read(key, shortcut: shortcut, convert) else { throw EntityRowIrregularity() }
         return value
+    }
+
+    @inline(__always)
+    private func value(_ key: Key) throws -> Value { try required(key, shortcut: { _, _ in nil }, { $0 }) }
+
+    // Each scalar is read through its engine shortcut, and converted as ValueDecoder converts it
+    // otherwise.
+
+    @inline(__always)
+    private static func stringSlot(_ columns: any EntityRowColumns, _ slot: Int) -> String? {
+        columns.string(atSlot: slot)
+    }
+
+    @inline(__always)
+    private static func boolSlot(_ columns: any EntityRowColumns, _ slot: Int) -> Bool? { columns.bool(atSlot: slot) }
+
+    @inline(__always)
+    private static func doubleSlot(_ columns: any EntityRowColumns, _ slot: Int) -> Double? {
+        columns.double(atSlot: slot)
+    }
+
+    @inline(__always)
+    private static func integerSlot<I: FixedWidthInteger>(_ columns: any EntityRowColumns, _ slot: Int) -> I? {
+        columns.integer(atSlot: slot).flatMap { I(exactly: $0) }
     }
 
     func decodeNil(forKey key: Key) throws -> Bool { try lookUp(key) == nil }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try Self.bool(value(key)) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try Self.string(value(key)) }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try Self.double(value(key)) }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(key, shortcut: Self.boolSlot, Self.bool) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String {
+        try required(key, shortcut: Self.stringSlot, Self.string)
+    }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+        try required(key, shortcut: Self.doubleSlot, Self.double)
+    }
     func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try Self.double(value(key))) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try Self.integer(value(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(key, shortcut: Self.integerSlot, Self.integer) }
     func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Self.integer(value(key)) }
     func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Self.integer(value(key)) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try Self.integer(value(key)) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try Self.integer(value(key)) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+        try required(key, shortcut: Self.integerSlot, Self.integer)
+    }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+        try required(key, shortcut: Self.integerSlot, Self.integer)
+    }
     func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try Self.integer(value(key)) }
     func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try Self.integer(value(key)) }
     func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try Self.integer(value(key)) }
     func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try Self.integer(value(key)) }
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try Self.integer(value(key)) }
-    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try Self.unbox(value(key), key) }
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        if T.self == Date.self {
+            let date = try required(key, shortcut: { $0.date(atSlot: $1) }, Self.date)
+            return unsafeBitCast(date, to: T.self)
+        }
+        return try Self.unbox(value(key), key)
+    }
 
     // `decodeIfPresent` gives nil for a missing key, as the default implementation does by asking
     // `contains` and `decodeNil` first, but with one lookup instead of three.
 
     private func present(_ key: Key) throws -> Value? { try lookUp(key) }
 
-    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? { try present(key).map(Self.bool) }
-    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? { try present(key).map(Self.string) }
-    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? { try present(key).map(Self.double) }
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try read(key, shortcut: Self.boolSlot, Self.bool)
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try read(key, shortcut: Self.stringSlot, Self.string)
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try read(key, shortcut: Self.doubleSlot, Self.double)
+    }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
         try present(key).map { Float(try Self.double($0)) }
     }
-    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try present(key).map(Self.integer) }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
+        try read(key, shortcut: Self.integerSlot, Self.integer)
+    }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map(Self.integer) }
     func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try present(key).map(Self.integer) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
+        try read(key, shortcut: Self.integerSlot, Self.integer)
+    }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
+        try read(key, shortcut: Self.integerSlot, Self.integer)
+    }
     func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map(Self.integer) }
     func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map(Self.integer) }
     func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map(Self.integer) }
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map(Self.integer) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map(Self.integer) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try present(key).map { try Self.unbox($0, key) }
+        if T.self == Date.self {
+            let date = try read(key, shortcut: { $0.date(atSlot: $1) }, Self.date)
+            return date.map { unsafeBitCast($0, to: T.self) }
+        }
+        return try present(key).map { try Self.unbox($0, key) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
@@ -292,10 +386,15 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return try ValueScalars.integer(value, I.self, [])
     }
 
+    /// A date as ``ValueDecoder`` decodes one; a stored date is the common case.
+    @inline(__always)
+    private static func date(_ value: Value) throws -> Date {
+        if case .date(let date) = value { return date }
+        return try ValueDecodingState.unbox(value, as: Date.self, codingPath: [])
+    }
+
     @inline(__always)
     private static func unbox<T: Decodable>(_ value: Value, _ key: Key) throws -> T {
-        // The identity check makes the cast exact, and spares the dynamic cast and its boxing.
-        if T.self == Date.self, case .date(let date) = value { return unsafeBitCast(date, to: T.self) }
-        return try ValueDecodingState.unbox(value, as: T.self, codingPath: [key])
+        try ValueDecodingState.unbox(value, as: T.self, codingPath: [key])
     }
 }

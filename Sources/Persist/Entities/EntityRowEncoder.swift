@@ -43,9 +43,16 @@ final class EntityRowEncoder {
     private let position: UnsafeMutablePointer<Position>
     /// The top-level container handed out last (apart from ``Position``, which every entity resets).
     private let container: UnsafeMutablePointer<ReusableContainer>
+    private let cell = EntityCoderCell.make()
 
-    init(plan: EntityPlan) {
+    /// Whether the plan was made for the entity type's current names; a model whose type or key
+    /// names are computed anew each time takes the general path.
+    private let fitsEntity: Bool
+
+    /// An encoder of `E` values through `plan`.
+    init<E: DataStoreEntity>(plan: EntityPlan, for entity: E.Type) {
         self.plan = plan
+        fitsEntity = plan.itemType == E.itemType && plan.idKey == E.idKey
         storage = .allocate(capacity: plan.names.count)
         storage.initialize(repeating: .null)
         position = .allocate(capacity: 1)
@@ -61,21 +68,18 @@ final class EntityRowEncoder {
         position.deallocate()
         container.deinitialize(count: 1)
         container.deallocate()
+        cell.recycle()
     }
 
-    /// Encodes `entity` through the plan.
+    /// Encodes `entity` through the plan; `E` is the type the encoder was made for.
     func encode<E: DataStoreEntity>(_ entity: E) -> Outcome {
-        if plan.isIrregular || !plan.hasValidItemType || position.pointee.isEncoding { return .general }
-        if plan.itemType != E.itemType || plan.idKey != E.idKey {
-            // A model whose type or key names are computed anew each time.
-            return .general
-        }
+        if !fitsEntity || plan.isIrregular || !plan.hasValidItemType || position.pointee.isEncoding { return .general }
         if let base = storage.baseAddress { base.update(repeating: .null, count: storage.count) }
         position.pointee = Position()
         position.pointee.isEncoding = true
         defer { position.pointee.isEncoding = false }
         do {
-            try EntityCoderRegistry.running(self) { token in try entity.encode(to: EntityRowEncodingState(token: token)) }
+            try cell.running(self) { token in try entity.encode(to: EntityRowEncodingState(token: token)) }
         } catch {
             return .general
         }
@@ -89,7 +93,7 @@ final class EntityRowEncoder {
     /// Runs `body` with the encoder whose token is `token`, if it is encoding on this thread.
     @inline(__always)
     static func withCurrent(_ token: UnsafeMutableRawPointer, _ body: (EntityRowEncoder) -> Void) {
-        EntityCoderRegistry.withCoder(token, as: EntityRowEncoder.self, body)
+        EntityCoderCell.withCoder(token, as: EntityRowEncoder.self, body)
     }
 
     /// Puts a top-level value into its slot.
@@ -139,7 +143,7 @@ final class EntityRowEncoder {
 }
 
 /// The `Encoder` handed to `encode(to:)`: it finds its ``EntityRowEncoder`` by token (see
-/// ``EntityCoderRegistry``).
+/// ``EntityCoderCell``).
 struct EntityRowEncodingState: Encoder {
     let token: UnsafeMutableRawPointer
     var codingPath: [any CodingKey] { [] }
@@ -169,7 +173,7 @@ struct EntityRowEncodingState: Encoder {
 /// The top-level keyed container of an ``EntityRowEncoder``: the same conversions as
 /// ``ValueEncoder``'s keyed container (``ValueSettingContainer``), into slots.
 struct EntityRowEncodingContainer<Key: CodingKey>: ValueSettingContainer {
-    /// The encoder's token (see ``EntityCoderRegistry``).
+    /// The encoder's token (see ``EntityCoderCell``).
     let token: UnsafeMutableRawPointer
     var codingPath: [any CodingKey] { [] }
 

@@ -17,7 +17,7 @@ struct EntityWriteStates {
         let hook = rows ?? (writer as? any EntityRowWriting) ?? GeneralEntityRows(writer: writer)
         rows = hook
         let state = EntityWriteState(
-            encoder: EntityRowEncoder(plan: EntityPlans.plan(for: type)), sink: hook.entityRowSink(forType: E.itemType))
+            encoder: EntityRowEncoder(plan: EntityPlans.plan(for: type), for: type), sink: hook.entityRowSink(forType: E.itemType))
         states[ObjectIdentifier(type)] = state
         last = (ObjectIdentifier(type), state)
         return state
@@ -45,7 +45,7 @@ final class EntityWriteState {
         case .extend(let additions):
             let extended = EntityPlans.extend(E.self, from: encoder.plan, adding: additions)
             guard !extended.isIrregular, extended !== encoder.plan else { return nil }
-            encoder = EntityRowEncoder(plan: extended)
+            encoder = EntityRowEncoder(plan: extended, for: E.self)
             guard case .row(let row) = encoder.encode(entity) else { return nil }
             return row
         }

@@ -4,7 +4,7 @@
 /// Making a `KeyedDecodingContainer` or `KeyedEncodingContainer` allocates the standard library's
 /// box around the concrete container and looks up its generic metadata, which, done once per
 /// entity, costs as much as coding an attribute. The entity coders' concrete containers hold only
-/// their coder's token (see ``EntityCoderRegistry``), so one box serves every entity of a run.
+/// their coder's token (see ``EntityCoderCell``), so one box serves every entity of a run.
 ///
 /// Both container types are a single reference to their box; a container of another size is
 /// never kept, so the caller's `unsafeBitCast` of the storage back to the container type it kept

@@ -42,6 +42,18 @@ struct Counter: DataStoreEntity, Equatable {
     var value: Int
 }
 
+/// A model whose attributes were stored by item writes as other kinds than it declares: typed
+/// reads convert them exactly as `init(item:)` does.
+struct Reading: DataStoreEntity, Equatable {
+    static let itemType = "Reading"
+    var id: Int
+    var level: Double
+    var count: Int32
+    var flag: Bool
+    var label: String?
+    var taken: Date?
+}
+
 /// Typed entities: mapping, CRUD and synchronize.
 enum EntityTests {
     static func venue(_ number: Int, note: String? = nil) -> Venue {
@@ -128,6 +140,29 @@ enum EntityTests {
                 try store.writeSync { try $0.synchronize([Counter(id: 1, value: 1), Counter(id: 1, value: 2)]) }
             }
             #expect(try store.read { try $0.getAll(Counter.self) } == wanted)
+        },
+        ConformanceTest("typed reads convert values stored as other kinds exactly as init(item:) does",
+                        group: .entities) { context in
+            let store = try context.makeStore()
+            let date = Date(timeIntervalSinceReferenceDate: 1_000.5)
+            // Whole numbers stored as integers where the model has a Double, as doubles where it has
+            // an Int32; bools stored as 0 and 1; absent optionals; every kind next to its own.
+            let items = [
+                Item(itemType: "Reading", id: 1, attributes: ["level": 3, "count": 4.0, "flag": 1, "label": "a"]),
+                Item(itemType: "Reading", id: 2, attributes: ["level": 2.5, "count": 5, "flag": .bool(false), "taken": .date(date)]),
+                Item(itemType: "Reading", id: 3, attributes: ["level": -0.0, "count": -6.0, "flag": 0]),
+                Item(itemType: "Reading", id: 4, attributes: ["level": 7, "count": 7, "flag": .bool(true), "label": ""]),
+            ]
+            try seed(store, items)
+            let expected = try items.map(Reading.init(item:))
+            #expect(expected.map(\.level) == [3, 2.5, 0, 7] && expected.map(\.count) == [4, 5, -6, 7])
+            #expect(try store.read { try $0.getAll(Reading.self) } == expected)
+            var request = DataStoreRequest(itemType: Reading.self)
+            request.setSort(byKey: "level", ascending: false)
+            #expect(try store.read { try $0.getAll(Reading.self, forRequest: request) } == [3, 0, 1, 2].map { expected[$0] })
+            for reading in expected {
+                #expect(try store.read { try $0.getById(Reading.self, id: reading.id) } == reading)
+            }
         },
         ConformanceTest("an item that does not fit the model throws typeMismatch naming it", group: .entities) { context in
             let store = try context.makeStore()

@@ -11,6 +11,8 @@ final class SQLiteEntityLayout: Sendable {
     let slotOfColumn: [Int]
     /// What each column holds, in column order.
     let storages: [ColumnSchema.Storage]
+    /// For each slot: the kind of its column when the store created it for one kind, else `nil`.
+    let typedKindOfSlot: [ColumnKind?]
     /// Attribute slots with no column: a value there needs a new column, which the general path makes.
     let slotsWithoutColumn: [Int]
     /// Columns no slot maps to: bound NULL when writing (the entity replaces the whole item), and
@@ -33,6 +35,10 @@ final class SQLiteEntityLayout: Sendable {
         self.columnOfSlot = columnOfSlot
         self.slotOfColumn = slotOfColumn
         storages = table.columns.map(\.storage)
+        typedKindOfSlot = columnOfSlot.map { column in
+            guard column >= 0, case .typed(let kind) = table.columns[column].storage else { return nil }
+            return kind
+        }
         slotsWithoutColumn = plan.attributeSlots.filter { columnOfSlot[$0] < 0 }
         columnsWithoutSlot = slotOfColumn.indices.filter { slotOfColumn[$0] < 0 }
         acceptsRows = !table.hasDefaults && !table.mayAlterWrites
@@ -76,6 +82,17 @@ final class SQLiteEntityLayout: Sendable {
         let column = columnOfSlot[slot]
         guard column >= 0, let found = statement.column(Int32(column + 1)) else { return .null }
         return try decoder.value(found, storages[column], column, id())
+    }
+
+    /// The column of attribute `slot` in the row the statement is at, when the store created it
+    /// for values of `kind` and SQLite holds this one as `storage`: the cases in which
+    /// ``RowDecoder/value(_:_:_:_:)`` reads the column as it is, with no conversion.
+    @inline(__always)
+    func column(atSlot slot: Int, of kind: ColumnKind, storedAs storage: StorageClass, in statement: SQLiteStatement) -> SQLiteColumn? {
+        guard typedKindOfSlot[slot] == kind, let found = statement.column(Int32(columnOfSlot[slot] + 1)),
+            found.storage == storage
+        else { return nil }
+        return found
     }
 
     /// Reads every attribute slot of the row the statement is at.

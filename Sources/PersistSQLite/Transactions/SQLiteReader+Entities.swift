@@ -1,3 +1,4 @@
+import Foundation
 import Persist
 
 /// Typed reads decode entities straight from result columns.
@@ -79,5 +80,30 @@ final class SQLiteRowColumns: EntityRowColumns {
     func value(atSlot slot: Int) throws -> Value {
         // The identifier is read again only to name the row in an error.
         try layout.value(atSlot: slot, from: statement, decoder: decoder, id: (try? decoder.identifier(statement)) ?? .int(0))
+    }
+
+    // The shortcuts read the columns RowDecoder would read as they are: TEXT of a string column,
+    // INTEGER of a number or bool column, REAL of a number or date column.
+
+    func string(atSlot slot: Int) -> String? {
+        layout.column(atSlot: slot, of: .string, storedAs: .text, in: statement)?.text
+    }
+
+    func integer(atSlot slot: Int) -> Int64? {
+        layout.column(atSlot: slot, of: .number, storedAs: .integer, in: statement)?.int64
+    }
+
+    func double(atSlot slot: Int) -> Double? {
+        layout.column(atSlot: slot, of: .number, storedAs: .real, in: statement)?.double
+    }
+
+    func bool(atSlot slot: Int) -> Bool? {
+        layout.column(atSlot: slot, of: .bool, storedAs: .integer, in: statement).map { $0.int64 != 0 }
+    }
+
+    func date(atSlot slot: Int) -> Date? {
+        layout.column(atSlot: slot, of: .date, storedAs: .real, in: statement).map {
+            Date(timeIntervalSinceReferenceDate: $0.double)
+        }
     }
 }
