@@ -130,6 +130,57 @@ struct GuardedWriteTests {
         }
     }
 
+    /// Adds a column to `schema.note` from another session, as a legacy program would.
+    static func addStars(_ schema: String) throws {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        try connection.executeScript(
+            "SET lock_timeout = '10s'; ALTER TABLE \(schema).note ADD COLUMN stars integer NOT NULL DEFAULT 5")
+    }
+
+    @Test("a write to a table another session altered after the schema was read is undone, written again against the new columns, and the block goes on")
+    func alteredUnderTheWriter() throws {
+        let sql = "CREATE TABLE note (id integer PRIMARY KEY, body text); INSERT INTO note VALUES (1, 'a');"
+        try withPostgresStore(creatingWith: sql) { store, schema in
+            #expect(try allItems(store, "note").count == 1)
+            // The column arrives inside the block, after the writer read the schema and before it
+            // touches the table.
+            try store.writeSync { accessor in
+                try Self.addStars(schema)
+                try accessor.insert(Item(itemType: "note", id: 2, attributes: ["body": "b"]))
+                try accessor.insert(Item(itemType: "note", id: 3, attributes: ["body": "c", "stars": 1]))
+            }
+            let items = try allItems(store, "note")
+            #expect(items.map(\.id) == [1, 2, 3])
+            #expect(items.map { $0["stars"] } == [5, 5, 1])
+            #expect(items.map { $0["body"] } == ["a", "b", "c"])
+        }
+    }
+
+    @Test("a statement prepared before another session altered its table is prepared again, and the write goes through")
+    func preparedBeforeTheChange() throws {
+        let sql = "CREATE TABLE note (id integer PRIMARY KEY, body text);"
+        try withPostgresStore(creatingWith: sql) { store, schema in
+            try store.writeSync { accessor in try accessor.insert(Item(itemType: "note", id: 1, attributes: ["body": "a"])) }
+            try Self.addStars(schema)
+            try store.writeSync { accessor in try accessor.insert(Item(itemType: "note", id: 2, attributes: ["body": "b"])) }
+            try store.writeSync { accessor in try accessor.save(Item(itemType: "note", id: 3, attributes: ["body": "c"])) }
+            try Self.addMood(schema)
+            try store.writeSync { accessor in try accessor.save(Item(itemType: "note", id: 4, attributes: ["body": "d"])) }
+            let items = try allItems(store, "note")
+            #expect(items.map(\.id) == [1, 2, 3, 4])
+            #expect(items.map { $0["stars"] } == [5, 5, 5, 5])
+            #expect(items.map { $0["mood"] } == ["ok", "ok", "ok", "ok"])
+        }
+    }
+
+    /// Adds another column to `schema.note` from another session.
+    static func addMood(_ schema: String) throws {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        try connection.executeScript("SET lock_timeout = '1s'; ALTER TABLE \(schema).note ADD COLUMN mood text NOT NULL DEFAULT 'ok'")
+    }
+
     static func columnCount(_ schema: String, _ table: String) throws -> Int64? {
         let connection = try TestServer.connect()
         defer { connection.close() }

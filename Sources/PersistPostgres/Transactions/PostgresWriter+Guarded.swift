@@ -7,7 +7,37 @@ extension PostgresWriter {
     /// Inserts (or saves) `item` into its guarded table. When the table needs a new or wider
     /// column for it, the column is added in a savepoint with the write, so that a refused write
     /// takes the column away too, and the writer's schema with it.
+    ///
+    /// When the row PostgreSQL returns does not have the columns of the writer's schema (another
+    /// session altered the table since the schema was read), the write is undone, the schema is
+    /// read again, and the item is written once more against it; a second change is an `io` error
+    /// naming the item.
     func guardedWrite(_ item: Item, replacing: Bool) throws {
+        do {
+            try guardedWriteOnce(item, replacing: replacing)
+        } catch let error where Self.isStale(error) {
+            try reloadSchema()
+            do {
+                try guardedWriteOnce(item, replacing: replacing)
+            } catch let stale as StaleSchema {
+                throw DataStoreError(
+                    .io, "the columns of table \(String(reflecting: stale.table)) in PostgreSQL at \(location) changed "
+                        + "while \(item.reference) was written, twice; nothing was written for it. Retry the block",
+                    path: location, items: [item.reference])
+            }
+        }
+    }
+
+    /// Whether a guarded write failed because the table is not what the writer's schema says: its
+    /// returned row has other columns, or PostgreSQL refused a statement prepared for the old ones
+    /// (`cached plan must not change result type`), which the connection then prepares anew.
+    private static func isStale(_ error: any Error) -> Bool {
+        if error is StaleSchema { return true }
+        guard let error = error as? DataStoreError else { return false }
+        return isStaleSchemaError(error) && !PostgresSession.isConnectionLoss(error)
+    }
+
+    private func guardedWriteOnce(_ item: Item, replacing: Bool) throws {
         if let table = schema.tables[item.itemType], let key = table.key.type.encodeID(item.id),
            keepsAttributes(of: item, in: table) {
             return try guardedUpsert(item, table, key, replacing: replacing)
@@ -123,7 +153,8 @@ extension PostgresWriter {
     }
 
     /// Runs `command` in a savepoint and checks its result with `verify`; a failure of either
-    /// rolls the savepoint back, so the transaction goes on as if nothing had been tried.
+    /// (anything but a lost connection, a ``StaleSchema`` included) rolls the savepoint back, so
+    /// the transaction goes on as if nothing had been tried.
     func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
                      verify: (PGResult) throws -> Void) throws -> PGResult {
         let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
@@ -136,6 +167,9 @@ extension PostgresWriter {
             if PostgresSession.isConnectionLoss(error) { throw error }
             try rollBackSavepoint("persist_write", operation: command.operation)
             if error.items.isEmpty, let reference { error.items = [reference] }
+            throw error
+        } catch {
+            try rollBackSavepoint("persist_write", operation: command.operation)
             throw error
         }
     }

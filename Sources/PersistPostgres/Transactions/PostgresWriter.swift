@@ -28,10 +28,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         }
         if schema.tables[item.itemType]?.isGuarded == true { return try guardedWrite(item, replacing: false) }
         let (table, key) = try resolve(item)
-        if table.isGuarded {
-            try guardedUpsert(item, table, key, replacing: false)
-            return
-        }
+        if table.isGuarded { return try guardedWrite(item, replacing: false) }
         let result = try naming(item) {
             try transaction.run([PGCommand(table.insertAll, parameters(key, item, table), prepared: true,
                                            operation: table.insertOperation)])[0]
@@ -49,10 +46,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         }
         if schema.tables[item.itemType]?.isGuarded == true { return try guardedWrite(item, replacing: true) }
         let (table, key) = try resolve(item)
-        if table.isGuarded {
-            try guardedUpsert(item, table, key, replacing: true)
-            return
-        }
+        if table.isGuarded { return try guardedWrite(item, replacing: true) }
         _ = try naming(item) {
             try transaction.run([PGCommand(table.upsertAll, parameters(key, item, table), prepared: true,
                                            operation: table.saveOperation)])
