@@ -126,7 +126,7 @@ final class SQLiteEngine: BulkLoadingEngine {
         if options.keepsJournalMode {
             mode = try connection.text("PRAGMA journal_mode", operation: "Reading the journal mode") ?? ""
         } else {
-            mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
+            mode = try switchToWAL(connection, busyTimeout: options.busyTimeout)
             if mode.lowercased() != "wal" {
                 logger.warning("the SQLite database stays in \(mode) journal mode, so reads and writes wait for each other",
                                metadata: ["store": .string(location)])
