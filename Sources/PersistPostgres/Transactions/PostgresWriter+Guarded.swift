@@ -163,14 +163,12 @@ extension PostgresWriter {
             try verify(result)
             releaseSavepoint("persist_write", operation: command.operation)
             return result
-        } catch var error as DataStoreError {
-            if PostgresSession.isConnectionLoss(error) { throw error }
-            try rollBackSavepoint("persist_write", operation: command.operation)
-            if error.items.isEmpty, let reference { error.items = [reference] }
-            throw error
         } catch {
+            if let lost = error as? DataStoreError, PostgresSession.isConnectionLoss(lost) { throw lost }
             try rollBackSavepoint("persist_write", operation: command.operation)
-            throw error
+            guard var named = error as? DataStoreError, named.items.isEmpty, let reference else { throw error }
+            named.items = [reference]
+            throw named
         }
     }
 }
