@@ -63,6 +63,41 @@ struct PreparedStatementTests {
         }
     }
 
+    @Test("a preparation the server skipped after an earlier failure in the pipeline is prepared again on next use")
+    func skippedPreparation() throws {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        try connection.enterPipelineMode()
+        let failing = PGCommand("SELECT 1 / 0", operation: "Dividing by zero")
+        let skipped = PGCommand("SELECT $1::int8 + 40", [.int8(2)], prepared: true, operation: "Adding")
+        #expect(throws: DataStoreError.self) { try connection.runPipeline([failing, skipped], synchronize: true) }
+        #expect(connection.preparedStatementCount == 0)
+        let count = PGCommand("SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'persist\\_%'",
+                              operation: "Counting statements")
+        let results = try connection.runPipeline([skipped, count], synchronize: true)
+        #expect(try results.first?.int64(0, 0) == 42)
+        #expect(try results.last?.int64(0, 0) == 1)
+        #expect(connection.preparedStatementCount == 1)
+    }
+
+    @Test("a pipeline with a command of too many parameters sends none of its commands")
+    func refusedPipelineSendsNothing() throws {
+        let connection = try TestServer.connect()
+        defer { connection.close() }
+        try connection.executeScript("CREATE TEMPORARY TABLE hits (n int8)")
+        try connection.enterPipelineMode()
+        let first = PGCommand("SELECT 1", operation: "Selecting one")
+        let tooMany = PGCommand("SELECT 2", Array(repeating: .null, count: 65_536), operation: "Selecting two")
+        expectError(.invalidArgument) { try connection.runPipeline([first, tooMany], synchronize: true) }
+        // The next call gets its own results, and runs its statement once.
+        let insert = PGCommand("INSERT INTO hits VALUES (3) RETURNING n", operation: "Inserting")
+        let results = try connection.runPipeline([insert], synchronize: true)
+        #expect(results.count == 1)
+        #expect(try results.first?.int64(0, 0) == 3)
+        let count = PGCommand("SELECT count(*) FROM hits", operation: "Counting")
+        #expect(try connection.runPipeline([count], synchronize: true).first?.int64(0, 0) == 1)
+    }
+
     @Test("SQL with a NUL character or too many parameters is refused before it is sent")
     func refusedStatements() throws {
         let connection = try TestServer.connect()

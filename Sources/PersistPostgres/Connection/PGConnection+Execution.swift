@@ -94,11 +94,16 @@ extension PGConnection {
     /// The parameters in libpq's binary form, after checking the statement and their number.
     func encode(_ sql: String, _ parameters: [PGValue], checkingText: Bool = true) throws -> PGParameters {
         if checkingText { try checkStatementText(sql) }
-        if parameters.count > PGParameters.maximumCount {
-            throw DataStoreError(.invalidArgument, "A statement for \(url.location) has \(parameters.count) parameters; "
+        try checkParameterCount(parameters.count)
+        return PGParameters(parameters)
+    }
+
+    /// Refuses a statement with more parameters than PostgreSQL takes.
+    func checkParameterCount(_ count: Int) throws {
+        if count > PGParameters.maximumCount {
+            throw DataStoreError(.invalidArgument, "A statement for \(url.location) has \(count) parameters; "
                 + "PostgreSQL takes at most \(PGParameters.maximumCount).", path: url.location)
         }
-        return PGParameters(parameters)
     }
 
     /// Runs `call` with the live handle and the parameters' arrays (values, lengths, formats),

@@ -86,6 +86,12 @@ extension PGConnection {
             throw DataStoreError(.misuse, "A pipeline call was made on a connection to \(url.location) that is not "
                 + "in pipeline mode.", path: url.location)
         }
+        // Checked before any is sent: a refused command must not leave the ones before it queued,
+        // to be answered in a later call.
+        for command in commands {
+            try checkParameterCount(command.parameters.count)
+            if !command.prepared { try checkStatementText(command.sql) }
+        }
         for attempt in 0..<2 {
             let handle = try connection
             try sendUnsent(handle)
@@ -129,8 +135,9 @@ extension PGConnection {
     }
 
     private func send(_ command: PGCommand, _ handle: OpaquePointer, wanted: Bool) throws {
-        // A statement already prepared was checked when it was; others are checked now.
-        let encoded = try encode(command.sql, command.parameters, checkingText: !command.prepared)
+        // Unprepared statements were checked by runPipeline (deferred ones are the store's own
+        // COMMIT and DEALLOCATE); a prepared one is checked before it is first prepared.
+        let encoded = try encode(command.sql, command.parameters, checkingText: false)
         let sent: Int32
         var statementKey: PGStatementCache.Key?
         if command.prepared {
@@ -208,6 +215,8 @@ extension PGConnection {
             case PGRES_PIPELINE_ABORTED:
                 PQclear(raw)
                 outcome.aborted = true
+                // A skipped preparation made no statement: prepare it again on its next use.
+                if case .preparation(let key, _) = entry { statements.forget(key) }
             default:
                 let result = PGResult(handle: raw, location: url.location)
                 outcome.aborted = true
