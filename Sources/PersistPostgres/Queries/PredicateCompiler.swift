@@ -19,6 +19,17 @@ struct PredicateCompiler {
         self.parameters = parameters
     }
 
+    /// The room a statement keeps for parameters besides its filter's (a limit, an offset).
+    static let reservedParameters = 2
+
+    /// The condition for a request's whole filter, or `nil` when PostgreSQL cannot evaluate it
+    /// exactly, or when it needs more parameters than one statement takes (an `isIn` of tens of
+    /// thousands of values): the store then evaluates it, as the other stores do.
+    mutating func filter(_ predicate: DataStorePredicate) -> SQLCondition? {
+        let compiled = condition(predicate)
+        return parameters.count + Self.reservedParameters <= PGParameters.maximumCount ? compiled : nil
+    }
+
     /// The condition for `predicate`, or `nil` when PostgreSQL cannot evaluate it exactly.
     mutating func condition(_ predicate: DataStorePredicate) -> SQLCondition? {
         switch predicate {

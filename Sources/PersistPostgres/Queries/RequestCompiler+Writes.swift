@@ -59,7 +59,7 @@ extension RequestCompiler {
     private static func selection(_ request: DataStoreRequest, of table: TableSchema,
                                   parameters: inout SQLParameters) -> (String, Bool)? {
         var compiler = PredicateCompiler(table: table, parameters: parameters)
-        guard let condition = request.filter.map({ compiler.condition($0) }) ?? .always else { return nil }
+        guard let condition = request.filter.map({ compiler.filter($0) }) ?? .always else { return nil }
         if request.offset == 0 && request.limit == nil {
             parameters = compiler.parameters
             if case .sql(let expression) = condition { return (" WHERE \(expression)", false) }

@@ -16,7 +16,7 @@ enum RequestCompiler {
     static func select(_ request: DataStoreRequest, from table: TableSchema, selecting list: String,
                        parameters: SQLParameters) -> (sql: String, parameters: SQLParameters, matchesNothing: Bool)? {
         var compiler = PredicateCompiler(table: table, parameters: parameters)
-        guard let condition = request.filter.map({ compiler.condition($0) }) ?? .always else { return nil }
+        guard let condition = request.filter.map({ compiler.filter($0) }) ?? .always else { return nil }
         var parameters = compiler.parameters
         var sql = "SELECT \(list) FROM \(table.qualified)"
         if case .sql(let expression) = condition { sql += " WHERE \(expression)" }
@@ -37,7 +37,7 @@ enum RequestCompiler {
     /// The number of items ``select(_:from:)`` returns, counted by PostgreSQL.
     static func count(_ request: DataStoreRequest, from table: TableSchema) -> CompiledQuery? {
         var compiler = PredicateCompiler(table: table)
-        guard let condition = request.filter.map({ compiler.condition($0) }) ?? .always else { return nil }
+        guard let condition = request.filter.map({ compiler.filter($0) }) ?? .always else { return nil }
         var parameters = compiler.parameters
         var filter = ""
         if case .sql(let expression) = condition { filter = " WHERE \(expression)" }
