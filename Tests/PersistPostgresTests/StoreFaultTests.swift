@@ -125,6 +125,54 @@ struct StoreFaultTests {
         }
     }
 
+    @Test("a block that reconnects and then times out on the write lock leaves no transaction open for the next")
+    func reconnectThenLockTimeout() throws {
+        try withPostgresStore(options: { $0.lockTimeout = .milliseconds(300) }) { store, _ in
+            try seed(store, [Item(itemType: "Note", id: 1)])
+            let other = try TestServer.connect()
+            defer { other.close() }
+            try other.execute("BEGIN")
+            try other.execute("SELECT pg_advisory_xact_lock($1)", [.int8(store.writeLockKey)])
+            let pid = try store.withRawHandle { Int64(PQbackendPID($0)) }
+            try TestServer.terminate(pid)
+            expectError(.locked) { try store.writeSync { try $0.insert(Item(itemType: "Note", id: 2)) } }
+            try other.execute("ROLLBACK")
+            try seed(store, [Item(itemType: "Note", id: 3)])
+            #expect(try allItems(store, "Note").map(\.id) == [1, 3])
+        }
+    }
+
+    @Test("columns another session drops or renames are noticed by the next write, which adds them again",
+          arguments: ["DROP COLUMN body", "RENAME COLUMN body TO text"])
+    func columnsChangedElsewhere(change: String) throws {
+        try withPostgresStore { store, schema in
+            try seed(store, [Item(itemType: "Note", id: 1, attributes: ["body": "a"])])
+            let other = try TestServer.connect()
+            defer { other.close() }
+            try other.executeScript("ALTER TABLE \(schema).\"Note\" \(change)")
+            // A write only: no read reloads the schema first.
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: 2, attributes: ["body": "b"])) }
+            let items = try allItems(store, "Note")
+            #expect(items.map(\.id) == [1, 2])
+            #expect(items.last?["body"] == "b")
+        }
+    }
+
+    @Test("an isIn of more values than one statement takes is answered, counted, updated and deleted like any other")
+    func hugeMembership() throws {
+        try withPostgresStore { store, _ in
+            try seed(store, (0..<20).map { Item(itemType: "Note", id: .int(Int64($0)), attributes: ["n": .int(Int64($0))]) })
+            var request = DataStoreRequest(itemType: "Note")
+            request.filter = .attribute("n").isIn((0..<70_000).map { .int(Int64($0 * 2)) })
+            request.setSort(byKey: "n", ascending: false)
+            #expect(try store.read { try $0.items(forRequest: request) }.map(\.id) == stride(from: 18, through: 0, by: -2).map { .int(Int64($0)) })
+            #expect(try store.read { try $0.countItems(forRequest: request) } == 10)
+            #expect(try store.writeSync { try $0.updateItems(forRequest: request, setting: ["even": true]) } == 10)
+            #expect(try store.writeSync { try $0.deleteItems(forRequest: request) } == 10)
+            #expect(try allItems(store, "Note").map(\.id) == stride(from: 1, to: 20, by: 2).map { .int(Int64($0)) })
+        }
+    }
+
     /// Runs `body` with a server of the test's own and a store on it holding one note.
     private func withClusterStore(_ body: (PostgresCluster, PostgresDataStore) throws -> Void) throws {
         let cluster = try PostgresCluster.start()

@@ -138,10 +138,13 @@ struct SchemaEditor {
         (column.createdKind ?? .mixed).sqlType(dateType: schema.qualified(StoreSchema.dateType))
     }
 
+    /// Records new columns; a record left by a column of the same name that another session
+    /// dropped or renamed is replaced.
     private func recordCommands(_ columns: [ColumnSchema], table: String, _ schema: StoreSchema) -> [PGCommand] {
         columns.map { column in
             PGCommand("INSERT INTO \(schema.qualified(StoreSchema.columnsTable)) (table_name, column_name, attribute, kind) "
-                      + "VALUES ($1, $2, $3, $4)",
+                      + "VALUES ($1, $2, $3, $4) ON CONFLICT (table_name, column_name) "
+                      + "DO UPDATE SET attribute = EXCLUDED.attribute, kind = EXCLUDED.kind",
                       [.text(table), .text(column.name), .text(column.attribute), .text((column.createdKind ?? .mixed).rawValue)],
                       operation: Self.operation)
         }

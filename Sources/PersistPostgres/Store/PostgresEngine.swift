@@ -267,11 +267,15 @@ final class PostgresEngine: DataStoreEngine {
                                      transactionSum: try fingerprint.int64(0, 1) ?? 0)
         }
         do {
-            return try attempt()
-        } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
-            try session.reconnect()
-            return try attempt()
+            do {
+                return try attempt()
+            } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) {
+                try session.reconnect()
+                return try attempt()
+            }
         } catch {
+            // The retry's failure too (a lock wait timing out on the new connection): no block
+            // may begin inside a transaction left open and failed.
             rollback(session)
             throw error
         }
