@@ -38,6 +38,15 @@ extension PostgresWriter: SchemaRecreatingWriter {
                     + "\(SQLNames.maximumBytes) bytes", path: location)
         }
         let target = translated(description)
+        let columns = (target.key.map { [$0] } ?? []) + target.columns
+        if let long = columns.first(where: { $0.name.utf8.count > SQLNames.maximumBytes }) {
+            // PostgreSQL would cut the name, and the attribute's values would go to another column.
+            throw DataStoreError(
+                .invalidArgument,
+                "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
+                    + "its column \(String(reflecting: long.name)) is longer than \(SQLNames.maximumBytes) bytes, "
+                    + "PostgreSQL's limit for a name; rename the attribute on the way", path: location)
+        }
         var definitions = target.columns.map(Self.definition)
         if var key = target.key {
             key.notNull = false
@@ -172,9 +181,14 @@ extension PostgresWriter: SchemaRecreatingWriter {
         for itemType in recreation.awaitingIndexes {
             guard let description = recreation.tables[itemType] else { continue }
             let qualified = SQLNames.qualified(schema.name, itemType)
+            // An index name is kept when PostgreSQL can hold it and the schema has no relation of
+            // that name; otherwise it is shortened with a hash, never cut or refused at the end.
+            var named: Set<String> = []
             let commands = description.indexes.map { index in
-                PGCommand("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLNames.quoted(index.name)) ON \(qualified) ("
-                            + index.columns.map(SQLNames.quoted).joined(separator: ", ") + ")", operation: Self.recreating)
+                let name = SQLNames.allocate(index.name) { schema.takenNames.contains($0) || named.contains($0) }
+                named.insert(name)
+                return PGCommand("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLNames.quoted(name)) ON \(qualified) ("
+                                   + index.columns.map(SQLNames.quoted).joined(separator: ", ") + ")", operation: Self.recreating)
             }
             if !commands.isEmpty { _ = try transaction.run(commands) }
         }

@@ -191,4 +191,35 @@ struct PostgresSchemaTests {
         #expect(try copy.rows(rows) == original.rows(rows))
         #expect(try copy.rows(rows).first == [.integer(123), .text("integer"), .blob([3])])
     }
+
+    @Test("index names PostgreSQL cannot hold as they are get a shortened name each; a column name it cannot hold is refused")
+    func longNames() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let long = String(repeating: "i", count: 70)
+        let raw = try RawDatabase(directory.path("legacy.sqlite"))
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT);
+            CREATE INDEX \(long)_a ON t(a);
+            CREATE INDEX \(long)_b ON t(b);
+            INSERT INTO t VALUES (1, 'x', 'y');
+            """)
+        raw.close()
+        let output = try Tool.run(["legacy.sqlite", pg.url, "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let indexes = try pg.sql("SELECT indexdef FROM pg_indexes WHERE schemaname = '\(pg.schema)' AND tablename = 't' "
+                                 + "AND indexdef NOT LIKE '%UNIQUE%' ORDER BY indexdef")
+        #expect(indexes.split(separator: "\n").count == 2, "\(indexes)")
+        #expect(indexes.contains("(a)") && indexes.contains("(b)"), "\(indexes)")
+
+        let wide = try RawDatabase(directory.path("wide.sqlite"))
+        try wide.exec("CREATE TABLE w (id INTEGER PRIMARY KEY, \(long) TEXT); INSERT INTO w VALUES (1, 'v');")
+        wide.close()
+        let refused = try Tool.run(["wide.sqlite", pg.url, "--progress", "never"], in: directory.url)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("longer than 63 bytes"), "\(refused.stderr)")
+        #expect(try pg.sql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(pg.schema)' AND tablename = 'w'") == "0")
+    }
 }
