@@ -297,6 +297,41 @@ struct AtomicMigrationTests {
         #expect(report.verified && report.written == 290)
         #expect(try MigrationTests.everything(target) == Set(MigrationTests.sample()))
     }
+
+    @Test("beforeCommit runs once after every item is written; its error rolls an atomic copy back and ends the run")
+    func beforeCommitRollsBack() throws {
+        let source = try MigrationTests.open(InMemoryDataStore(), holding: MigrationTests.sample())
+        let target = try MigrationTests.open(InMemoryDataStore(), holding: [Item(itemType: "Other", id: 1)])
+        let calls = Locked(0)
+        var options = MigrationOptions(batchSize: 10, atomic: true)
+        options.beforeCommit = {
+            calls.withLock { $0 += 1 }
+            throw DataStoreError(.locked, "the source changed")
+        }
+        let error = expectError(.locked) { try Migration(source: source, target: target, options: options).run() }
+        #expect(error?.message == "the source changed")
+        #expect(calls.value == 1)
+        #expect(try MigrationTests.everything(target) == [Item(itemType: "Other", id: 1)])
+        // Verification comes first: when it fails, the hook is not reached.
+        let faulty = try MigrationTests.open(FaultyStore(.dropAttribute("stars")))
+        #expect(throws: DataStoreError.self) { try Migration(source: source, target: faulty, options: options).run() }
+        #expect(calls.value == 1)
+    }
+
+    @Test("beforeCommit runs after the last batch of a batched copy, before verification")
+    func beforeCommitBatched() throws {
+        let source = try MigrationTests.open(InMemoryDataStore(), holding: MigrationTests.sample())
+        let target = try MigrationTests.open(InMemoryDataStore())
+        let calls = Locked(0)
+        var options = MigrationOptions(batchSize: 10)
+        options.beforeCommit = {
+            let written = try MigrationTests.everything(target).count
+            #expect(written == 290)
+            calls.withLock { $0 += 1 }
+        }
+        let report = try Migration(source: source, target: target, options: options).run()
+        #expect(report.verified && calls.value == 1)
+    }
 }
 
 @Suite("Atomic migration verification")

@@ -103,6 +103,7 @@ public struct Migration: Sendable {
                     try verify(&copy, against: accessor, chosen: chosen, transform: transform, tracker: &tracker,
                                cancellation: cancellation)
                 }
+                try options.beforeCommit?()
                 return options.dryRun ? TransactionStatus.rollback : .commit
             }
         } else {
@@ -113,6 +114,7 @@ public struct Migration: Sendable {
                     return options.dryRun ? TransactionStatus.rollback : .commit
                 }
             }
+            try options.beforeCommit?()
             if copy.verifying {
                 try cancellation?.check()
                 tracker.begin(.verifying)

@@ -60,6 +60,20 @@ public struct MigrationOptions: Sendable {
     /// stops with ``DataStoreError/Code/invalidArgument`` naming the item, before that item's
     /// batch is written; with ``atomic`` (or in `persist-migrate`) nothing at all is written.
     public var transform: (@Sendable (Item) throws -> Item?)?
+    /// Runs once every item is written: with ``atomic``, inside the one write block, after
+    /// verification and before the commit, so that an error it throws rolls everything back;
+    /// otherwise after the last batch commits. The run ends with the error it throws. `nil` (the
+    /// default) checks nothing.
+    ///
+    /// ```swift
+    /// let before = try FileManager.default.attributesOfItem(atPath: "old.sqlite")[.modificationDate] as? Date
+    /// options.atomic = true
+    /// options.beforeCommit = {
+    ///     let now = try FileManager.default.attributesOfItem(atPath: "old.sqlite")[.modificationDate] as? Date
+    ///     if now != before { throw DataStoreError(.locked, "old.sqlite changed while it was copied") }
+    /// }
+    /// ```
+    public var beforeCommit: (@Sendable () throws -> Void)?
 
     /// The defaults: every type, `ifExists: .fail`, batches of 5,000, verification on, not atomic.
     public init(
