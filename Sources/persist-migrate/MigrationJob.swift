@@ -23,6 +23,10 @@ final class MigrationJob {
     let batchSize: Int?
     let logger: Logger
     let signals: SignalWatcher
+    /// Reshape rules the migration applies inside a transform (with `--raw-value`), where the
+    /// library does not see them: their renames are checked against the source's types here, as
+    /// the library checks its own.
+    var transformRules = MigrationReshape()
     private(set) var stage: ToolExit.Stage = .openingSource
     private var stagingPath: String?
     /// What `--recover` did, for the summary.
@@ -76,7 +80,11 @@ final class MigrationJob {
         // once, instead of once per batch, and holds nothing in memory for it.
         options.batchSize = batchSize ?? 5_000
         options.atomic = targetDriver.writesInOneBlock && batchSize == nil
-        StagingFile.removeLeftovers(of: target.path, companions: targetDriver.companionFiles)
+        // An existing target reached through a symbolic link is rebuilt beside the file the link
+        // points to, and replaces that file: the link stays, and the copy made of the old
+        // contents is a copy of the file, never a second link to it.
+        let finalPath = target.exists ? FileSystem.canonical(target.path) : target.path
+        StagingFile.removeLeftovers(of: finalPath, companions: targetDriver.companionFiles)
         var copyExisting: (@Sendable (String, String, StoreDriver.Layout) throws -> Void)?
         if target.exists {
             switch targetDriver.existingTargetStrategy {
@@ -91,11 +99,11 @@ final class MigrationJob {
             }
         }
 
-        let staging = StagingFile(finalPath: target.path, companions: targetDriver.companionFiles)
+        let staging = StagingFile(finalPath: finalPath, companions: targetDriver.companionFiles)
         stagingPath = staging.path
         do {
             if let copyExisting {
-                try copyExisting(target.path, staging.path, target.layout)
+                try copyExisting(finalPath, staging.path, target.layout)
             }
             try signals.check()
             let store = try targetDriver.openWritable(path: staging.path, layout: target.layout, create: !target.exists,
@@ -123,11 +131,25 @@ final class MigrationJob {
     ) throws -> MigrationReport {
         stage = .copying
         let report: MigrationReport
+        if !transformRules.isEmpty {
+            do {
+                try transformRules.validate(sourceTypes: sourceStore.read { accessor in try accessor.itemTypes() })
+            } catch {
+                try? targetStore.tearDown()
+                throw error
+            }
+        }
+        var options = options
+        if let fingerprint {
+            // Before the commit: a target written in place (an existing SQLite file, a PostgreSQL
+            // database) then rolls back, and "nothing was written" stays true.
+            let path = source.path
+            options.beforeCommit = { try fingerprint.check(path) }
+        }
         do {
             report = try Migration(source: sourceStore, target: targetStore, options: options)
                 .run(progress: progress, cancellation: signals.cancellation)
             stage = .finishing
-            try fingerprint?.check(source.path)
         } catch {
             try? targetStore.tearDown()
             throw error
@@ -152,9 +174,14 @@ final class MigrationJob {
         let copy = StagingFile(finalPath: besides, companions: { _ in [] }).path + ".recovering"
         recoveryCopy = copy
         do {
-            try FileManager.default.copyItem(atPath: source.path, toPath: copy)
+            // The file itself: a copy of a symbolic link would be a link, and recovering it
+            // would repair the source in place.
+            try FileManager.default.copyItem(atPath: FileSystem.canonical(source.path), toPath: copy)
         } catch {
-            throw DataStoreError(.io, "cannot copy \(source.path) to recover it: \(error.localizedDescription)", path: copy)
+            // The copy goes where the target does: failing to make it is the target side's failure.
+            throw ToolFailure(.cannotCreate, code: "recoveryCopy",
+                              "cannot copy \(source.path) beside the target to recover it: \(error.localizedDescription)",
+                              hint: "check that the target's folder exists, is writable and has room for a copy of the source")
         }
         recovery = try GDBMDataStore.recover(path: copy, keepBackup: false, logger: logger)
         if !source.layoutGiven,

@@ -79,14 +79,12 @@ struct PersistMigrate: ParsableCommand {
             """)
 
     @Option(name: .long, help: ArgumentHelp("The store to copy from: a kind (with the path or URL given after the options), "
-                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"),
-            transform: { try StoreName(parsing: $0, option: "--from") })
-    var from: StoreName?
+                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"))
+    var from: String?
 
     @Option(name: .long, help: ArgumentHelp("The store to copy to: a kind (with the path or URL given after the options), "
-                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"),
-            transform: { try StoreName(parsing: $0, option: "--to") })
-    var to: StoreName?
+                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"))
+    var to: String?
 
     @Argument(help: ArgumentHelp("The paths of the stores whose --from or --to gives no path: the source's, then the "
                                     + "target's.", valueName: "path"))
@@ -157,11 +155,16 @@ struct PersistMigrate: ParsableCommand {
             throw ValidationError("--types needs item type names separated by commas, such as --types Restaurant,Review")
         }
         _ = try reshape.reshape()
-        _ = try resolver.names()
+        _ = try resolver().names()
     }
 
-    var resolver: StoreResolver {
-        StoreResolver(from: from, to: to, paths: paths, fromLayout: fromLayout, toLayout: toLayout, rawType: rawType)
+    /// The stores named on the command line. `--from` and `--to` are parsed here rather than by an
+    /// option transform, whose errors the argument parser prints with the value typed, which may be
+    /// a URL holding a password; these errors never repeat a URL.
+    func resolver() throws -> StoreResolver {
+        StoreResolver(from: try from.map { try StoreName(parsing: $0, option: "--from") },
+                      to: try to.map { try StoreName(parsing: $0, option: "--to") },
+                      paths: paths, fromLayout: fromLayout, toLayout: toLayout, rawType: rawType)
     }
 
     func run() throws {
@@ -176,7 +179,7 @@ struct PersistMigrate: ParsableCommand {
         var failure: (any Error)?
         var plans: (source: StorePlan, target: StorePlan)?
         do {
-            let resolved = try resolver.resolve()
+            let resolved = try resolver().resolve()
             if recover && resolved.source.kind != .gdbm {
                 throw ValidationError("--recover applies to GDBM sources only; \(resolved.source.path) is "
                                         + resolved.source.kind.aFile)
@@ -188,6 +191,7 @@ struct PersistMigrate: ParsableCommand {
             }
             let running = MigrationJob(source: resolved.source, target: resolved.target, recover: recover, rawType: rawType,
                                        batchSize: batchSize, logger: logger, signals: signals)
+            if options.transform != nil { running.transformRules = try reshape.reshape() }
             job = running
             defer { display.finish() }
             report = try running.run(options: options, progress: progress == .never ? nil : display.update)
@@ -196,10 +200,9 @@ struct PersistMigrate: ParsableCommand {
         } catch {
             failure = error
         }
-        let exit = failure.map { job?.exitStatus(for: $0) ?? ToolExit.status(for: $0, at: .openingSource, sourcePaths: [],
-                                                                                 targetPaths: []) } ?? .ok
+        let named = try? resolver().names()
+        let exit = failure.map { job?.exitStatus(for: $0) ?? Self.statusBeforeJob(for: $0, named: named) } ?? .ok
         let diagnosis = failure.map { ToolDiagnosis($0, exit: exit, job: job, options: options) }
-        let named = try? resolver.names()
         let ruleLines = reshapeReport(report: report, options: options, counts: ruleCounts)
         let summary = MigrationSummary(
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
@@ -219,6 +222,15 @@ struct PersistMigrate: ParsableCommand {
             }
             throw ExitCode(exit.rawValue)
         }
+    }
+
+    /// The status for an error raised while the stores were being looked at, before a job
+    /// existed: an error naming the target's file (a damaged GDBM target, say) is the target's.
+    private static func statusBeforeJob(for error: any Error, named: (source: StoreName, target: StoreName)?) -> ToolExit {
+        let targetPaths = named?.target.path.map { [$0, FileSystem.canonical($0)] } ?? []
+        let isTarget = (error as? DataStoreError)?.path.map { targetPaths.contains($0) || targetPaths.contains(FileSystem.canonical($0)) }
+        return ToolExit.status(for: error, at: isTarget == true ? .openingTarget : .openingSource,
+                               sourcePaths: named?.source.path.map { [$0] } ?? [], targetPaths: targetPaths)
     }
 
     /// The summary's account of a store, from its plan or, when the run stopped before one was

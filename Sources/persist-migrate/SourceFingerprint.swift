@@ -5,7 +5,7 @@ import PersistSQLite
 /// What identifies the state of an SQLite source read as an unchanging file: the database's
 /// identity, size and modification time, and whether a write-ahead log exists. If another program
 /// writes the database while it is copied, one of them changes, and the copy is refused.
-struct SourceFingerprint: Equatable {
+struct SourceFingerprint: Equatable, Sendable {
     let device: UInt64
     let inode: UInt64
     let size: Int64

@@ -103,6 +103,14 @@ enum StoreName: Sendable, Hashable {
         }
     }
 
+    /// Whether `text` begins as a URL does: a scheme of letters, digits, '+', '-' or '.', then "://".
+    static func looksLikeURL(_ text: String) -> Bool {
+        guard let separator = text.range(of: "://") else { return false }
+        let scheme = text[..<separator.lowerBound]
+        return scheme.first?.isLetter == true
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+    }
+
     /// A word of letters and digits, as kinds are.
     private static func looksLikeKind(_ text: String) -> Bool {
         !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }

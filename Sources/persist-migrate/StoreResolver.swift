@@ -78,6 +78,12 @@ struct StoreResolver {
                                             + "after the options (persist-migrate --from gdbm --to sqlite old.db "
                                             + "new.sqlite) or write \(option) \(kind.rawValue):PATH")
                 }
+                if StoreName.looksLikeURL(path), !FileSystem.exists(path) {
+                    // Not quoted: a URL may hold a password.
+                    throw ValidationError("\(option) \(kind.rawValue) names the \(role) as \(kind.aFile), but the "
+                                            + "\(role) given after the options is a URL; for a PostgreSQL database "
+                                            + "write \(option) postgresql")
+                }
                 return .kindAndPath(kind, path)
             case nil:
                 break

@@ -172,6 +172,20 @@ enum ExitMatrix {
         ExitCase(name: "a bare target of undetectable content", arguments: ["old.db", "noise.bin"], status: 73,
                  mentions: ["noise.bin is neither an SQLite database nor a GDBM file"], refuses: ["--if-exists"],
                  prepare: write("noise.bin", noise)),
+        ExitCase(name: "a damaged existing GDBM target", arguments: ["old.db", "damaged.gdbm"], status: 73,
+                 mentions: ["damaged.gdbm"], refuses: ["check the path of the store to copy", "--recover"],
+                 prepare: { directory in
+                     try StoreFiles.gdbm(directory.path("whole.gdbm"), holding: StoreFiles.items(count: 3))
+                     let bytes = try Data(contentsOf: URL(fileURLWithPath: directory.path("whole.gdbm")))
+                     try bytes.prefix(100).write(to: URL(fileURLWithPath: directory.path("damaged.gdbm")))
+                     try FileManager.default.removeItem(atPath: directory.path("whole.gdbm"))
+                 }),
+        ExitCase(name: "--recover with the target in a missing folder", arguments: ["crashed.db", "no/such/new.sqlite", "--recover"],
+                 status: 73, mentions: ["crashed.db", "target's folder"], refuses: ["check the path of the store to copy"],
+                 prepare: { directory in
+                     try FileManager.default.copyItem(atPath: directory.path("old.db"), toPath: directory.path("crashed.db"))
+                     try MigrateFixtures.breakCleanClose(directory.path("crashed.db"))
+                 }),
         ExitCase(name: "a directory as the target", arguments: ["old.db", "sqlite:folder"], status: 73,
                  mentions: ["folder"], refuses: ["--if-exists"], prepare: { directory in
                      try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: false)
@@ -198,6 +212,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 59, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 62, "update the count here and in the README")
     }
 }

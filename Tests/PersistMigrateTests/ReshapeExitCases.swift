@@ -43,6 +43,15 @@ extension ExitMatrix {
         ExitCase(name: "a type renamed to another type of the source",
                  arguments: ["old.db", "new.sqlite", "--rename-type", "Review=Restaurant"], status: 65,
                  mentions: ["--rename-type Review=Restaurant", "already has items of type Restaurant"]),
+        ExitCase(name: "a type renamed to another type of the source, into a raw file with --raw-value",
+                 arguments: ["two.sqlite", "raw.dbm", "--to-layout", "raw", "--raw-value", "utf8", "--rename-type", "Old=Entry"],
+                 status: 65, mentions: ["--rename-type Old=Entry", "already has items of type Entry"],
+                 prepare: { directory in
+                     try StoreFiles.sqlite(directory.path("two.sqlite"), holding: [
+                         Item(itemType: "Entry", id: "a", attributes: ["value": "kept"]),
+                         Item(itemType: "Old", id: "a", attributes: ["value": "would overwrite it"]),
+                     ])
+                 }),
         ExitCase(name: "an attribute renamed to one the item has",
                  arguments: ["old.db", "new.sqlite", "--rename-attribute", "Restaurant.name=rating"], status: 65,
                  mentions: ["--rename-attribute Restaurant.name=rating", "Restaurant/", "already has an attribute \"rating\""]),

@@ -24,6 +24,24 @@ struct PostgresExitTests {
         #expect(!output.stderr.contains("s3cret-word"))
     }
 
+    @Test("a malformed URL given to --from or --to, or as the path of a file kind, exits 64 and never repeats it",
+          arguments: [
+              ["old.db", "--to", "mysql://app:s3cret-word@localhost/app"],
+              ["old.db", "--to", "postgresql://app:s3cret-word@localhost:99999/app"],
+              ["--from", "postgresql://app:s3cret-word@localhost:0/app", "new.sqlite"],
+              ["--from", "gdbm", "--to", "sqlite", "old.db", "postgresql://app:s3cret-word@localhost/app"],
+              ["old.db", "postgresql://app:987654321/app"],
+          ])
+    func malformedURLNotRepeated(arguments: [String]) throws {
+        let (output, directory) = try run(arguments + ["--json"])
+        defer { directory.remove() }
+        #expect(output.status == 64, "\(output.stderr)")
+        #expect(output.stderr.contains("URL") || output.stderr.contains("port"), "\(output.stderr)")
+        let everything = output.stdout + output.stderr
+        #expect(!everything.contains("s3cret-word") && !everything.contains("987654321"), "\(everything)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["old.db"])
+    }
+
     @Test("a bad ?schema= exits 64 naming the part", arguments: ["", "a%00b", String(repeating: "s", count: 64)])
     func badSchema(schema: String) throws {
         let (output, directory) = try run(["old.db", "postgresql://app@localhost/app?schema=\(schema)"])

@@ -1,0 +1,73 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+/// Stores reached through symbolic links: the file a link points to is what the tool replaces,
+/// or leaves alone.
+@Suite("persist-migrate with stores reached through symbolic links")
+struct SymlinkTests {
+    /// `count` restaurants; the last one also has an attribute `label`, so that renaming `name`
+    /// to `label` fails on it, after the batches before it were written.
+    private static func restaurants(_ count: Int) -> [Item] {
+        (0..<count).map { index in
+            var attributes: [String: Value] = ["name": .string("Restaurant \(index)")]
+            if index == count - 1 { attributes["label"] = .string("taken") }
+            return Item(itemType: "Restaurant", id: .int(Int64(1_000 + index)), attributes: attributes)
+        }
+    }
+
+    /// A directory holding `real/app.gdbm` (five items) and `app.gdbm`, a link to it.
+    private func linkedTarget() throws -> (TemporaryDirectory, real: String, original: Set<Item>) {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("real"), withIntermediateDirectories: true)
+        let real = directory.path("real/app.gdbm")
+        try StoreFiles.gdbm(real, holding: Array(StoreFiles.items(count: 4)))
+        try FileManager.default.createSymbolicLink(atPath: directory.path("app.gdbm"), withDestinationPath: real)
+        return (directory, real, try StoreFiles.contents(.gdbm, real))
+    }
+
+    @Test("--if-exists replace into a linked GDBM file writes the file the link points to, and keeps the link")
+    func replacesThroughLink() throws {
+        let (directory, real, original) = try linkedTarget()
+        defer { directory.remove() }
+        let added = Self.restaurants(3).dropLast()
+        try StoreFiles.sqlite(directory.path("new.sqlite"), holding: Array(added))
+        let output = try Tool.run(["new.sqlite", "app.gdbm", "--if-exists", "replace", "--progress", "never"],
+                                  in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: directory.path("app.gdbm"))
+        #expect(link == real)
+        #expect(try StoreFiles.contents(.gdbm, real) == original.union(added))
+    }
+
+    @Test("a run into a linked GDBM file that fails after writing batches leaves the file the link points to as it was")
+    func failureLeavesLinkedFile() throws {
+        let (directory, real, original) = try linkedTarget()
+        defer { directory.remove() }
+        try StoreFiles.sqlite(directory.path("new.sqlite"), holding: Self.restaurants(600))
+        let before = try Data(contentsOf: URL(fileURLWithPath: real))
+        let output = try Tool.run(["new.sqlite", "app.gdbm", "--if-exists", "replace", "--batch-size", "50",
+                                   "--rename-attribute", "Restaurant.name=label", "--progress", "never"], in: directory.url)
+        #expect(output.status == 65, "\(output.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: real)) == before)
+        #expect(try StoreFiles.contents(.gdbm, real) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("real")) == ["app.gdbm"])
+    }
+
+    @Test("--recover through a linked source recovers a copy and leaves the file the link points to as it was")
+    func recoverLeavesLinkedSource() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.path("real"), withIntermediateDirectories: true)
+        let real = directory.path("real/crashed.db")
+        try StoreFiles.gdbm(real, holding: StoreFiles.items(count: 8))
+        try MigrateFixtures.breakCleanClose(real)
+        try FileManager.default.createSymbolicLink(atPath: directory.path("crashed.db"), withDestinationPath: real)
+        let before = try Data(contentsOf: URL(fileURLWithPath: real))
+        let output = try Tool.run(["crashed.db", "new.sqlite", "--recover", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: real)) == before)
+        #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")) == Set(StoreFiles.items(count: 8)))
+    }
+}
