@@ -149,6 +149,10 @@ struct URLParsingTests {
             let error = expectError(.invalidArgument) { try PostgresURL(text) }
             #expect(!String(describing: error as Any).contains(secret), "\(text)")
         }
+        // A numeric password typed where "@host" was forgotten reads as a port: it is not quoted.
+        let error = expectError(.invalidArgument) { try PostgresURL("postgresql://root:98765432/db") }
+        #expect(error?.message.contains("port") == true)
+        #expect(error?.message.contains("98765432") == false)
     }
 
     @Test("the memberwise initializer checks its parts as the parser does")

@@ -112,8 +112,10 @@ private struct URLParser {
         guard !portText.isEmpty, portText.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw URLPartRules.invalid("the port is not a number from 1 to 65535")
         }
+        // A long run of digits is not quoted: it may be a password typed where the port goes
+        // ("postgresql://user:secret/db" without "@host").
         guard portText.count <= 5, let port = Int(portText) else {
-            throw URLPartRules.invalid("the port \(portText) is not a number from 1 to 65535")
+            throw URLPartRules.invalid("the port is not a number from 1 to 65535 (it has \(portText.count) digits)")
         }
         return (host, port)
     }
