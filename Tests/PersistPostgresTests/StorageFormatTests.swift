@@ -163,6 +163,16 @@ struct StorageFormatTests {
         }
     }
 
+    @Test("dropCreatedTables refuses a schema name PostgreSQL would cut to another schema's, or an empty one")
+    func dropCreatedTablesRefusesLongNames() throws {
+        for name in [String(repeating: "s", count: 64), ""] {
+            let error = expectError(.invalidArgument) {
+                try PostgresDataStore.dropCreatedTables(at: TestServer.url(), schema: name, options: TestStores.quietOptions())
+            }
+            #expect(error?.message.contains("63 bytes") == true)
+        }
+    }
+
     @Test("dropSchema refuses the shared schemas")
     func dropSchemaRefusesShared() throws {
         for name in ["public", "pg_catalog", "information_schema", ""] {

@@ -43,8 +43,17 @@ extension PostgresDataStore {
     ///   - schema: the store's schema; `nil` takes the options', then the URL's (`public` unless it
     ///     names one).
     ///   - options: the connect timeout and logger to use.
+    /// - Throws: `invalidArgument` for an empty schema name, or one PostgreSQL cannot hold; the
+    ///   server's errors.
     public static func dropCreatedTables(at url: PostgresURL, schema: String? = nil, options: Options = Options()) throws {
         let name = schema ?? options.schema ?? url.schema
+        // PostgreSQL would cut a longer name to another schema's.
+        if name.isEmpty || name.containsNUL || name.utf8.count > SQLNames.maximumBytes {
+            throw DataStoreError(
+                .invalidArgument,
+                "the schema name \(String(reflecting: name)) for PostgreSQL at \(url.location) is empty, contains a NUL "
+                    + "character, or is longer than \(SQLNames.maximumBytes) bytes", path: url.location)
+        }
         let tables = SQLNames.qualified(name, StoreSchema.tablesTable)
         let columns = SQLNames.qualified(name, StoreSchema.columnsTable)
         let indexes = SQLNames.qualified(name, StoreSchema.indexesTable)
