@@ -58,6 +58,11 @@ enum RequestTests {
             #expect(try ids(store) { $0.offset = 4; $0.limit = .max - 1 } == ["r5"])
             #expect(try ids(store) { $0.offset = .max } == [])
             #expect(try ids(store) { $0.offset = .max; $0.limit = .max } == [])
+            // Sorted too: a store that keeps the best `offset + limit` while it scans must not overflow.
+            let byRating: (inout DataStoreRequest) -> Void = { $0.setSort(byKey: "rating", ascending: false) }
+            #expect(try ids(store) { byRating(&$0); $0.offset = 1; $0.limit = .max } == ["r4", "r1", "r5", "r3"])
+            #expect(try ids(store) { byRating(&$0); $0.limit = .max / 2 + 1 } == ["r2", "r4", "r1", "r5", "r3"])
+            #expect(try ids(store) { byRating(&$0); $0.offset = .max / 2; $0.limit = .max / 2 + 2 } == [])
             try store.read { accessor throws in
                 let request = DataStoreRequest(itemType: "Restaurant", offset: 2, limit: .max)
                 #expect(try accessor.countItems(forRequest: request) == 3)

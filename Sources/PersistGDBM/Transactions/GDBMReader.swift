@@ -167,7 +167,10 @@ class GDBMReader: StoreReader {
                 entries.append(GDBMRequestEvaluator.SortEntry(probe: Item(itemType: request.itemType, id: id, attributes: attributes),
                                                    record: [UInt8](record)))
             }
-            if let bound, entries.count >= max(2 * bound, 256) { GDBMRequestEvaluator.sortAndTrim(&entries, request, bound: bound) }
+            // Saturating: a bound near Int.max (limit: Int.max) never trims, and never overflows.
+            if let bound, entries.count >= max(bound.multipliedReportingOverflow(by: 2).overflow ? Int.max : 2 * bound, 256) {
+                GDBMRequestEvaluator.sortAndTrim(&entries, request, bound: bound)
+            }
             return true
         }
         GDBMRequestEvaluator.sortAndTrim(&entries, request, bound: bound)
