@@ -47,6 +47,16 @@ struct GDBMIndexTests {
         #expect(pairs.keys.filter { $0.first == 0 }.count == 3)
     }
 
+    @Test("a catalog holding an index number no store gives out is corrupt, not a crash at the next ensureIndex")
+    func implausibleIndexNumber() throws {
+        for number in [UInt64.max, UInt64(UInt32.max) + 1] {
+            var catalog: [UInt8] = [0x01, 0x01]
+            BinaryValueCoding.appendVarint(number, to: &catalog)
+            catalog += [0x01] + Array("T".utf8) + [0x00, 0x01, 0x01] + Array("a".utf8)
+            expectError(.corrupt) { try GDBMStorageFormat.decodeIndexCatalog(catalog) }
+        }
+    }
+
     @Test("an equality query on an indexed attribute reads only the items its entry lists")
     func noScan() throws {
         let directory = try TemporaryDirectory()

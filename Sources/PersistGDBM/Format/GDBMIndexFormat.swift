@@ -70,7 +70,10 @@ enum GDBMIndexFormat {
                 let attributeCount = try reader.readLength(minimumBytesEach: 2)
                 var attributes: [String] = []
                 for _ in 0..<attributeCount { attributes.append(try reader.readLengthPrefixedString()) }
-                guard number > 0, !itemType.isEmpty, !attributes.isEmpty, !attributes.contains(where: \.isEmpty),
+                // Numbers are given out from 1 upwards, one per index: a number past UInt32.max can
+                // only be damage (and the next number after UInt64.max would not exist).
+                guard number > 0, number <= UInt64(UInt32.max), !itemType.isEmpty, !attributes.isEmpty,
+                      !attributes.contains(where: \.isEmpty),
                       !definitions.contains(where: { $0.number == number })
                 else {
                     throw DataStoreError(.corrupt, "the index catalog holds an index with number \(number), an empty name, "
