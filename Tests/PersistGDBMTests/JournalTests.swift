@@ -32,6 +32,13 @@ struct JournalTests {
         return try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")).map(\.id) }
     }
 
+    @Test("GDBM's datum limit: a key or record over 2 GiB − 1 bytes is refused with invalidArgument naming the file")
+    func datumLimit() throws {
+        #expect(throws: Never.self) { try GDBMStorageFormat.checkDatumSize(Int(Int32.max), path: "a.gdbm") }
+        let error = expectError(.invalidArgument) { try GDBMStorageFormat.checkDatumSize(Int(Int32.max) + 1, path: "a.gdbm") }
+        #expect(error?.message.contains("2 GiB") == true && error?.path == "a.gdbm")
+    }
+
     @Test("a complete journal is replayed on open and removed")
     func replaysComplete() throws {
         let directory = try TemporaryDirectory()

@@ -267,11 +267,7 @@ final class GDBMHandle: @unchecked Sendable {
     private static func withDatum<R>(
         _ bytes: UnsafeRawBufferPointer, path: String, _ body: (datum) throws -> R
     ) throws -> R {
-        guard bytes.count <= Int(Int32.max) else {
-            throw DataStoreError(.invalidArgument,
-                                 "a key or record of \(bytes.count) bytes is larger than GDBM's limit of 2 GiB (file \(path))",
-                                 path: path)
-        }
+        try GDBMStorageFormat.checkDatumSize(bytes.count, path: path)
         if let base = bytes.baseAddress {
             let pointer = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: CChar.self))
             return try body(datum(dptr: pointer, dsize: Int32(bytes.count)))

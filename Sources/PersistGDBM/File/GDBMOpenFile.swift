@@ -185,6 +185,11 @@ final class GDBMOpenFile: @unchecked Sendable {
             entries.append(.store(key: GDBMStorageFormat.metadataKey,
                                   value: GDBMStorageFormat.metadataValue(version: raisesVersion ? GDBMStorageFormat.indexedFormatVersion : version)))
         }
+        // Checked before the journal: an entry GDBM refuses would fail every replay of it too.
+        for entry in entries {
+            try GDBMStorageFormat.checkDatumSize(entry.key.count, path: path)
+            if case .store(_, let value) = entry { try GDBMStorageFormat.checkDatumSize(value.count, path: path) }
+        }
         try journal?.write(entries)
         do {
             try snapshot.withExclusive { try handle.apply(entries) }

@@ -143,6 +143,19 @@ public enum GDBMStorageFormat {
         }
     }
 
+    /// Refuses a key or record larger than GDBM's datum size (a C `int`) can hold: 2 GiB − 1
+    /// bytes. A write block is checked before its journal is written, so an oversized record
+    /// fails its block and never a replay.
+    ///
+    /// - Throws: `invalidArgument` naming the size and the file.
+    package static func checkDatumSize(_ count: Int, path: String) throws {
+        guard count <= Int(Int32.max) else {
+            throw DataStoreError(.invalidArgument,
+                                 "a key or record of \(count) bytes is larger than GDBM's limit of 2 GiB (file \(path))",
+                                 path: path)
+        }
+    }
+
     /// The entries of a complete journal file.
     ///
     /// - Throws: `DataStoreError.Code.corrupt` for a torn or damaged journal (which a store
