@@ -97,14 +97,14 @@ public final class WriteScheduler: Sendable {
     /// Completion handlers may start writes (which wait for the write queue only), but not wait for
     /// the completion queue they run on.
     private func checkMayWait(_ operation: String, waitsForCompletions: Bool = true) throws {
-        if isOnWriteQueue {
+        if isOnWriteQueue || BlockRegistry.isInside(.write, of: self) {
             throw DataStoreError(
                 .misuse,
                 "\(operation) was called inside a write block of the same store, which would wait for itself; "
                     + "do the work in the enclosing block, or queue it with writeAsync",
                 path: engine.location)
         }
-        if ReadBlockRegistry.isInside(self) {
+        if BlockRegistry.isInside(.read, of: self) {
             throw DataStoreError(
                 .misuse,
                 "\(operation) was called inside a read block of the same store, which would wait for the read; "
@@ -188,15 +188,13 @@ public final class WriteScheduler: Sendable {
             guard phase == .open else { throw notOpenError(phase) }
             readers.enter()
         }
-        ReadBlockRegistry.enter(self)
-        defer {
-            ReadBlockRegistry.leave(self)
-            readers.leave()
-        }
-        return try engine.read { reader in
-            let context = makeContext()
-            defer { context.close() }
-            return try block(DataStoreReadAccessor(reader: reader, context: context))
+        defer { readers.leave() }
+        return try BlockRegistry.running(.read, of: self) {
+            try engine.read { reader in
+                let context = makeContext()
+                defer { context.close() }
+                return try block(DataStoreReadAccessor(reader: reader, context: context))
+            }
         }
     }
 
@@ -217,7 +215,9 @@ public final class WriteScheduler: Sendable {
         let current = phase.value
         guard current == .open || current == .closing else { throw notOpenError(current) }
         var outcome = BlockOutcome()
-        let value = try engine.write { writer in try transaction(writer, &outcome, block) }
+        let value = try BlockRegistry.running(.write, of: self) {
+            try engine.write { writer in try transaction(writer, &outcome, block) }
+        }
         finish(outcome)
         return value
     }
@@ -335,7 +335,7 @@ public final class WriteScheduler: Sendable {
         let value = try writeQueue.sync {
             let current = phase.value
             guard current == .open || current == .closing else { throw notOpenError(current) }
-            return try body()
+            return try BlockRegistry.running(.write, of: self, body)
         }
         // Legacy code may have changed anything.
         observations.post(.changed)

@@ -188,7 +188,16 @@ enum ChildStoreTests {
             expectError(.misuse) { try sibling.merge(child) }
             expectError(.misuse) { try parent.merge(other) }
             expectError(.misuse) { try child.writeSync { _ in try parent.merge(child) } }
+            // The parent's own write block: the merge runs on the child's queue, from where the
+            // parent's is still known to be busy.
+            expectError(.misuse) { try parent.writeSync { _ in try parent.merge(child) } }
+            let grandchild = try makeChild(of: child)
+            try grandchild.writeSync { accessor in try accessor.insert(note("g", 7)) }
+            expectError(.misuse) { try child.writeSync { _ in try child.merge(grandchild) } }
             #expect(try allItems(other, "Note").isEmpty && allItems(parent, "Note").isEmpty)
+            try child.merge(grandchild)
+            try parent.merge(child)
+            #expect(try allItems(parent, "Note").map(\.id) == ["a", "g"])
             let unopened = try parent.makeChildDataStore()
             expectError(.misuse) { try unopened.read { _ in 1 } }
             try parent.tearDown()
