@@ -36,8 +36,9 @@ enum ChildMerge {
 
     /// Applies the changes; returns the conflicting items whose parent version was kept.
     ///
-    /// Changes are applied type by type in identifier order, which keeps the target's pages in the
-    /// order its keys are stored (a B-tree writes far faster in key order than in hash order).
+    /// Deletes are applied before saves; each runs type by type in identifier order, which keeps
+    /// the target's pages in the order its keys are stored (a B-tree writes far faster in key order
+    /// than in hash order).
     private static func apply(
         _ changes: ChildChanges, to accessor: DataStoreReadWriteAccessor, policy: MergePolicy, parent: String
     ) throws -> [ItemReference] {
@@ -70,14 +71,19 @@ enum ChildMerge {
                     path: parent, items: sorted)
             }
         }
-        for (itemType, entries, order) in ordered {
-            for position in order {
-                let (id, change) = entries[position]
-                if !conflicts.isEmpty, conflicts.contains(ItemReference(itemType: itemType, id: id)) { continue }
-                if let item = change.item {
-                    try accessor.save(item)
-                } else {
-                    try accessor.deleteItem(ofType: itemType, id: id)
+        // Deletes first, then saves: a child that deleted an item and gave its unique value to
+        // another merges as it reads, the value freed before it is taken again.
+        for deleting in [true, false] {
+            for (itemType, entries, order) in ordered {
+                for position in order {
+                    let (id, change) = entries[position]
+                    guard (change.item == nil) == deleting else { continue }
+                    if !conflicts.isEmpty, conflicts.contains(ItemReference(itemType: itemType, id: id)) { continue }
+                    if let item = change.item {
+                        try accessor.save(item)
+                    } else {
+                        try accessor.deleteItem(ofType: itemType, id: id)
+                    }
                 }
             }
         }

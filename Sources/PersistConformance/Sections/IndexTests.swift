@@ -135,6 +135,21 @@ enum IndexTests {
             #expect(try allItems(parent, "User").map(\.id) == ["a", "b"])
             #expect(attributes(try parent.indexes(ofType: "User")) == [["email"], ["phone"]])
         },
+        ConformanceTest("a child that deleted an item and gave its unique value to one ordered before it merges",
+                        group: .indexes) { context in
+            let parent = try context.makeStore()
+            try declareEmail(parent)
+            try seed(parent, [user("b", ["email": "x"])])
+            let child = try parent.makeChildDataStore()
+            try child.setup()
+            defer { try? child.tearDown() }
+            try child.writeSync { accessor in
+                try accessor.deleteItem(ofType: "User", id: "b")
+                try accessor.insert(user("a", ["email": "x"]))
+            }
+            try parent.merge(child)
+            #expect(try allItems(parent, "User") == [user("a", ["email": "x"])])
+        },
         ConformanceTest("declared indexes survive reopening the store", group: .indexes,
                         requires: [.persistent, .persistentIndexes]) { context in
             let store = try context.makeStore()
