@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Persist
 import PersistConformance
@@ -321,5 +322,33 @@ struct LegacyAdoptionTests {
             defer { raw.close() }
             #expect(try raw.rows("SELECT id, title, done FROM todo") == [[.integer(1), .text("Buy milk"), .integer(0)]])
         }
+    }
+
+    @Test("foreign keys are not enforced, as SQLite leaves them by default: no refusal and no cascade behind the store")
+    func foreignKeysLeftOff() throws {
+        let schema = """
+            CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER REFERENCES author (id) ON DELETE CASCADE);
+            INSERT INTO author VALUES (1, 'Ann');
+            INSERT INTO book VALUES (10, 1);
+            """
+        try withFileStore(creatingWith: schema) { store, path in
+            try store.writeSync { accessor in
+                try accessor.insert(Item(itemType: "book", id: 11, attributes: ["author_id": 99]))
+                try accessor.deleteItem(ofType: "author", id: 1)
+            }
+            #expect(try allItems(store, "book").map(\.id) == [10, 11])
+            #expect(try store.withRawHandle { db in try Self.integer(db, "PRAGMA foreign_keys") } == 0)
+        }
+    }
+
+    private static func integer(_ db: SQLiteDataStore.RawHandle, _ sql: String) throws -> Int64 {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK, sqlite3_step(statement) == SQLITE_ROW else {
+            sqlite3_finalize(statement)
+            throw DataStoreError(.io, "cannot run \(sql)")
+        }
+        defer { sqlite3_finalize(statement) }
+        return sqlite3_column_int64(statement, 0)
     }
 }
