@@ -96,13 +96,21 @@ enum IndexTests {
             let error = expectError(.uniqueViolation) { try declareEmail(store) }
             #expect(Set(error?.items ?? []) == [ItemReference(itemType: "User", id: "a"), ItemReference(itemType: "User", id: "b")])
             #expect(try store.indexes(ofType: "User").isEmpty)
+            // Refused inside a block that catches the error and commits: still not declared, and
+            // the next declaration or write to the type is not hindered by it.
+            try store.writeSync { accessor in
+                expectError(.uniqueViolation) { try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true) }
+                try accessor.save(user("c", ["email": "y", "phone": "1"]))
+            }
+            #expect(try store.indexes(ofType: "User").isEmpty)
+            #expect(try store.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: ["phone"], unique: true) })
             try seed(store, [user("d", ["email": "x"])])
             // An index declared in a block that rolls back is not kept either.
             try store.writeSync { accessor -> TransactionStatus in
                 try accessor.ensureIndex(ofType: "User", on: ["name"], unique: false)
                 return .rollback
             }
-            #expect(try store.indexes(ofType: "User").isEmpty)
+            #expect(attributes(try store.indexes(ofType: "User")) == [["phone"]])
             expectError(.invalidArgument) {
                 try store.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: [], unique: false) }
             }

@@ -19,18 +19,26 @@ extension SQLiteWriter {
             return false
         }
         let declared = DeclaredIndex(name: schema.freshIndexName(), attributes: index.attributes, isUnique: index.isUnique)
-        try SchemaEditor(connection: connection).record(declared, ofType: index.itemType, in: &schema)
-        if let table = schema.tables[index.itemType] {
-            do {
-                try SchemaEditor(connection: connection).create(declared, on: table, in: &schema)
-            } catch let error as DataStoreError where error.code == .uniqueViolation {
-                let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
-                var refused = UniqueIndexes.existingDuplicates(index, shared)
-                refused.path = path
-                refused.engineCode = error.engineCode
-                refused.engineMessage = error.engineMessage
-                throw refused
+        // The record and the index in one savepoint: a refused index leaves no declaration behind.
+        let before = schema
+        do {
+            try inSavepoint {
+                try SchemaEditor(connection: connection).record(declared, ofType: index.itemType, in: &schema)
+                if let table = schema.tables[index.itemType] {
+                    try SchemaEditor(connection: connection).create(declared, on: table, in: &schema)
+                }
             }
+        } catch let error as DataStoreError where error.code == .uniqueViolation {
+            schema = before
+            let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
+            var refused = UniqueIndexes.existingDuplicates(index, shared)
+            refused.path = path
+            refused.engineCode = error.engineCode
+            refused.engineMessage = error.engineMessage
+            throw refused
+        } catch {
+            schema = before
+            throw error
         }
         noteSchemaChange("declared the \(index) as \(String(reflecting: declared.name))")
         return true
