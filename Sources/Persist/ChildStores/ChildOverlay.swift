@@ -136,7 +136,10 @@ final class ChildOverlay: StoreWriter {
     /// Records the child's new state for one item, remembering the parent's version the first time.
     private func record(_ itemType: String, _ id: ItemID, _ item: Item?) throws {
         if var change = changes[itemType]?[id] {
-            if item == nil && change.base == nil {
+            // Deleting what the child inserted forgets the insert, unless the parent has since
+            // made an item of that identifier: then the delete stays, hiding it, and conflicts
+            // with it at the merge.
+            if item == nil && change.base == nil, try parent.item(ofType: itemType, id: id) == nil {
                 changes[itemType]?[id] = nil
                 if changes[itemType]?.isEmpty == true { changes[itemType] = nil }
                 return

@@ -155,6 +155,19 @@ enum ChildStoreTests {
             #expect(try values(parent) == ["a": 3, "c": 3, "d": 3, "f": 5, "g": 2, "h": 2])
             #expect((child as? ChildDataStore)?.changeCount == 0)
         },
+        ConformanceTest("a child that deletes its own insert after the parent made an item of that id keeps it hidden, "
+                        + "and the merge treats it as a conflict", group: .children) { context in
+            let parent = try context.makeStore()
+            let child = try makeChild(of: parent)
+            try child.writeSync { accessor in try accessor.insert(note("k", 1)) }
+            try seed(parent, [note("k", 9)])
+            #expect(try child.writeSync { accessor in try accessor.deleteItem(ofType: "Note", id: "k") })
+            #expect(try values(child).isEmpty)
+            expectError(.conflict) { try parent.merge(child, policy: .fail) }
+            #expect(try values(parent) == ["k": 9])
+            try parent.merge(child, policy: .childWins)
+            #expect(try values(parent).isEmpty)
+        },
         ConformanceTest("children nest: a grandchild merges into its child, which merges into the parent",
                         group: .children) { context in
             let parent = try context.makeStore()
