@@ -7,14 +7,16 @@ import Testing
 /// An engine that behaves like the in-memory one but can drop an attribute on save, or fail while
 /// streaming, to test what migration does when a store misbehaves.
 final class FaultyEngine: DataStoreEngine {
-    enum Fault: Sendable { case none, dropAttribute(String), failStreamingAfter(Int) }
+    enum Fault: Sendable { case none, dropAttribute(String), failStreamingAfter(Int), failClose }
     let location = ":faulty:"
     private let inner = InMemoryEngine()
     let fault: Fault
 
     init(fault: Fault) { self.fault = fault }
     func open() throws {}
-    func close() throws {}
+    func close() throws {
+        if case .failClose = fault { throw DataStoreError(.io, "the disk went away while closing", path: location) }
+    }
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         try inner.read { reader in try body(FaultyTransaction(inner: reader, fault: fault)) }
     }

@@ -153,24 +153,31 @@ public final class WriteScheduler: Sendable {
     /// Lets the writes queued before it finish and waits for running reads, then closes the engine.
     package func tearDown() throws {
         try checkMayWait("tearDown")
-        let closed = try writeQueue.sync { () -> Bool in
+        let outcome = writeQueue.sync { () -> Result<Bool, any Error> in
             let shouldClose = phase.withLock { phase in
                 guard phase == .open else { return false }
                 phase = .closing
                 return true
             }
-            guard shouldClose else { return false }
+            guard shouldClose else { return .success(false) }
             readers.wait()
             defer { phase.withLock { $0 = .closed } }
-            try engine.close()
-            return true
+            return Result { try engine.close() }.map { true }
         }
         completionQueue.sync {}
-        if closed {
+        switch outcome {
+        case .success(false):
+            return
+        case .success(true):
             observations.post(.failed(DataStoreError(
                 .misuse, "the store at \(engine.location) was torn down, which ends its live queries; observe it again "
                     + "after setup()", path: engine.location)))
             logger.debug("closed store", metadata: ["store": .string(engine.location)])
+        case .failure(let error):
+            // The store is closed all the same: its live queries end, with the error of the close.
+            observations.post(.failed(error as? DataStoreError ?? DataStoreError(
+                .io, "closing the store at \(engine.location) failed: \(error)", path: engine.location)))
+            throw error
         }
     }
 
