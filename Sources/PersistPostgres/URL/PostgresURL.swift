@@ -14,7 +14,8 @@ import Persist
 /// The user name, password and database are percent-decoded, so `%40` is an `@` and `%2F` a `/`.
 /// Percent-encode `@ : / ? #` when a password contains them; the parser takes the last `@` as the
 /// end of the user and password, so that a password is never taken for a host, port or database
-/// and never appears in an error.
+/// and never appears in an error. The same goes for query values: write an `@` in one (a
+/// certificate path, say) as `%40`.
 ///
 /// Query parameters: `schema` (default `public`), `host` (the directory of the server's Unix
 /// socket, with an empty host before the `/`), `connect_timeout` (whole seconds), `sslmode`,
