@@ -85,7 +85,7 @@ final class EntityRowDecoder {
 
     /// Runs `body` with the decoder whose token is `token`, if it is decoding on this thread.
     @inline(__always)
-    static func withCurrent<R>(_ token: UnsafeMutableRawPointer, _ body: (EntityRowDecoder) throws -> R) rethrows -> R? {
+    static func withCurrent<R>(_ token: EntityCoderToken, _ body: (EntityRowDecoder) throws -> R) rethrows -> R? {
         try EntityCoderCell.withCoder(token, as: EntityRowDecoder.self, body)
     }
 
@@ -181,7 +181,7 @@ struct EntityRowIrregularity: Error {}
 /// The `Decoder` handed to `init(from:)`.
 struct EntityRowDecodingState: Decoder {
     /// The decoder's token (see ``EntityCoderCell``).
-    let token: UnsafeMutableRawPointer
+    let token: EntityCoderToken
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -205,7 +205,7 @@ struct EntityRowDecodingState: Decoder {
 /// errors thrown here need not name their coding paths.
 struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     /// The decoder's token (see ``EntityCoderCell``).
-    let token: UnsafeMutableRawPointer
+    let token: EntityCoderToken
     var codingPath: [any CodingKey] { [] }
 
     var allKeys: [Key] {

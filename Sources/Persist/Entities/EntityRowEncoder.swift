@@ -92,7 +92,7 @@ final class EntityRowEncoder {
 
     /// Runs `body` with the encoder whose token is `token`, if it is encoding on this thread.
     @inline(__always)
-    static func withCurrent(_ token: UnsafeMutableRawPointer, _ body: (EntityRowEncoder) -> Void) {
+    static func withCurrent(_ token: EntityCoderToken, _ body: (EntityRowEncoder) -> Void) {
         EntityCoderCell.withCoder(token, as: EntityRowEncoder.self, body)
     }
 
@@ -145,7 +145,7 @@ final class EntityRowEncoder {
 /// The `Encoder` handed to `encode(to:)`: it finds its ``EntityRowEncoder`` by token (see
 /// ``EntityCoderCell``).
 struct EntityRowEncodingState: Encoder {
-    let token: UnsafeMutableRawPointer
+    let token: EntityCoderToken
     var codingPath: [any CodingKey] { [] }
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
@@ -174,7 +174,7 @@ struct EntityRowEncodingState: Encoder {
 /// ``ValueEncoder``'s keyed container (``ValueSettingContainer``), into slots.
 struct EntityRowEncodingContainer<Key: CodingKey>: ValueSettingContainer {
     /// The encoder's token (see ``EntityCoderCell``).
-    let token: UnsafeMutableRawPointer
+    let token: EntityCoderToken
     var codingPath: [any CodingKey] { [] }
 
     @inline(__always)

@@ -54,6 +54,47 @@ struct Reading: DataStoreEntity, Equatable {
     var taken: Date?
 }
 
+/// A model that keeps the `Decoder` it was made from and reads it again when it is encoded, as
+/// models with deferred decoding do: a kept decoder must never reach another entity's coder.
+struct Keeper: DataStoreEntity {
+    static let itemType = "Keeper"
+    var id: Int
+    var name: String
+    let kept: KeptDecoder?
+
+    /// The decoder, and what encoding the model found through it.
+    final class KeptDecoder: @unchecked Sendable {  // the decoder is only used by the thread encoding the model
+        let decoder: any Decoder
+        let reads = Locked<[String?]>([])
+        init(_ decoder: any Decoder) { self.decoder = decoder }
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, name }
+
+    init(id: Int, name: String) {
+        self.id = id
+        self.name = name
+        kept = nil
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        kept = KeptDecoder(decoder)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        if let kept {
+            let again = try? kept.decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .name)
+            kept.reads.withLock { $0.append(again) }
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+    }
+}
+
 /// Typed entities: mapping, CRUD and synchronize.
 enum EntityTests {
     static func venue(_ number: Int, note: String? = nil) -> Venue {
@@ -163,6 +204,25 @@ enum EntityTests {
             for reading in expected {
                 #expect(try store.read { try $0.getById(Reading.self, id: reading.id) } == reading)
             }
+        },
+        ConformanceTest("a decoder a model kept is never taken for another entity's coder", group: .entities) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor in
+                for number in 1...3 { try accessor.insert(Keeper(id: number, name: "k\(number)")) }
+            }
+            let keepers = try store.read { try $0.getAll(Keeper.self) }
+            // Each insert makes a new encoder, which may take the cell the kept decoders' coder had.
+            try store.writeSync { accessor in
+                for keeper in keepers { try accessor.save(Keeper(id: keeper.id + 10, name: keeper.name)) }
+                for keeper in keepers { try accessor.save(keeper) }
+            }
+            // The kept decoders read their own entity, as the general path's do, or nothing; never
+            // another entity's values, and never through an encoder.
+            for keeper in keepers {
+                let reads = keeper.kept?.reads.value ?? []
+                #expect(reads.count == 1 && (reads[0] == nil || reads[0] == keeper.name), "\(reads)")
+            }
+            #expect(try store.read { try $0.getAll(Keeper.self) }.map(\.name) == ["k1", "k2", "k3", "k1", "k2", "k3"])
         },
         ConformanceTest("an item that does not fit the model throws typeMismatch naming it", group: .entities) { context in
             let store = try context.makeStore()
