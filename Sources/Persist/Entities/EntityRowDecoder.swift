@@ -54,6 +54,9 @@ final class EntityRowDecoder {
         var misses: [EntityPlanAddition] = []
         /// Whether a decode is running (keys asked for afterwards find nothing).
         var isDecoding = false
+        /// Whether the running decode met something only the general path decodes exactly (see
+        /// ``EntityRowDecoder/irregularity()``).
+        var isIrregular = false
         /// The top-level container handed out last.
         var container = ReusableContainer()
     }
@@ -97,14 +100,30 @@ final class EntityRowDecoder {
         position.pointee.cursor = 0
         position.pointee.previousSlot = -1
         position.pointee.previousMiss = -1
+        position.pointee.isIrregular = false
         position.pointee.isDecoding = true
         defer { position.pointee.isDecoding = false }
         do {
-            return try cell.running(self) { token in try Entity(from: EntityRowDecodingState(token: token)) }
-        } catch {
-            position.pointee.misses.removeAll()
-            return try Entity(item: source.item())
-        }
+            let entity = try cell.running(self) { token in try Entity(from: EntityRowDecodingState(token: token)) }
+            // A model that caught an error of the typed path went its own way with it: decode it
+            // again the general way, where it meets the general path's errors.
+            if !position.pointee.isIrregular { return entity }
+        } catch {}
+        position.pointee.misses.removeAll()
+        return try Entity(item: source.item())
+    }
+
+    /// Records that the running decode met something only the general path decodes exactly, and
+    /// gives the error to throw: the entity is then decoded the general way, even when the model
+    /// catches the error.
+    func irregularity() -> EntityRowIrregularity {
+        position.pointee.isIrregular = true
+        return EntityRowIrregularity()
+    }
+
+    /// ``irregularity()`` of the decoder whose token is `token`, when it is decoding.
+    static func irregularity(_ token: EntityCoderToken) -> EntityRowIrregularity {
+        withCurrent(token) { $0.irregularity() } ?? EntityRowIrregularity()
     }
 
     /// The keys the last decode asked for that the plan lacks, if any; forgets them.
@@ -125,6 +144,19 @@ final class EntityRowDecoder {
     /// ``EntityRowColumns/string(atSlot:)``); every other value is read as a `Value` and converted.
     @inline(__always)
     func value<T>(
+        forKey name: String, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
+    ) throws -> T? {
+        do {
+            return try uncheckedValue(forKey: name, shortcut: shortcut, convert)
+        } catch {
+            // A conversion the general path reports with its own coding path, or a read that failed.
+            position.pointee.isIrregular = true
+            throw error
+        }
+    }
+
+    @inline(__always)
+    private func uncheckedValue<T>(
         forKey name: String, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
     ) throws -> T? {
         guard position.pointee.isDecoding else { return nil }
@@ -171,7 +203,8 @@ final class EntityRowDecoder {
     /// Every top-level key of the row, as ``ValueDecoder`` would list them.
     var allKeys: [String] {
         guard position.pointee.isDecoding, let item = try? source.item() else { return [] }
-        return Array(item.attributes.keys) + [plan.idKey]
+        // The identifier is listed once, as the general path's item lists it.
+        return item.attributes.keys.filter { $0 != plan.idKey } + [plan.idKey]
     }
 }
 
@@ -195,9 +228,10 @@ struct EntityRowDecodingState: Decoder {
         return container
     }
 
-    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw EntityRowIrregularity() }
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw EntityRowDecoder.irregularity(token) }
 
-    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw EntityRowIrregularity() }
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { throw EntityRowDecoder.irregularity(token) }
+
 }
 
 /// The top-level keyed container: the conversions of ``ValueDecoder``'s keyed container, over
@@ -239,7 +273,7 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     private func required<T>(
         _ key: Key, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
     ) throws -> T {
-        guard let value = try read(key, shortcut: shortcut, convert) else { throw EntityRowIrregularity() }
+        guard let value = try read(key, shortcut: shortcut, convert) else { throw EntityRowDecoder.irregularity(token) }
         return value
     }
 

@@ -95,6 +95,49 @@ struct Keeper: DataStoreEntity {
     }
 }
 
+/// A model that catches decoding errors and takes other branches with them, and lists its keys:
+/// the typed path must end where the general path does.
+struct Ticket: DataStoreEntity, Equatable {
+    static let itemType = "Ticket"
+    var id: Int
+    /// "new" when the item has no status, "invalid" when it is not a string.
+    var status: String
+    /// Every key the item has, as `allKeys` lists them.
+    var keys: [String]
+    /// Whether the whole item also decodes as one value (it never does: it is an object).
+    var single: Bool
+
+    private enum CodingKeys: String, CodingKey { case id, status }
+
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        do {
+            status = try container.decode(String.self, forKey: .status)
+        } catch DecodingError.keyNotFound {
+            status = "new"
+        } catch {
+            status = "invalid"
+        }
+        let all = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        keys = Dictionary(uniqueKeysWithValues: all.map { ($0, true) }).keys.sorted()
+        single = (try? decoder.singleValueContainer().decode(Int.self)) != nil
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(status, forKey: .status)
+    }
+}
+
 /// Typed entities: mapping, CRUD and synchronize.
 enum EntityTests {
     static func venue(_ number: Int, note: String? = nil) -> Venue {
@@ -203,6 +246,22 @@ enum EntityTests {
             #expect(try store.read { try $0.getAll(Reading.self, forRequest: request) } == [3, 0, 1, 2].map { expected[$0] })
             for reading in expected {
                 #expect(try store.read { try $0.getById(Reading.self, id: reading.id) } == reading)
+            }
+        },
+        ConformanceTest("a model that catches decoding errors, or lists its keys, gets what the general path gives it",
+                        group: .entities) { context in
+            let store = try context.makeStore()
+            let items = [
+                Item(itemType: "Ticket", id: 1, attributes: ["note": "no status"]),
+                Item(itemType: "Ticket", id: 2, attributes: ["status": 5]),
+                Item(itemType: "Ticket", id: 3, attributes: ["status": "open", "id": "an attribute named id"]),
+            ]
+            try seed(store, items)
+            let expected = try items.map(Ticket.init(item:))
+            #expect(expected.map(\.status) == ["new", "invalid", "open"])
+            #expect(try store.read { try $0.getAll(Ticket.self) } == expected)
+            for ticket in expected {
+                #expect(try store.read { try $0.getById(Ticket.self, id: ticket.id) } == ticket)
             }
         },
         ConformanceTest("a decoder a model kept is never taken for another entity's coder", group: .entities) { context in
