@@ -73,6 +73,14 @@ public final class WriteScheduler: Sendable {
         }
     }
 
+    /// A store released without `tearDown()` ends the live queries still watching it, which
+    /// would otherwise wait for changes that can no longer come.
+    deinit {
+        observations.post(.failed(DataStoreError(
+            .misuse, "the store at \(engine.location) was released while it was observed; keep the store while its "
+                + "live queries run, and tear it down when done", path: engine.location)))
+    }
+
     private var isOnWriteQueue: Bool { DispatchQueue.getSpecific(key: writeQueueKey) == true }
     private var isOnCompletionQueue: Bool { DispatchQueue.getSpecific(key: completionQueueKey) == true }
 
