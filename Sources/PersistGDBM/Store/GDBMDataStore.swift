@@ -82,7 +82,8 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// `gdbm_recover`: every record that can still be read is copied into a new file that takes
     /// the old one's place. Never done automatically for a file the store did not damage itself.
     ///
-    /// The file must not be open anywhere else (not even read-only).
+    /// The file must not be open anywhere else (not even read-only). The indexes a native file
+    /// declares are then rebuilt from the recovered items, in one journaled block.
     ///
     /// ```swift
     /// do {
@@ -107,6 +108,17 @@ public final class GDBMDataStore: EngineBackedDataStore {
                                logger: Logger = Logger(label: "persist.gdbm", factory: { _ in SwiftLogNoOpLogHandler() }))
         throws -> GDBMRecoveryReport
     {
+        let (report, hasIndexes) = try recoverRecords(path: path, keepBackup: keepBackup)
+        logger.notice("recovered GDBM file",
+                      metadata: ["store": .string(path), "recovered": .stringConvertible(report.recoveredKeys),
+                                 "failed": .stringConvertible(report.failedKeys),
+                                 "backup": .string(report.backupPath ?? "none")])
+        if hasIndexes { try rebuildIndexes(path: path, logger: logger) }
+        return report
+    }
+
+    /// GDBM's recovery, with the file claimed; whether the file declares indexes.
+    private static func recoverRecords(path: String, keepBackup: Bool) throws -> (GDBMRecoveryReport, hasIndexes: Bool) {
         guard let claim = OpenFileRegistry.claim(path, writer: true) else {
             throw DataStoreError(.locked,
                                  "the GDBM file at \(path) is open in this process; tear its store down before recovering it",
@@ -122,13 +134,40 @@ public final class GDBMDataStore: EngineBackedDataStore {
         }
         // GDBM renames files by the name it was given; work on the file a symbolic link leads to.
         let handle = try GDBMHandle.open(path: OpenFileRegistry.canonicalPath(path), access: .writer)
-        let report = try handle.recover(force: true, keepBackup: keepBackup)
+        let report: GDBMRecoveryReport
+        let hasIndexes: Bool
+        do {
+            report = try handle.recover(force: true, keepBackup: keepBackup)
+            hasIndexes = try GDBMIndexFormat.catalogKey.withUnsafeBytes { key in try handle.fetch(key) { _ in true } } ?? false
+        } catch {
+            try? handle.close()
+            throw error
+        }
         try handle.close()
-        logger.notice("recovered GDBM file",
-                      metadata: ["store": .string(path), "recovered": .stringConvertible(report.recoveredKeys),
-                                 "failed": .stringConvertible(report.failedKeys),
-                                 "backup": .string(report.backupPath ?? "none")])
-        return report
+        return (report, hasIndexes)
+    }
+
+    /// Rebuilds the entries of a recovered native file's indexes from its items, in one journaled
+    /// block: GDBM's recovery may have lost an entry, or an item an entry names.
+    private static func rebuildIndexes(path: String, logger: Logger) throws {
+        let engine = GDBMEngine(path: path, options: Options(logger: logger))
+        try engine.open()
+        let broken: [DataStoreIndex]
+        do {
+            broken = try engine.write { writer in
+                guard let writer = writer as? GDBMWriter else { return ([], false) }
+                return (try writer.rebuildIndexes(), true)
+            }
+        } catch {
+            try? engine.close()
+            throw error
+        }
+        try engine.close()
+        logger.notice("rebuilt the indexes of the recovered GDBM file", metadata: ["store": .string(path)])
+        for index in broken {
+            logger.warning("after recovery, items of the GDBM file share values of the \(index)",
+                           metadata: ["store": .string(path)])
+        }
     }
 
     /// The files the store keeps beside a GDBM file, as suffixes of its path: the journal.

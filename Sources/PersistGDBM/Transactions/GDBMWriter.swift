@@ -221,15 +221,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
         try openFile.checkWritable()
         let existing = catalog.definitions(ofType: index.itemType)
         if existing.contains(where: { $0.index.satisfies(attributes: index.attributes, unique: index.isUnique) }) { return false }
-        let prefix = NativeKeyCodec.prefix(for: index.itemType)
-        var entries: [[UInt8]: [[UInt8]]] = [:]
-        try scan(prefix: prefix, withRecords: true) { key, record in
-            guard let record else { return true }
-            if let tuple = try openFile.decoding(key: key, { try tuple(of: record, for: index) }) {
-                entries[tuple, default: []].append(Array(key[prefix.count...]))
-            }
-            return true
-        }
+        let entries = try itemEntries(of: index)
         if index.isUnique {
             var shared: [[ItemReference]] = []
             for group in entries.values where group.count > 1 {
@@ -249,6 +241,53 @@ final class GDBMWriter: GDBMReader, StoreWriter {
             entryChanges[GDBMIndexFormat.entryKey(number, tuple: tuple)] = EntryChange(added: Set(identifiers))
         }
         return true
+    }
+
+    /// The entries `index` should have: the identifiers of the type's items, by their values.
+    private func itemEntries(of index: DataStoreIndex) throws -> [[UInt8]: [[UInt8]]] {
+        let prefix = NativeKeyCodec.prefix(for: index.itemType)
+        var entries: [[UInt8]: [[UInt8]]] = [:]
+        try scan(prefix: prefix, withRecords: true) { key, record in
+            guard let record else { return true }
+            if let tuple = try openFile.decoding(key: key, { try tuple(of: record, for: index) }) {
+                entries[tuple, default: []].append(Array(key[prefix.count...]))
+            }
+            return true
+        }
+        return entries
+    }
+
+    /// Rebuilds every declared index's entries from the items, in this block: after GDBM's
+    /// recovery, which may have lost records (an entry, or an item an entry names).
+    ///
+    /// - Returns: the unique indexes whose items now share values (recovery kept two versions
+    ///   of a change, say); their entries hold every such item, and later writes are checked
+    ///   against them as always.
+    func rebuildIndexes() throws -> [DataStoreIndex] {
+        guard case .native = codec else { return [] }
+        try openFile.checkWritable()
+        var broken: [DataStoreIndex] = []
+        for definition in catalog.definitions {
+            let prefix = GDBMIndexFormat.entryPrefix(definition.number)
+            var stale: [[UInt8]] = []
+            try prefix.withUnsafeBytes { prefixBytes in
+                try openFile.handle.forEachKey { key in
+                    if key.count >= prefixBytes.count, key.prefix(prefixBytes.count).elementsEqual(prefixBytes) {
+                        stale.append(Array(key))
+                    }
+                    return true
+                }
+            }
+            let entries = try itemEntries(of: definition.index)
+            if definition.index.isUnique, entries.values.contains(where: { $0.count > 1 }) { broken.append(definition.index) }
+            // Written whole: the entries the file holds are not read back.
+            newIndexNumbers.insert(definition.number)
+            for key in stale { entryChanges[key] = EntryChange(removed: [key]) }
+            for (tuple, identifiers) in entries {
+                entryChanges[GDBMIndexFormat.entryKey(definition.number, tuple: tuple)] = EntryChange(added: Set(identifiers))
+            }
+        }
+        return broken
     }
 
     /// The journal entries that bring the file's index entries up to date with the block.
