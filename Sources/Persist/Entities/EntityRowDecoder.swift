@@ -268,12 +268,17 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         return found
     }
 
-    /// The value of `key`; absent and null values are missing keys, as in an item's attributes.
+    /// The value of `key`; absent and null values are missing keys, as in an item's attributes,
+    /// and throw the very error ``ValueDecoder`` throws for them, so that a model catching it
+    /// (`try?` with a default) takes the same branch on both paths.
     @inline(__always)
     private func required<T>(
         _ key: Key, shortcut: (any EntityRowColumns, Int) -> T?, _ convert: (Value) throws -> T
     ) throws -> T {
-        guard let value = try read(key, shortcut: shortcut, convert) else { throw EntityRowDecoder.irregularity(token) }
+        guard let value = try read(key, shortcut: shortcut, convert) else {
+            throw DecodingError.keyNotFound(key, DecodingError.Context(
+                codingPath: [], debugDescription: "no value for \(String(reflecting: key.stringValue))"))
+        }
         return value
     }
 
@@ -301,6 +306,14 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         columns.integer(atSlot: slot).flatMap { I(exactly: $0) }
     }
 
+    @inline(__always)
+    private static func floatSlot(_ columns: any EntityRowColumns, _ slot: Int) -> Float? {
+        columns.double(atSlot: slot).map(Float.init)
+    }
+
+    @inline(__always)
+    private static func float(_ value: Value) throws -> Float { Float(try double(value)) }
+
     func decodeNil(forKey key: Key) throws -> Bool { try lookUp(key) == nil }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try required(key, shortcut: Self.boolSlot, Self.bool) }
@@ -310,21 +323,21 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
         try required(key, shortcut: Self.doubleSlot, Self.double)
     }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { Float(try Self.double(value(key))) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try required(key, shortcut: Self.floatSlot, Self.float) }
     func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try required(key, shortcut: Self.integerSlot, Self.integer) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try Self.integer(value(key)) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try Self.integer(value(key)) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try required(key, shortcut: Self.integerSlot, Self.integer) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try required(key, shortcut: Self.integerSlot, Self.integer) }
     func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
         try required(key, shortcut: Self.integerSlot, Self.integer)
     }
     func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
         try required(key, shortcut: Self.integerSlot, Self.integer)
     }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try Self.integer(value(key)) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try Self.integer(value(key)) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try Self.integer(value(key)) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try Self.integer(value(key)) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try Self.integer(value(key)) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try required(key, shortcut: Self.integerSlot, Self.integer) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try required(key, shortcut: Self.integerSlot, Self.integer) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try required(key, shortcut: Self.integerSlot, Self.integer) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try required(key, shortcut: Self.integerSlot, Self.integer) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try required(key, shortcut: Self.integerSlot, Self.integer) }
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         if T.self == Date.self {
             let date = try required(key, shortcut: { $0.date(atSlot: $1) }, Self.date)
@@ -348,24 +361,24 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         try read(key, shortcut: Self.doubleSlot, Self.double)
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try present(key).map { Float(try Self.double($0)) }
+        try read(key, shortcut: Self.floatSlot, Self.float)
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? {
         try read(key, shortcut: Self.integerSlot, Self.integer)
     }
-    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try present(key).map(Self.integer) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try read(key, shortcut: Self.integerSlot, Self.integer) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try read(key, shortcut: Self.integerSlot, Self.integer) }
     func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? {
         try read(key, shortcut: Self.integerSlot, Self.integer)
     }
     func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? {
         try read(key, shortcut: Self.integerSlot, Self.integer)
     }
-    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try present(key).map(Self.integer) }
-    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try present(key).map(Self.integer) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try read(key, shortcut: Self.integerSlot, Self.integer) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try read(key, shortcut: Self.integerSlot, Self.integer) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try read(key, shortcut: Self.integerSlot, Self.integer) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try read(key, shortcut: Self.integerSlot, Self.integer) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try read(key, shortcut: Self.integerSlot, Self.integer) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         if T.self == Date.self {
             let date = try read(key, shortcut: { $0.date(atSlot: $1) }, Self.date)
