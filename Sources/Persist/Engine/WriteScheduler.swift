@@ -230,9 +230,7 @@ public final class WriteScheduler: Sendable {
         let current = phase.value
         guard current == .open || current == .closing else { throw notOpenError(current) }
         var outcome = BlockOutcome()
-        let value = try BlockRegistry.running(.write, of: self) {
-            try engine.write { writer in try transaction(writer, &outcome, block) }
-        }
+        let value = try engine.write { writer in try transaction(writer, &outcome, block) }
         finish(outcome)
         return value
     }
@@ -244,13 +242,14 @@ public final class WriteScheduler: Sendable {
     }
 
     /// One write block's accessor over `writer`: runs `block`, then decides to commit or roll back.
+    /// The block is recorded on the thread as this store's write (see ``BlockRegistry``).
     private func transaction<T>(
         _ writer: any StoreWriter, _ outcome: inout BlockOutcome, _ block: (DataStoreReadWriteAccessor) throws -> T
     ) throws -> (value: T, commit: Bool) {
         let context = makeContext()
         defer { context.close() }
         let accessor = DataStoreReadWriteAccessor(writer: writer, context: context)
-        let value = try block(accessor)
+        let value = try BlockRegistry.running(.write, of: self) { try block(accessor) }
         try context.checkPendingError()
         let commit = (value as? TransactionStatus) != .rollback
         if commit { try accessor.flushPendingChanges() }
