@@ -49,7 +49,7 @@ struct GDBMIndexTests {
 
     @Test("a catalog holding an index number no store gives out is corrupt, not a crash at the next ensureIndex")
     func implausibleIndexNumber() throws {
-        for number in [UInt64.max, UInt64(UInt32.max) + 1] {
+        for number in [UInt64.max, UInt64(UInt32.max) + 1, UInt64(UInt32.max)] {
             var catalog: [UInt8] = [0x01, 0x01]
             BinaryValueCoding.appendVarint(number, to: &catalog)
             catalog += [0x01] + Array("T".utf8) + [0x00, 0x01, 0x01] + Array("a".utf8)

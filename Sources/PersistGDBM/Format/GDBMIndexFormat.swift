@@ -70,9 +70,9 @@ enum GDBMIndexFormat {
                 let attributeCount = try reader.readLength(minimumBytesEach: 2)
                 var attributes: [String] = []
                 for _ in 0..<attributeCount { attributes.append(try reader.readLengthPrefixedString()) }
-                // Numbers are given out from 1 upwards, one per index: a number past UInt32.max can
-                // only be damage (and the next number after UInt64.max would not exist).
-                guard number > 0, number <= UInt64(UInt32.max), !itemType.isEmpty, !attributes.isEmpty,
+                // Numbers are given out from 1 upwards, one per index: a number of UInt32.max or
+                // more can only be damage (and the number after it would be past what is read).
+                guard number > 0, number < UInt64(UInt32.max), !itemType.isEmpty, !attributes.isEmpty,
                       !attributes.contains(where: \.isEmpty),
                       !definitions.contains(where: { $0.number == number })
                 else {

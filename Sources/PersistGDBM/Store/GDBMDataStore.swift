@@ -113,7 +113,19 @@ public final class GDBMDataStore: EngineBackedDataStore {
                       metadata: ["store": .string(path), "recovered": .stringConvertible(report.recoveredKeys),
                                  "failed": .stringConvertible(report.failedKeys),
                                  "backup": .string(report.backupPath ?? "none")])
-        if hasIndexes { try rebuildIndexes(path: path, logger: logger) }
+        if hasIndexes {
+            // The recovered file is in place already: a failure here leaves its indexes as GDBM
+            // recovered them, and is reported beside the records saved rather than instead of them.
+            do {
+                try rebuildIndexes(path: path, logger: logger)
+            } catch {
+                logger.warning("the indexes of the recovered GDBM file were not rebuilt: \(error)",
+                               metadata: ["store": .string(path)])
+                var report = report
+                report.indexError = (error as? DataStoreError)?.message ?? String(describing: error)
+                return report
+            }
+        }
         return report
     }
 

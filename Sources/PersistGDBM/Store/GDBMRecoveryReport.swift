@@ -18,6 +18,9 @@ public struct GDBMRecoveryReport: Sendable, Hashable {
     public var duplicateKeys: Int
     /// Where the damaged original was moved, when a backup was kept.
     public var backupPath: String?
+    /// Why the entries of the file's declared indexes could not be rebuilt from the recovered
+    /// items after the recovery, if they could not (`nil` when they were, or the file has none).
+    public var indexError: String?
 
     /// Makes a report.
     public init(recoveredKeys: Int, recoveredBuckets: Int, failedKeys: Int, failedBuckets: Int,
