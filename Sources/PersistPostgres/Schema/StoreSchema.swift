@@ -43,12 +43,14 @@ struct StoreSchema: Sendable {
     }
 }
 
-/// A cheap summary of the relations in a schema: how many there are and the sum of the
-/// transaction IDs that last wrote their catalog rows and their columns' rows. Creating, altering
-/// or dropping a table, and adding, dropping, renaming or retyping a column or changing its
-/// NOT NULL all change it (the column changes rewrite only `pg_attribute` rows), so a write block
+/// A cheap summary of the relations in a schema and their columns: how many catalog rows there
+/// are and the sum of the transaction IDs that last wrote them. Creating, altering or dropping a
+/// table, and adding, dropping, renaming or retyping a column or changing its NOT NULL all change
+/// it (the column changes rewrite only `pg_attribute` rows): rows a change writes have a newer
+/// transaction ID than every row it replaces, so with the count equal the sum grows. A write block
 /// compares it with the schema it has cached and reloads when they differ.
 struct SchemaFingerprint: Sendable, Hashable {
+    /// The relations' and their columns' catalog rows.
     var relations: Int64 = -1
     var transactionSum: Int64 = 0
 
@@ -56,7 +58,8 @@ struct SchemaFingerprint: Sendable, Hashable {
     static let query = """
         WITH relation AS (SELECT c.oid, c.xmin FROM pg_catalog.pg_class c \
         WHERE c.relnamespace = (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $1)) \
-        SELECT (SELECT count(*) FROM relation)::int8, \
+        SELECT ((SELECT count(*) FROM relation) \
+        + (SELECT count(*) FROM pg_catalog.pg_attribute a WHERE a.attnum > 0 AND a.attrelid IN (SELECT oid FROM relation)))::int8, \
         ((SELECT coalesce(sum(xmin::text::int8), 0) FROM relation) \
         + (SELECT coalesce(sum(a.xmin::text::int8), 0) FROM pg_catalog.pg_attribute a \
         WHERE a.attnum > 0 AND a.attrelid IN (SELECT oid FROM relation)))::int8
