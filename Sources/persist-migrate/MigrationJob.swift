@@ -179,9 +179,10 @@ final class MigrationJob {
             try FileManager.default.copyItem(atPath: FileSystem.canonical(source.path), toPath: copy)
         } catch {
             // The copy goes where the target does: failing to make it is the target side's failure.
+            let folder = target.postgres == nil ? "the target's folder" : "the temporary folder"
             throw ToolFailure(.cannotCreate, code: "recoveryCopy",
-                              "cannot copy \(source.path) beside the target to recover it: \(error.localizedDescription)",
-                              hint: "check that the target's folder exists, is writable and has room for a copy of the source")
+                              "cannot copy \(source.path) to \(copy) to recover it: \(error.localizedDescription)",
+                              hint: "check that \(folder) exists, is writable and has room for a copy of the source")
         }
         recovery = try GDBMDataStore.recover(path: copy, keepBackup: false, logger: logger)
         if !source.layoutGiven,
