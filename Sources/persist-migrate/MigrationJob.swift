@@ -225,7 +225,8 @@ final class MigrationJob {
         return text
     }
 
-    private static func forms(of path: String) -> [String] {
+    /// The ways an error may name the file at `path`: as typed, standardized, and with links resolved.
+    static func forms(of path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
         return Array(Set([path, url.path, url.standardizedFileURL.path, url.standardizedFileURL.resolvingSymlinksInPath().path]))
     }

@@ -227,10 +227,10 @@ struct PersistMigrate: ParsableCommand {
     /// The status for an error raised while the stores were being looked at, before a job
     /// existed: an error naming the target's file (a damaged GDBM target, say) is the target's.
     private static func statusBeforeJob(for error: any Error, named: (source: StoreName, target: StoreName)?) -> ToolExit {
-        let targetPaths = named?.target.path.map { [$0, FileSystem.canonical($0)] } ?? []
-        let isTarget = (error as? DataStoreError)?.path.map { targetPaths.contains($0) || targetPaths.contains(FileSystem.canonical($0)) }
-        return ToolExit.status(for: error, at: isTarget == true ? .openingTarget : .openingSource,
-                               sourcePaths: named?.source.path.map { [$0] } ?? [], targetPaths: targetPaths)
+        let targetPaths = named?.target.path.map(MigrationJob.forms(of:)) ?? []
+        let isTarget = (error as? DataStoreError)?.path.map(targetPaths.contains) == true
+        return ToolExit.status(for: error, at: isTarget ? .openingTarget : .openingSource,
+                               sourcePaths: named?.source.path.map(MigrationJob.forms(of:)) ?? [], targetPaths: targetPaths)
     }
 
     /// The summary's account of a store, from its plan or, when the run stopped before one was

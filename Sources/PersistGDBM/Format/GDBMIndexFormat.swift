@@ -17,9 +17,12 @@ enum GDBMIndexFormat {
     /// The key of the catalog.
     static let catalogKey: [UInt8] = [0x00] + Array("indexes".utf8)
 
+    /// The bytes every entry key, of any index, starts with.
+    static let entryMarker: [UInt8] = [0x00, UInt8(ascii: "x")]
+
     /// The bytes every entry key of index `number` starts with.
     static func entryPrefix(_ number: UInt64) -> [UInt8] {
-        var key: [UInt8] = [0x00, UInt8(ascii: "x")]
+        var key = entryMarker
         BinaryValueCoding.appendVarint(number, to: &key)
         return key
     }

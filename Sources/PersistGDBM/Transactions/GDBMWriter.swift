@@ -266,23 +266,23 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     func rebuildIndexes() throws -> [DataStoreIndex] {
         guard case .native = codec else { return [] }
         try openFile.checkWritable()
+        // Every entry the file holds, found in one pass, is deleted unless the items give it again:
+        // its index's number counts as new, so its identifiers start from none, and any removal
+        // makes the block write the key.
+        var held: [[UInt8]] = []
+        try openFile.handle.forEachKey { key in
+            if key.starts(with: GDBMIndexFormat.entryMarker) { held.append(Array(key)) }
+            return true
+        }
+        for key in held {
+            newIndexNumbers.insert(try GDBMIndexFormat.number(ofEntryKey: key))
+            entryChanges[key] = EntryChange(removed: [key])
+        }
         var broken: [DataStoreIndex] = []
         for definition in catalog.definitions {
-            let prefix = GDBMIndexFormat.entryPrefix(definition.number)
-            var stale: [[UInt8]] = []
-            try prefix.withUnsafeBytes { prefixBytes in
-                try openFile.handle.forEachKey { key in
-                    if key.count >= prefixBytes.count, key.prefix(prefixBytes.count).elementsEqual(prefixBytes) {
-                        stale.append(Array(key))
-                    }
-                    return true
-                }
-            }
             let entries = try itemEntries(of: definition.index)
             if definition.index.isUnique, entries.values.contains(where: { $0.count > 1 }) { broken.append(definition.index) }
-            // Written whole: the entries the file holds are not read back.
             newIndexNumbers.insert(definition.number)
-            for key in stale { entryChanges[key] = EntryChange(removed: [key]) }
             for (tuple, identifiers) in entries {
                 entryChanges[GDBMIndexFormat.entryKey(definition.number, tuple: tuple)] = EntryChange(added: Set(identifiers))
             }
