@@ -92,7 +92,8 @@ public struct Migration: Sendable {
         copy.descriptions = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
-                                     targetLocation: target.location, transform: transform, cancellation: cancellation)
+                                     targetLocation: target.location, transform: transform, cancellation: cancellation,
+                                     writeBlock: options.atomic ? (target as? any EngineBackedDataStore)?.scheduler : nil)
         defer { reader.stopAndWait() }
         if options.atomic {
             try writeBlock { accessor, bulk in

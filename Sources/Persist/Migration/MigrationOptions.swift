@@ -59,6 +59,10 @@ public struct MigrationOptions: Sendable {
     /// ``MigrationReport/TypeReport/omitted``, under their source type. When it throws, the run
     /// stops with ``DataStoreError/Code/invalidArgument`` naming the item, before that item's
     /// batch is written; with ``atomic`` (or in `persist-migrate`) nothing at all is written.
+    /// With ``atomic``, it runs while the target's one write block waits for it: writing to the
+    /// target from it, or merging a child into the target, would wait for that block, so it
+    /// throws ``DataStoreError/Code/misuse`` there, and the run stops as for any other error of
+    /// the transform.
     public var transform: (@Sendable (Item) throws -> Item?)?
     /// Runs once every item is written: with ``atomic``, inside the one write block, after
     /// verification and before the commit, so that an error it throws rolls everything back;

@@ -38,8 +38,12 @@ final class MigrationReader: Sendable {
     ///   - targetLocation: the target's location, named in errors about names no store accepts.
     ///   - transform: what turns each item read into the item written; items are checked,
     ///     counted and checksummed as they come out of it.
+    ///   - writeBlock: the scheduler of the target whose one write block waits for the items
+    ///     (an atomic migration), if any. The reading thread is recorded as inside that block, so
+    ///     that a transform writing to the target (or merging a child into it), which would wait
+    ///     for the block while the block waits for the transform, is refused as misuse.
     init(source: any DataStore, types: [String]?, checksums: Bool, targetLocation: String,
-         transform: MigrationTransform, cancellation: MigrationCancellation?) {
+         transform: MigrationTransform, cancellation: MigrationCancellation?, writeBlock: WriteScheduler?) {
         let pipe = pipe
         let done = done
         let ruleReports = ruleReports
@@ -48,7 +52,12 @@ final class MigrationReader: Sendable {
             do {
                 var reading = Reading(pipe: pipe, checksums: checksums, targetLocation: targetLocation,
                                       cancellation: cancellation, transform: transform.isActive ? transform : nil)
-                try source.read { accessor in try reading.readAll(accessor, types: types) }
+                let readAll = { try source.read { accessor in try reading.readAll(accessor, types: types) } }
+                if let writeBlock {
+                    try BlockRegistry.running(.write, of: writeBlock, readAll)
+                } else {
+                    try readAll()
+                }
                 let reports = reading.transform?.ruleReports ?? transform.ruleReports
                 ruleReports.withLock { $0 = reports }
             } catch is MigrationPipeClosed {
