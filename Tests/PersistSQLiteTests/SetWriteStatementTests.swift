@@ -77,4 +77,32 @@ struct SetWriteStatementTests {
             #expect(try allItems(store, "todo").map { $0["title"] } == ["a", "b"])
         }
     }
+
+    @Test("updateItems on a legacy REAL column keeps what save keeps: a whole double is stored, an integer refused")
+    func legacyRealColumn() throws {
+        try withFileStore(creatingWith: "CREATE TABLE dish (id INTEGER PRIMARY KEY, price REAL);"
+                            + "INSERT INTO dish (id, price) VALUES (1, 1.5), (2, 2.5);") { store, _ in
+            // SQLite's RETURNING reports a whole REAL as an INTEGER: the check reads the row back.
+            var second = DataStoreRequest(itemType: "dish")
+            second.filter = .attribute("price") == 2.5
+            let count = try store.writeSync { accessor in
+                try accessor.updateItems(forRequest: second, setting: ["price": .double(3.0)])
+            }
+            #expect(count == 1)
+            #expect(try allItems(store, "dish").map { $0["price"] } == [.double(1.5), .double(3.0)])
+            // An integer would come back a double, as save refuses it, so updateItems refuses it too.
+            expectError(.typeMismatch) {
+                try store.writeSync { accessor in
+                    try accessor.save(Item(itemType: "dish", id: 1, attributes: ["price": .int(3)]))
+                }
+            }
+            let error = expectError(.typeMismatch) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "dish"), setting: ["price": .int(3)])
+                }
+            }
+            #expect(error?.message.contains("but the double 3.0") == true)
+            #expect(try allItems(store, "dish").map { $0["price"] } == [.double(1.5), .double(3.0)])
+        }
+    }
 }

@@ -37,33 +37,31 @@ extension SQLiteWriter {
         return connection.changes
     }
 
+    /// Runs the update in a savepoint and reads one updated row back as a read would. (The values
+    /// `RETURNING` gives are not those stored: it reports an integral REAL as an INTEGER.)
     private func updateChecked(
         _ query: CompiledQuery, _ assignments: [(column: ColumnSchema, binding: SQLBinding)], _ values: [String: Value],
         _ table: TableSchema, _ operation: String
     ) throws {
         try inSavepoint {
-            let returning = assignments.map(\.column.quoted).joined(separator: ", ")
-            let projection = TableSchema(name: table.name, key: table.key, columns: assignments.map(\.column),
-                                         takenNames: table.takenNames, isStrict: table.isStrict)
-            let decoder = RowDecoder(table: projection, path: path)
-            try connection.withStatement(query.sql + " RETURNING \(table.key.sql), \(returning)", query.bindings) { statement in
-                var checked = false
+            let decoder = RowDecoder(table: table, path: path)
+            var first: ItemID?
+            try connection.withStatement(query.sql + " RETURNING \(table.key.sql)", query.bindings) { statement in
                 while try statement.step(operation) {
-                    guard !checked else { continue }
-                    checked = true
-                    let stored = try decoder.item(statement)
-                    for (column, _) in assignments
-                    where stored.attributes[column.name] != values[column.name].flatMap({ $0.isNull ? nil : $0 }) {
-                        throw DataStoreError(
-                            .typeMismatch,
-                            "SQLite would not store \(values[column.name].map(Self.brief) ?? "null") as given in the column "
-                                + "\(String(reflecting: column.name)) of table \(String(reflecting: table.name)) in the database "
-                                + "at \(path), which has \(column.affinity.rawValue.uppercased()) affinity, but "
-                                + "\(stored.attributes[column.name].map(Self.brief) ?? "null"); nothing was updated. Store the "
-                                + "value in a form the column keeps, or under another attribute name",
-                            path: path)
-                    }
+                    if first == nil { first = try decoder.identifier(statement) }
                 }
+            }
+            guard let first, let stored = try super.item(ofType: table.name, id: first) else { return }
+            for (column, _) in assignments
+            where stored.attributes[column.name] != values[column.name].flatMap({ $0.isNull ? nil : $0 }) {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "SQLite would not store \(values[column.name].map(Self.brief) ?? "null") as given in the column "
+                        + "\(String(reflecting: column.name)) of table \(String(reflecting: table.name)) in the database "
+                        + "at \(path), which has \(column.affinity.rawValue.uppercased()) affinity, but "
+                        + "\(stored.attributes[column.name].map(Self.brief) ?? "null"); nothing was updated. Store the "
+                        + "value in a form the column keeps, or under another attribute name",
+                    path: path)
             }
         }
     }
