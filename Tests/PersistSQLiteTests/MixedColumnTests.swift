@@ -129,4 +129,21 @@ struct MixedColumnTests {
             #expect(try allItems(store, "t").map { $0["v"] } == [2, "text"])
         }
     }
+
+    @Test("widening a column under a legacy UNIQUE index rewrites its rows without meeting a value not rewritten yet")
+    func wideningUnderLegacyUniqueIndex() throws {
+        try withFileStore { store, _ throws in
+            // Row 1's tagged bytes are row 2's bytes as they are stored before the widening.
+            try seed(store, [Item(itemType: "Blob", id: 1, attributes: ["data": .bytes([0x41])]),
+                             Item(itemType: "Blob", id: 2, attributes: ["data": .bytes([0x06, 0x41])])])
+            try store.withRawHandle { db in
+                try RawDatabase(borrowing: db).exec("CREATE UNIQUE INDEX legacy_data ON \"Blob\" (data)")
+            }
+            try seed(store, [Item(itemType: "Blob", id: 3, attributes: ["data": "text"])])
+            #expect(try allItems(store, "Blob").map { $0["data"] } == [.bytes([0x41]), .bytes([0x06, 0x41]), "text"])
+            expectError(.uniqueViolation) {
+                try seed(store, [Item(itemType: "Blob", id: 4, attributes: ["data": .bytes([0x41])])])
+            }
+        }
+    }
 }

@@ -26,14 +26,40 @@ extension SchemaEditor {
     }
 
     /// Creates the SQL index of a declaration whose columns all exist in `table`. Columns declared
-    /// with another collation are indexed with BINARY, the collation of Persist's comparisons.
+    /// with another collation are indexed with BINARY, the collation of Persist's comparisons. A
+    /// unique index indexes a mixed column by ``comparableForm(_:)``.
     func create(_ declared: DeclaredIndex, on table: TableSchema, in schema: inout DatabaseSchema) throws {
         let columns = declared.attributes.compactMap { name in table.columnIndex[name].map { table.columns[$0] } }
         guard columns.count == declared.attributes.count else { return }
-        let list = columns.map { $0.quoted + ($0.needsBinaryCollation ? " COLLATE BINARY" : "") }.joined(separator: ", ")
+        let list = columns.map { column in
+            if declared.isUnique, case .mixed = column.storage { return Self.comparableForm(column.quoted) }
+            return column.quoted + (column.needsBinaryCollation ? " COLLATE BINARY" : "")
+        }.joined(separator: ", ")
         try connection.executeOnce(
             "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLName.quoted(declared.name)) ON \(table.quoted) (\(list))",
             operation: Self.indexing)
         schema.takenNames[SQLName.folded(declared.name)] = declared.name
+    }
+
+    /// A mixed column's values as a unique index compares them: a date by its tag and order key
+    /// alone (the bits after them tell -0.0 from 0.0, and one NaN from another, which are equal to
+    /// predicates); every other value as it is stored, which is already as predicates compare it.
+    static func comparableForm(_ column: String) -> String {
+        let tag = String(MixedCodec.dateTag, radix: 16)
+        return "(CASE WHEN typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) = x'\(tag.count == 1 ? "0" + tag : tag)' "
+            + "THEN substr(\(column), 1, \(MixedCodec.dateKeyLength)) ELSE \(column) END)"
+    }
+
+    /// The declared unique indexes of `table` made over the column named `column`: made again by
+    /// ``create(_:on:in:)`` once the column widens, which indexes it in another form.
+    func uniqueIndexes(over column: String, of table: TableSchema, in schema: DatabaseSchema) -> [DeclaredIndex] {
+        (schema.declaredIndexes[table.name] ?? []).filter { declared in
+            declared.isUnique && declared.attributes.contains(column) && schema.takenNames[SQLName.folded(declared.name)] != nil
+        }
+    }
+
+    /// Drops the SQL index of a declaration, to be made again.
+    func drop(_ declared: DeclaredIndex) throws {
+        try connection.executeOnce("DROP INDEX IF EXISTS \(SQLName.quoted(declared.name))", operation: Self.indexing)
     }
 }

@@ -31,6 +31,13 @@ extension SchemaEditor {
                 if current != mixed { rewrites.append((item.id, mixed)) }
             }
         }
+        // The declared unique indexes over the column are made again in the form that compares
+        // mixed values; meanwhile no rewritten row can meet one not rewritten yet.
+        let uniqueIndexes = uniqueIndexes(over: column.name, of: table, in: schema)
+        for declared in uniqueIndexes { try drop(declared) }
+        // Longest first: a rewrite only puts a tag before a BLOB, so a row whose new value another
+        // row still holds (a UNIQUE constraint of a recreated table would refuse it) comes after it.
+        rewrites.sort { Self.length(of: $0.binding) > Self.length(of: $1.binding) }
         let first = table.key.needsGuard ? 3 : 2
         let update = "UPDATE \(table.quoted) SET \(column.quoted) = ?\(first) WHERE \(table.keyCondition)"
         for (id, binding) in rewrites {
@@ -42,7 +49,14 @@ extension SchemaEditor {
         try markSchemaChanged(operation: operation)
         let replaced = table.replacing(columnAt: index, with: widened)
         schema.tables[table.name] = replaced
+        for declared in uniqueIndexes { try create(declared, on: replaced, in: &schema) }
         return replaced
+    }
+
+    /// The size of the value a column holds before it widens, as far as the order of rewrites goes.
+    private static func length(of binding: SQLBinding) -> Int {
+        if case .blob(let bytes) = binding { return bytes.count }
+        return 0
     }
 
     /// Whether the column must widen to hold `value`: a typed column meeting another kind, or a
