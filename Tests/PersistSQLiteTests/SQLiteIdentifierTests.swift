@@ -46,4 +46,27 @@ struct SQLiteIdentifierTests {
             #expect(try raw.rows("SELECT max(id) FROM todo") == [[.integer(8)]])
         }
     }
+
+    @Test("a child of the store stays above an AUTOINCREMENT table's sequence too, and its merge keeps that identifier")
+    func childAutoincrement() throws {
+        try withFileStore(creatingWith: """
+            CREATE TABLE todo (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT);
+            INSERT INTO todo (title) VALUES ('a'), ('b'), ('c');
+            DELETE FROM todo WHERE id = 3;
+            """) { store, path in
+            let child = try store.makeChildDataStore()
+            try child.setup()
+            defer { try? child.tearDown() }
+            let id = try child.writeSync { accessor in
+                let todo = try accessor.createItem(ofType: "todo", idGeneration: .nextInteger)
+                todo["title"] = "d"
+                return todo.id
+            }
+            #expect(id == 4)
+            try store.merge(child)
+            let raw = try RawDatabase(path)
+            defer { raw.close() }
+            #expect(try raw.rows("SELECT id FROM todo WHERE title = 'd'") == [[.integer(4)]])
+        }
+    }
 }

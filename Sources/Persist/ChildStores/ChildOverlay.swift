@@ -115,6 +115,16 @@ final class ChildOverlay: StoreWriter {
         return types.sorted { ByteOrder.compare($0, $1) < 0 }
     }
 
+    /// Above the parent's floor (which stays above identifiers the parent's engine remembers, such
+    /// as an `AUTOINCREMENT` table's sequence) and above every item the child holds.
+    func integerIDFloor(ofType itemType: String) throws -> Int64? {
+        var floor = try parent.reader.integerIDFloor(ofType: itemType)
+        for (id, change) in changes[itemType] ?? [:] where change.item != nil {
+            if case .int(let value) = id, floor.map({ value > $0 }) ?? true { floor = value }
+        }
+        return floor
+    }
+
     /// The parent's indexes and the child's own declarations: a child keeps a catalog, and the
     /// accessor checks the child's writes against its unique indexes by queries on this overlay.
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {

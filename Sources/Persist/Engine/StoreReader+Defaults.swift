@@ -32,6 +32,15 @@ extension StoreReader {
         return largest
     }
 
+    /// ``largestIntegerID(ofType:)``: the engine remembers no identifier its items no longer hold.
+    ///
+    /// ```swift
+    /// let floor = try reader.integerIDFloor(ofType: "Todo")
+    /// ```
+    public func integerIDFloor(ofType itemType: String) throws -> Int64? {
+        try largestIntegerID(ofType: itemType)
+    }
+
     /// `nil`: the engine keeps no index catalog, so the store's scheduler keeps the declarations.
     public func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
         nil

@@ -53,6 +53,18 @@ public protocol StoreReader: AnyObject {
     /// ```
     func largestIntegerID(ofType itemType: String) throws -> Int64?
 
+    /// The integer identifier a new one of `itemType` must stay above: the largest the type holds
+    /// or, where the engine remembers identifiers the type no longer holds, the largest it ever
+    /// held (SQLite's `sqlite_sequence` of an `AUTOINCREMENT` table, say); `nil` when there is none.
+    /// A child store asks its parent's reader, so that its new items stay above it too.
+    ///
+    /// The default is ``largestIntegerID(ofType:)``.
+    ///
+    /// ```swift
+    /// let floor = try reader.integerIDFloor(ofType: "Todo")   // the next identifier is above it
+    /// ```
+    func integerIDFloor(ofType itemType: String) throws -> Int64?
+
     /// The indexes the engine keeps for `itemType`, or `nil` when the engine keeps no index
     /// catalog of its own.
     ///

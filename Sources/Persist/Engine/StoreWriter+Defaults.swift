@@ -30,13 +30,13 @@ extension StoreWriter {
         return selected.count
     }
 
-    /// One above the largest integer identifier of the type, or 1.
+    /// One above ``StoreReader/integerIDFloor(ofType:)``, or 1.
     ///
     /// ```swift
     /// let id = try writer.nextIntegerID(ofType: "Todo")
     /// ```
     public func nextIntegerID(ofType itemType: String) throws -> Int64 {
-        try IntegerIDs.after(largestIntegerID(ofType: itemType), itemType: itemType)
+        try IntegerIDs.after(integerIDFloor(ofType: itemType), itemType: itemType)
     }
 
     /// `nil`: the engine keeps no index catalog, so the store's scheduler keeps the declaration.

@@ -45,7 +45,7 @@ public protocol StoreWriter: StoreReader {
     /// every `.int` identifier of the type. Only called inside write transactions, which are
     /// exclusive across processes, so nothing can take the identifier before the block commits.
     ///
-    /// The default is one above ``StoreReader/largestIntegerID(ofType:)`` (1 for a type without
+    /// The default is one above ``StoreReader/integerIDFloor(ofType:)`` (1 for a type without
     /// integer identifiers). An engine with a sequence of its own (SQLite's `AUTOINCREMENT`)
     /// answers from it, so that code using the engine directly never hands out the same identifier.
     ///

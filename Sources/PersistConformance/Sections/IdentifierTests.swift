@@ -89,6 +89,25 @@ enum IdentifierTests {
             try parent.merge(child, policy: .fail)
             #expect(try intIDs(parent).count == 3)
         },
+        ConformanceTest("a block that deleted the largest identifiers and rolled back leaves the next identifier above them",
+                        group: .identifiers) { context in
+            let store = try context.makeStore()
+            try seed(store, (1...10).map { Item(itemType: "Todo", id: .int($0), attributes: ["rank": .int($0)]) })
+            try store.writeSync { accessor throws -> TransactionStatus in
+                var top = DataStoreRequest(itemType: "Todo")
+                top.setSort(byKey: "rank", ascending: false)
+                top.limit = 3
+                #expect(try accessor.deleteItems(forRequest: top) == 3)
+                // Inside the block the three are gone, so it may hand out 8.
+                #expect(try accessor.nextIntegerID(ofType: "Todo") > 7)
+                return .rollback
+            }
+            #expect(try store.read { accessor in try accessor.countItems(forRequest: DataStoreRequest(itemType: "Todo")) } == 10)
+            let created = try store.writeSync { accessor in
+                try accessor.createItem(ofType: "Todo", idGeneration: .nextInteger).id
+            }
+            #expect((created.value.intValue ?? 0) > 10)
+        },
         ConformanceTest("a type holding Int64.max has no next integer identifier", group: .identifiers) { context in
             let store = try context.makeStore()
             try seed(store, [Item(itemType: "Todo", id: .int(.max))])

@@ -34,6 +34,9 @@ final class GDBMOpenFile: @unchecked Sendable {
         /// For each item type asked about: an upper bound of its integer identifiers (`nil` when it
         /// has none), kept up to date by every commit while the store holds the file's write lock.
         var integerIDBounds: [String: IntegerIDBound] = [:]
+        /// For each item type: the largest integer identifier a committed block of this store wrote,
+        /// which a new identifier stays above even once that item is deleted.
+        var largestWrittenIntegerIDs: [String: Int64] = [:]
     }
 
     /// The largest integer identifier a type may hold, as far as this store knows.
@@ -71,6 +74,11 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// The known upper bound of `itemType`'s integer identifiers, if one is known.
     func integerIDBound(ofType itemType: String) -> IntegerIDBound? {
         state.withLock { $0.integerIDBounds[itemType] }
+    }
+
+    /// The largest integer identifier of `itemType` a committed block of this store wrote, if any.
+    func largestWrittenIntegerID(ofType itemType: String) -> Int64? {
+        state.withLock { $0.largestWrittenIntegerIDs[itemType] }
     }
 
     /// Remembers an upper bound of `itemType`'s integer identifiers.
@@ -158,11 +166,13 @@ final class GDBMOpenFile: @unchecked Sendable {
         return value
     }
 
-    /// Raises the known integer identifier bounds by the identifiers a committed block wrote.
+    /// Raises the largest written and the known integer identifier bounds by the identifiers a
+    /// committed block wrote.
     private func recordIntegerIDs(_ written: [String: Int64]) {
         guard !written.isEmpty else { return }
         state.withLock { state in
             for (itemType, largest) in written {
+                state.largestWrittenIntegerIDs[itemType] = max(state.largestWrittenIntegerIDs[itemType] ?? largest, largest)
                 guard let bound = state.integerIDBounds[itemType] else { continue }
                 state.integerIDBounds[itemType] = IntegerIDBound(largest: max(bound.largest ?? largest, largest))
             }

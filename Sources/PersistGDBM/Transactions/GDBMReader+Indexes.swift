@@ -57,6 +57,14 @@ extension GDBMReader {
         return largest
     }
 
+    /// Above the largest identifier the type holds and the largest a committed block of this
+    /// store wrote (see ``GDBMWriter/nextIntegerID(ofType:)``), which a child's new items then
+    /// stay above too.
+    func integerIDFloor(ofType itemType: String) throws -> Int64? {
+        let candidates = [try largestIntegerID(ofType: itemType), openFile.largestWrittenIntegerID(ofType: itemType)]
+        return candidates.compactMap { $0 }.max()
+    }
+
     /// The tuple key of a record for an index's attributes, or `nil` when it lacks one of them.
     func tuple(of record: UnsafeRawBufferPointer, for index: DataStoreIndex) throws -> [UInt8]? {
         try codec.validate(record)

@@ -320,11 +320,13 @@ final class GDBMWriter: GDBMReader, StoreWriter {
         if let known = openFile.integerIDBound(ofType: itemType) {
             bound = known.largest
         } else {
-            bound = try largestIntegerID(ofType: itemType)
+            // The committed file's identifiers, not this block's view of them: the block may yet
+            // roll back the deletes it made, and the bound outlives it.
+            bound = try GDBMReader(openFile: openFile).largestIntegerID(ofType: itemType)
             openFile.rememberIntegerIDBound(GDBMOpenFile.IntegerIDBound(largest: bound), ofType: itemType)
         }
-        let written = writtenIntegerIDs[itemType]
-        return try IntegerIDs.after([bound, written].compactMap { $0 }.max(), itemType: itemType)
+        let candidates = [bound, openFile.largestWrittenIntegerID(ofType: itemType), writtenIntegerIDs[itemType]]
+        return try IntegerIDs.after(candidates.compactMap { $0 }.max(), itemType: itemType)
     }
 }
 
