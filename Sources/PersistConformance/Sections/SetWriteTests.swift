@@ -99,6 +99,21 @@ enum SetWriteTests {
             }
             #expect(try allItems(store, "Todo") == items)
         },
+        ConformanceTest("an update a unique index refuses changes no item, also when the block catches the error and commits",
+                        group: .setWrites) { context in
+            let store = try context.makeStore()
+            let users = ["a@x", "b@x", "c@x"].enumerated().map { index, email in
+                Item(itemType: "User", id: .int(Int64(index + 1)), attributes: ["email": .string(email)])
+            }
+            try seed(store, users)
+            try store.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true) }
+            try store.writeSync { accessor in
+                var request = DataStoreRequest(itemType: "User")
+                request.filter = .attribute("email") != "c@x"
+                expectError(.uniqueViolation) { try accessor.updateItems(forRequest: request, setting: ["email": "same@x"]) }
+            }
+            #expect(try allItems(store, "User") == users)
+        },
         ConformanceTest("invalid requests and attribute names are refused before anything changes", group: .setWrites) { context in
             let store = try context.makeStore()
             let items = try seedTodos(store)

@@ -312,6 +312,20 @@ final class GDBMWriter: GDBMReader, StoreWriter {
         return entries
     }
 
+    /// Saves each selected item with `values` applied, all or nothing: when one save is refused (by
+    /// a unique index), the block keeps none of the others, as one SQL `UPDATE` would.
+    func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
+        let selected = try items(matching: request)
+        let before = (changes, entryChanges, writtenIntegerIDs)
+        do {
+            for item in selected { try save(item.setting(values)) }
+        } catch {
+            (changes, entryChanges, writtenIntegerIDs) = before
+            throw error
+        }
+        return selected.count
+    }
+
     /// One above every integer identifier the type has, had while this store held the file, or
     /// was given in this block: no scan after the first, since no other process can write the
     /// file while this store holds its write lock.
