@@ -72,20 +72,25 @@ enum ChildMerge {
             }
         }
         // Deletes first, then saves: a child that deleted an item and gave its unique value to
-        // another merges as it reads, the value freed before it is taken again.
-        for deleting in [true, false] {
-            for (itemType, entries, order) in ordered {
-                for position in order {
-                    let (id, change) = entries[position]
-                    guard (change.item == nil) == deleting else { continue }
-                    if !conflicts.isEmpty, conflicts.contains(ItemReference(itemType: itemType, id: id)) { continue }
-                    if let item = change.item {
-                        try accessor.save(item)
-                    } else {
-                        try accessor.deleteItem(ofType: itemType, id: id)
-                    }
-                }
+        // another merges as it reads, the value freed before it is taken again. Saves go in the
+        // order that frees a unique value before it is taken (see MergeSaveOrder).
+        func kept(_ itemType: String, _ id: ItemID) -> Bool {
+            conflicts.isEmpty || !conflicts.contains(ItemReference(itemType: itemType, id: id))
+        }
+        for (itemType, entries, order) in ordered {
+            for position in order where entries[position].value.item == nil && kept(itemType, entries[position].key) {
+                try accessor.deleteItem(ofType: itemType, id: entries[position].key)
             }
+        }
+        for (itemType, entries, order) in ordered {
+            let saves = order.compactMap { position in
+                kept(itemType, entries[position].key) ? entries[position].value.item : nil
+            }
+            let saveOrder = try MergeSaveOrder(saves, indexes: accessor.uniqueIndexes(ofType: itemType)) { id in
+                try accessor.item(ofType: itemType, id: id)
+            }
+            for item in saveOrder.releases { try accessor.save(item) }
+            for item in saveOrder.saves { try accessor.save(item) }
         }
         return conflicts.sorted { ($0.itemType, $0.id) < ($1.itemType, $1.id) }
     }
