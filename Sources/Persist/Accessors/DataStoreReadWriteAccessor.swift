@@ -39,25 +39,33 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         try flushPendingChanges()
     }
 
-    /// Writes in-place changes of mutable items into the transaction.
+    /// Writes in-place changes of mutable items into the transaction. A write that fails fails
+    /// the block (see ``MutableItem``): the changes after it are not written, so the block must
+    /// not commit, whether or not the caller catches the error.
     func flushPendingChanges() throws {
         try context.checkPendingError()
         guard !context.dirtyItems.isEmpty else { return }
         let dirty = context.dirtyItems
         context.dirtyItems.removeAll(keepingCapacity: true)
-        for mutable in dirty {
-            if let (item, isNew) = mutable.takePendingChange() {
-                try context.locating {
-                    try NameRules.validate(item)
-                    try checkUnique(item)
-                    if isNew {
-                        try writer.insert(item)
-                    } else {
-                        try writer.save(item)
+        do {
+            for mutable in dirty {
+                if let (item, isNew) = mutable.takePendingChange() {
+                    try context.locating {
+                        try NameRules.validate(item)
+                        try checkUnique(item)
+                        if isNew {
+                            try writer.insert(item)
+                        } else {
+                            try writer.save(item)
+                        }
                     }
+                    noteWritten(item.id, ofType: item.itemType)
                 }
-                noteWritten(item.id, ofType: item.itemType)
             }
+        } catch {
+            context.pendingError = (error as? DataStoreError)
+                ?? DataStoreError(.io, "writing the in-place changes of mutable items failed: \(error)", path: context.location)
+            throw error
         }
     }
 

@@ -24,6 +24,9 @@ import Logging
 /// Inside the block, a change the subscript cannot make (an empty attribute name, or an item
 /// deleted earlier in the block) fails the whole block: the next accessor call, or the commit,
 /// throws the error and everything rolls back. ``set(_:forKey:)`` throws it at once instead.
+/// Changes are written to the transaction at the next accessor call; a write the store refuses
+/// there (a unique index, say) fails the whole block the same way, even when the caller catches
+/// the error, since the other items' changes could not be written after it.
 public final class MutableItem {
     private let context: BlockContext
     private(set) var storage: Item

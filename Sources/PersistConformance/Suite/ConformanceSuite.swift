@@ -15,6 +15,7 @@ public enum ConformanceSuite {
         LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + LiveQueryTests.all
             + RequestTests.all + EntityTests.all + DifferentialTests.all + EntityDifferentialTests.all
             + ChildStoreTests.all + IdentifierTests.all + SetWriteTests.all + AggregateTests.all + IndexTests.all
-            + MixedIndexTests.all + MergeUniqueTests.all + MixedKindTests.all
+            + MixedIndexTests.all + MergeUniqueTests.all + MutableFlushTests.all
+            + MixedKindTests.all
     }
 }
