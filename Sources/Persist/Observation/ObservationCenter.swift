@@ -52,25 +52,30 @@ package final class ObservationCenter: Sendable {
     }
 
     /// Removes a subscriber; stops the upstream when it was the last.
+    ///
+    /// The upstream is stopped under the lock, as it is started: a subscriber arriving meanwhile
+    /// starts a new upstream only after the old one's stop has run, so the old one's end (which an
+    /// engine watch queues on the write queue) comes before the new one's start. Stopping never
+    /// waits, and takes only the locks of the centers upstream, which starting takes too.
     package func unsubscribe(_ token: Int) {
-        let stop = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.subscribers.removeValue(forKey: token) != nil, state.subscribers.isEmpty else { return nil }
-            defer { state.stopUpstream = nil }
-            return state.stopUpstream
+        state.withLock { state in
+            guard state.subscribers.removeValue(forKey: token) != nil, state.subscribers.isEmpty else { return }
+            state.stopUpstream?()
+            state.stopUpstream = nil
         }
-        stop?()
     }
 
-    /// Tells every subscriber. A failure also removes them all and stops the upstream.
+    /// Tells every subscriber. A failure also removes them all and stops the upstream (under the
+    /// lock, as ``unsubscribe(_:)`` does).
     package func post(_ event: Event) {
-        let (subscribers, stop) = state.withLock { state -> ([@Sendable (Event) -> Void], (@Sendable () -> Void)?) in
+        let subscribers = state.withLock { state -> [@Sendable (Event) -> Void] in
             let subscribers = Array(state.subscribers.values)
-            guard case .failed = event else { return (subscribers, nil) }
+            guard case .failed = event else { return subscribers }
             state.subscribers.removeAll()
-            defer { state.stopUpstream = nil }
-            return (subscribers, state.stopUpstream)
+            state.stopUpstream?()
+            state.stopUpstream = nil
+            return subscribers
         }
-        stop?()
         for subscriber in subscribers { subscriber(event) }
     }
 }
