@@ -41,7 +41,7 @@ public final class ChildDataStore: EngineBackedDataStore {
         engine = ChildEngine(parent: parent)
         let parentScheduler = (parent as? any EngineBackedDataStore)?.scheduler
         scheduler = WriteScheduler(engine: engine, logger: logger,
-                                   reservations: parentScheduler?.reservations ?? IDReservations())
+                                   reservations: parentScheduler?.reservations ?? IDReservations(), parent: parentScheduler)
         if let parentCenter = parentScheduler?.observations {
             // While the child has live queries, the parent's commits refresh them too.
             scheduler.observations.setUpstream { deliver in

@@ -39,6 +39,8 @@ public final class WriteScheduler: Sendable {
 
     /// Changed only on the write queue (so that setup, tearDown and writes are ordered), read anywhere.
     private let phase = Locked(Phase.initial)
+    /// A child store's parent's scheduler: every write of the child reads the parent.
+    private let parent: WriteScheduler?
     private let readers = DispatchGroup()
     private let writeQueue: DispatchQueue
     private let completionQueue: DispatchQueue
@@ -56,8 +58,9 @@ public final class WriteScheduler: Sendable {
     }
 
     /// Makes a scheduler that shares generated identifiers with `reservations` (a child store's
-    /// with its parent's).
-    package init(engine: any DataStoreEngine, logger: Logger, reservations: IDReservations) {
+    /// with its parent's); `parent` is the scheduler of a child store's parent.
+    package init(engine: any DataStoreEngine, logger: Logger, reservations: IDReservations, parent: WriteScheduler? = nil) {
+        self.parent = parent
         self.engine = engine
         self.logger = logger
         self.reservations = reservations
@@ -115,9 +118,25 @@ public final class WriteScheduler: Sendable {
         if BlockRegistry.isInside(.read, of: self) {
             throw DataStoreError(
                 .misuse,
-                "\(operation) was called inside a read block of the same store, which would wait for the read; "
-                    + "end the read block first, or queue the write with writeAsync",
+                "\(operation) was called inside a read block of the same store (or a write block of one of its "
+                    + "child stores, which reads it), which would wait for the read; end the block first, or queue "
+                    + "the write with writeAsync",
                 path: engine.location)
+        }
+        // A child's queued writes each read the parent; a parent whose writers go before new readers
+        // (GDBM) holds them behind a commit that waits for the read this thread is in.
+        var ancestor = parent
+        while let current = ancestor {
+            if BlockRegistry.isInside(.read, of: current) {
+                throw DataStoreError(
+                    .misuse,
+                    "\(operation) of a child store was called inside a read block of its parent \(current.engine.location) "
+                        + "(or a write block of a child store of it, which reads it); the child's writes read the parent, "
+                        + "and a write of the parent waiting for that block would stop both. End the block first, or "
+                        + "queue the write with writeAsync",
+                    path: engine.location)
+            }
+            ancestor = current.parent
         }
         if waitsForCompletions && isOnCompletionQueue {
             throw DataStoreError(
