@@ -125,4 +125,29 @@ struct SQLiteIndexTests {
             #expect(try first.read { accessor in try accessor.itemTypes() }.isEmpty)
         }
     }
+
+    @Test("a legacy ON CONFLICT REPLACE never makes a write delete another row: insert, save and updateItems are refused")
+    func conflictReplace() throws {
+        try withFileStore(creatingWith: """
+            CREATE TABLE t (id INTEGER PRIMARY KEY ON CONFLICT REPLACE, email TEXT UNIQUE ON CONFLICT REPLACE);
+            INSERT INTO t VALUES (1, 'a'), (2, 'b');
+            """) { store, _ throws in
+            let rows = [Item(itemType: "t", id: 1, attributes: ["email": "a"]), Item(itemType: "t", id: 2, attributes: ["email": "b"])]
+            expectError(.alreadyExists) {
+                try store.writeSync { try $0.insert(Item(itemType: "t", id: 2, attributes: ["email": "c"])) }
+            }
+            expectError(.uniqueViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: "t", id: 3, attributes: ["email": "a"])) }
+            }
+            expectError(.uniqueViolation) {
+                try store.writeSync { try $0.save(Item(itemType: "t", id: 1, attributes: ["email": "b"])) }
+            }
+            expectError(.uniqueViolation) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "t", limit: 1), setting: ["email": "b"])
+                }
+            }
+            #expect(try allItems(store, "t") == rows)
+        }
+    }
 }

@@ -12,7 +12,7 @@ extension RequestCompiler {
                        setting assignments: [(column: ColumnSchema, binding: SQLBinding)]) -> CompiledQuery {
         let (clause, bindings, nothing) = selection(request, of: table)
         let list = assignments.map { "\($0.column.quoted) = ?" }.joined(separator: ", ")
-        return CompiledQuery(sql: "UPDATE \(table.quoted) SET \(list)\(clause)",
+        return CompiledQuery(sql: "UPDATE OR ABORT \(table.quoted) SET \(list)\(clause)",
                              bindings: assignments.map(\.binding) + bindings, matchesNothing: nothing)
     }
 

@@ -39,7 +39,7 @@ extension SchemaEditor {
         // row still holds (a UNIQUE constraint of a recreated table would refuse it) comes after it.
         rewrites.sort { Self.length(of: $0.binding) > Self.length(of: $1.binding) }
         let first = table.key.needsGuard ? 3 : 2
-        let update = "UPDATE \(table.quoted) SET \(column.quoted) = ?\(first) WHERE \(table.keyCondition)"
+        let update = "UPDATE OR ABORT \(table.quoted) SET \(column.quoted) = ?\(first) WHERE \(table.keyCondition)"
         for (id, binding) in rewrites {
             guard let key = table.keyBindings(for: id) else { continue }
             try connection.execute(update, key + [binding], operation: operation)

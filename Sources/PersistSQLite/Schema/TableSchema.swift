@@ -78,7 +78,7 @@ final class TableSchema: Sendable {
         } else {
             let first = key.needsGuard ? 3 : 2
             let assignments = columns.enumerated().map { "\($1.quoted) = ?\($0 + first)" }.joined(separator: ", ")
-            update = "UPDATE \(table) SET \(assignments) WHERE \(keyCondition)"
+            update = "UPDATE OR ABORT \(table) SET \(assignments) WHERE \(keyCondition)"
         }
         hasDefaults = columns.contains(where: \.hasDefault)
         deleteByKey = "DELETE FROM \(table) WHERE \(keyCondition)"
@@ -91,11 +91,12 @@ final class TableSchema: Sendable {
         }
     }
 
-    /// `INSERT INTO table (key, columns…) VALUES (?1, ?2, …)`.
+    /// `INSERT OR ABORT INTO table (key, columns…) VALUES (?1, ?2, …)`: `OR ABORT` overrides a
+    /// legacy table's `ON CONFLICT REPLACE`, which would delete the other row silently.
     static func insert(into table: String, key: String, columns: [ColumnSchema]) -> String {
         let names = ([key] + columns.map(\.quoted)).joined(separator: ", ")
         let parameters = (1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")
-        return "INSERT INTO \(table) (\(names)) VALUES (\(parameters))"
+        return "INSERT OR ABORT INTO \(table) (\(names)) VALUES (\(parameters))"
     }
 
     /// The same table with more columns.
