@@ -11,8 +11,10 @@ struct EntityRowDecoding {
         plan = EntityPlans.plan(for: type)
     }
 
-    /// The entity in the source's current row.
+    /// The entity in the source's current row; a type whose keys vary (an irregular plan) is
+    /// decoded the general way, as it is written.
     mutating func decode<Entity: DataStoreEntity>(_ type: Entity.Type, from source: any EntityRowSource) throws -> Entity {
+        if plan.isIrregular { return try Entity(item: source.item()) }
         let decoder: EntityRowDecoder
         if let current = self.decoder, current.source === source, current.plan === plan {
             decoder = current
@@ -200,9 +202,17 @@ final class EntityRowDecoder {
         position.pointee.container.keep(container, keyedBy: ObjectIdentifier(Key.self))
     }
 
-    /// Every top-level key of the row, as ``ValueDecoder`` would list them.
+    /// Every top-level key of the row, as ``ValueDecoder`` would list them. A row that cannot be
+    /// read sends the entity to the general path, which reports why.
     var allKeys: [String] {
-        guard position.pointee.isDecoding, let item = try? source.item() else { return [] }
+        guard position.pointee.isDecoding else { return [] }
+        let item: Item
+        do {
+            item = try source.item()
+        } catch {
+            position.pointee.isIrregular = true
+            return []
+        }
         // The identifier is listed once, as the general path's item lists it.
         return item.attributes.keys.filter { $0 != plan.idKey } + [plan.idKey]
     }

@@ -1,0 +1,68 @@
+import Foundation
+import Persist
+import PersistConformance
+import PersistSQLite
+import PersistTestSupport
+import Testing
+
+/// A model whose top-level keys are a dictionary's, listed through `allKeys`.
+private struct Bag: DataStoreEntity, Equatable {
+    static let itemType = "Bag"
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    var id: Int
+    var tags: [String: Int]
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        id = try container.decode(Int.self, forKey: Key(stringValue: "id"))
+        var tags: [String: Int] = [:]
+        for key in container.allKeys where key.stringValue != "id" {
+            tags[key.stringValue] = try container.decode(Int.self, forKey: key)
+        }
+        self.tags = tags
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(id, forKey: Key(stringValue: "id"))
+        for (key, value) in tags { try container.encode(value, forKey: Key(stringValue: key)) }
+    }
+}
+
+@Suite("Typed reads of damaged rows fail as item reads do")
+struct EntityReadErrorTests {
+    /// A store whose `Bag/1` has a column legacy code filled with what its recorded kind forbids.
+    private func withDamagedBag(_ body: (SQLiteDataStore) throws -> Void) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("bag.sqlite")
+        let writer = SQLiteDataStore(path: path, options: quietOptions())
+        try writer.setup()
+        try writer.writeSync { try $0.insert(Item(itemType: Bag.itemType, id: 1, attributes: ["a": 1, "b": "text"])) }
+        try writer.tearDown()
+        let raw = try RawDatabase(path)
+        try raw.exec(#"UPDATE "Bag" SET "b" = 42"#)
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        try body(store)
+    }
+
+    @Test("a model listing allKeys of a row it cannot read gets the item path's error, not an entity missing keys")
+    func allKeysOfDamagedRow() throws {
+        try withDamagedBag { store in
+            let general = expectError(.corrupt) {
+                try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: Bag.itemType)) }
+            }
+            let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Bag.self) } }
+            #expect(typed?.message == general?.message)
+        }
+    }
+}
