@@ -12,6 +12,21 @@ private struct Plain: DataStoreEntity, Equatable {
     var last: Date?
 }
 
+/// ``Dynamic`` under another type, read before it is ever written.
+private struct DynamicRead: DataStoreEntity, Equatable {
+    static let itemType = "PlanDynamicRead"
+    var id: Int
+    var values: [String: Int]
+
+    init(from decoder: any Decoder) throws {
+        let dynamic = try Dynamic(from: decoder)
+        id = dynamic.id
+        values = dynamic.values
+    }
+
+    func encode(to encoder: any Encoder) throws { try Dynamic(id: id, values: values).encode(to: encoder) }
+}
+
 /// A model read before it was ever written in this process.
 private struct ReadFirst: DataStoreEntity, Equatable {
     static let itemType = "PlanReadFirst"
@@ -108,6 +123,27 @@ struct EntityPlanTests {
         #expect(EntityPlans.plan(for: ReadFirst.self).names == ["id", "size", "label"])
         #expect(try store.read { try $0.getAll(ReadFirst.self) } == expected)
         #expect(try store.read { try $0.getById(ReadFirst.self, id: "b") } == expected[1])
+    }
+
+    @Test("reading a type whose keys keep changing stops growing its plan, and reads as the general path does")
+    func irregularReads() throws {
+        let store = InMemoryDataStore()
+        try store.setup()
+        // Items written the general way: only reads learn the keys of DynamicRead.
+        let count = 200
+        try store.writeSync { accessor in
+            for id in 0..<count {
+                try accessor.insert(Item(itemType: DynamicRead.itemType, id: .int(Int64(id)), attributes: ["k\(id)": .int(Int64(id))]))
+            }
+        }
+        let general = try store.read { accessor in
+            try accessor.items(forRequest: DataStoreRequest(itemType: DynamicRead.itemType)).map(DynamicRead.init(item:))
+        }
+        #expect(general.count == count)
+        #expect(try store.read { try $0.getAll(DynamicRead.self) } == general)
+        let plan = EntityPlans.plan(for: DynamicRead.self)
+        #expect(plan.isIrregular)
+        #expect(plan.names.count <= EntityPlan.maximumExtensions + 2, "the plan holds \(plan.names.count) names")
     }
 
     @Test("a type whose keys keep changing becomes irregular and is still stored exactly")

@@ -43,12 +43,14 @@ package final class EntityPlan: Sendable {
         self.names = names
         self.extensions = extensions
         hasValidItemType = (try? NameRules.validateItemType(itemType)) != nil
-        idSlot = names.firstIndex(of: idKey)
-        attributeSlots = names.indices.filter { $0 != names.firstIndex(of: idKey) }
+        let idSlot = names.firstIndex(of: idKey)
+        self.idSlot = idSlot
+        attributeSlots = names.indices.filter { $0 != idSlot }
         attributeSlotsInByteOrder = attributeSlots.sorted { ByteOrder.compare(names[$0], names[$1]) < 0 }
     }
 
-    /// Whether the type's keys vary too much for a plan: writes then take the general path.
+    /// Whether the type's keys vary too much for a plan: its writes and reads then take the
+    /// general path, and the plan grows no further.
     package var isIrregular: Bool { extensions > Self.maximumExtensions }
 
     /// The slot of `name`, looked for first where `cursor` points (the key expected next), then
@@ -143,6 +145,8 @@ package enum EntityPlans {
         let valid = additions.filter { (try? NameRules.validateAttribute($0.name, of: E.itemType)) != nil }
         return current.withLock { plans in
             let latest = plans[ObjectIdentifier(type)] ?? base
+            // An irregular type's keys vary without end: its plan stops growing.
+            guard !latest.isIrregular else { return latest }
             let extended = latest.extended(with: valid)
             plans[ObjectIdentifier(type)] = extended
             return extended
