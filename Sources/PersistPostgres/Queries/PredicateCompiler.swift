@@ -296,7 +296,9 @@ struct PredicateCompiler {
             }
             encode = { days in
                 var bytes: [UInt8] = []
-                bytes.appendBigEndian(UInt32(bitPattern: Int32(truncatingIfNeeded: days)))
+                let stored = Self.storable(days, first: TimeCoding.minimumDay, end: TimeCoding.endDay,
+                                           infinities: Int64(Int32.min)...Int64(Int32.max))
+                bytes.appendBigEndian(UInt32(bitPattern: Int32(truncatingIfNeeded: stored)))
                 return .raw(type: PGType.date, bytes: bytes)
             }
         } else {
@@ -306,11 +308,22 @@ struct PredicateCompiler {
             let type = column.type == .timestamp ? PGType.timestamp : PGType.timestamptz
             encode = { micros in
                 var bytes: [UInt8] = []
-                bytes.appendBigEndian(UInt64(bitPattern: micros))
+                let stored = Self.storable(micros, first: TimeCoding.minimumMicroseconds, end: TimeCoding.endMicroseconds,
+                                           infinities: Int64.min...Int64.max)
+                bytes.appendBigEndian(UInt64(bitPattern: stored))
                 return .raw(type: type, bytes: bytes)
             }
         }
         return bounds(column.quoted, outcome, encode: encode)
+    }
+
+    /// A bound PostgreSQL accepts that divides the stored values as `bound` does. A column holds
+    /// `-infinity`, the values `first..<end` and `infinity` (the ends of `infinities`), none
+    /// between them, so a bound in a gap moves to the gap's end; PostgreSQL refuses the others.
+    static func storable(_ bound: Int64, first: Int64, end: Int64, infinities: ClosedRange<Int64>) -> Int64 {
+        if bound > infinities.lowerBound && bound < first { return first }
+        if bound >= end && bound < infinities.upperBound { return infinities.upperBound }
+        return bound
     }
 
     private mutating func bounds(_ q: String, _ outcome: LiteralBounds.Outcome,
