@@ -242,7 +242,9 @@ enum JSONValueCoding {
             guard offset > start else { return nil }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             if isInteger, let integer = Int64(text) { return .int(integer) }
-            guard let double = Double(text), double.isFinite else { return nil }
+            // The nearest double: a number beyond the doubles' range (legacy JSON may hold 1e400)
+            // is an infinity, as a `numeric` column's is.
+            guard let double = Double(text), !double.isNaN else { return nil }
             return .double(double)
         }
     }
