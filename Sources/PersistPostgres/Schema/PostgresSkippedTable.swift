@@ -19,6 +19,9 @@ public struct PostgresSkippedTable: Sendable, Hashable, CustomStringConvertible 
         case foreignTable
         /// A partition, whose rows are items of its partitioned table.
         case partition
+        /// A table other tables inherit from (`INHERITS`): its queries would include their rows,
+        /// and a delete of its items would delete theirs. The inheriting tables are adopted.
+        case inheritedFrom
         /// The table has no single-column primary key of a type identifiers fit; the text says why.
         case noUsableKey(String)
 
@@ -29,6 +32,7 @@ public struct PostgresSkippedTable: Sendable, Hashable, CustomStringConvertible 
             case .materializedView: "a materialized view"
             case .foreignTable: "a foreign table"
             case .partition: "a partition of a partitioned table"
+            case .inheritedFrom: "other tables inherit from it, and its rows would include theirs"
             case .noUsableKey(let detail): "no usable key: \(detail)"
             }
         }

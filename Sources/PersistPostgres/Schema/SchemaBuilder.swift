@@ -28,6 +28,7 @@ struct SchemaBuilder {
         }
         if [StoreSchema.tablesTable, StoreSchema.columnsTable, StoreSchema.indexesTable].contains(relation.name) { return }
         if relation.isPartition { return skip(.partition) }
+        if relation.hasInheritors { return skip(.inheritedFrom) }
         guard let key, key.count == 1 else {
             let detail = key.map { "its primary key has \($0.count) columns" } ?? "it has no primary key"
             return skip(.noUsableKey(detail))

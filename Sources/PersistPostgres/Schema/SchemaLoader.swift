@@ -17,7 +17,8 @@ struct SchemaLoader {
     private static let namespace = "(SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $1)"
 
     private static let relationsQuery = """
-        SELECT c.oid::int8, c.relname::text, c.relkind::text, c.relispartition, c.relrowsecurity \
+        SELECT c.oid::int8, c.relname::text, c.relkind::text, c.relispartition, c.relrowsecurity, \
+        c.relkind = 'r' AND EXISTS (SELECT 1 FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid) \
         FROM pg_catalog.pg_class c WHERE c.relnamespace = \(namespace)
         """
     private static let typesQuery = """
@@ -150,6 +151,8 @@ struct Relation {
     let kind: String
     let isPartition: Bool
     let rowSecurity: Bool
+    /// Whether other tables inherit from this plain table (`INHERITS`), whose rows its queries include.
+    let hasInheritors: Bool
 
     static func rows(_ result: PGResult) throws -> [Int64: Relation] {
         var relations: [Int64: Relation] = [:]
@@ -157,7 +160,8 @@ struct Relation {
             let oid = try result.int64(row, 0) ?? 0
             relations[oid] = Relation(oid: oid, name: try result.text(row, 1) ?? "", kind: try result.text(row, 2) ?? "",
                                       isPartition: try result.bool(row, 3) ?? false,
-                                      rowSecurity: try result.bool(row, 4) ?? false)
+                                      rowSecurity: try result.bool(row, 4) ?? false,
+                                      hasInheritors: try result.bool(row, 5) ?? false)
         }
         return relations
     }
