@@ -113,7 +113,8 @@ extension PostgresWriter {
         sql += " RETURNING \(table.selectList)"
         let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
         do {
-            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation), replacing)
+            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation),
+                              key: key, keyTakenIsFine: replacing && assignments.isEmpty, replacing: replacing)
         } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
             // The key conflicts are handled by ON CONFLICT: this is another unique index.
             throw try namingUniqueViolation(error, item)
@@ -121,12 +122,24 @@ extension PostgresWriter {
     }
 
     /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored.
+    ///
+    /// No row comes back when the key is taken and the statement does nothing then (an insert, or
+    /// a save with no column to set, `keyTakenIsFine`), or when a trigger or rule of the table
+    /// skipped the row; a lookup of the key tells them apart.
     private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ command: PGCommand,
-                               _ replacing: Bool) throws {
+                               key: PGValue, keyTakenIsFine: Bool, replacing: Bool) throws {
         _ = try inSavepoint(item.reference, command) { result in
             guard result.rowCount > 0 else {
-                if replacing { return }
-                throw alreadyExists(item)
+                let lookup = PGCommand(table.selectByKey, [key], prepared: true, operation: command.operation)
+                if !replacing || keyTakenIsFine, try transaction.run([lookup])[0].rowCount > 0 {
+                    if replacing { return }
+                    throw alreadyExists(item)
+                }
+                throw DataStoreError(
+                    .invalidArgument,
+                    "PostgreSQL did not store \(item.reference) in table \(table.qualified) at \(location): a trigger or "
+                        + "rule of the table skipped the row; nothing was written",
+                    path: location, items: [item.reference])
             }
             let stored = try RowDecoder(table: table, result: result, location: location).item(0)
             if stored.id != item.id {
