@@ -27,7 +27,16 @@ extension PostgresWriter {
         ])
         let largest = try results[0].int64(0, 0)
         guard !table.isCreated, let sequence = try results[1].text(0, 0) else {
-            return try IntegerIDs.after(largest, itemType: itemType)
+            let next = try IntegerIDs.after(largest, itemType: itemType)
+            if let range = table.key.type.integerRange, next > range.upperBound {
+                throw DataStoreError(
+                    .unsupported,
+                    "the key column \(String(reflecting: table.key.name)) of table \(table.qualified) holds integers up to "
+                        + "\(range.upperBound) and already holds that identifier, so the item type \(String(reflecting: itemType)) "
+                        + "has no next integer identifier; give new items identifiers of your own, or widen the column",
+                    path: location)
+            }
+            return next
         }
         let next = try transaction.run([
             PGCommand("SELECT pg_catalog.nextval($1::regclass)", [.text(sequence)], prepared: true, operation: operation),
