@@ -96,6 +96,8 @@ public struct PostgresSQLState: Sendable, Hashable, CustomStringConvertible {
     public static let deadlockDetected = PostgresSQLState(known: "40P01")
     /// `55P03`: a lock could not be taken in time (`lock_timeout`, `NOWAIT`).
     public static let lockNotAvailable = PostgresSQLState(known: "55P03")
+    /// `25P02`: an earlier statement of the transaction failed, so it runs no other.
+    public static let inFailedTransaction = PostgresSQLState(known: "25P02")
     /// `57014`: the statement was canceled (statement timeout or cancel request).
     public static let queryCanceled = PostgresSQLState(known: "57014")
     /// `28P01`: the password was wrong.

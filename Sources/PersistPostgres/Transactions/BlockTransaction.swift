@@ -52,6 +52,14 @@ final class BlockTransaction {
                     return Array(try session.run(again + commands).dropFirst(again.count))
                 }
             } catch let error as DataStoreError where error.engineCode != nil {
+                if error.engineCode == PostgresSQLState.inFailedTransaction.engineCode, let failure {
+                    throw DataStoreError(
+                        .misuse,
+                        "an earlier statement of this block failed (\(failure.message)), and PostgreSQL runs no other "
+                            + "statement in the block's transaction after a failure: end the block and do the rest in "
+                            + "another",
+                        path: error.path, engineCode: error.engineCode, engineMessage: error.engineMessage)
+                }
                 if failure == nil { failure = error }
                 throw error
             }
