@@ -1,0 +1,112 @@
+import Foundation
+import Persist
+import PersistConformance
+import PersistPostgres
+import Testing
+
+/// Legacy schemas and values at the edges of what PostgreSQL holds.
+@Suite("PostgreSQL stores meet legacy tables and extreme values as the other stores do")
+struct LegacyEdgeTests {
+    @Test("filters on date, timestamp and timestamptz columns compare with dates beyond PostgreSQL's range")
+    func datesBeyondTheServersRange() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE t (id integer PRIMARY KEY, d date, ts timestamp, tz timestamptz);
+            INSERT INTO t VALUES (1, '2024-01-01', '2024-01-01 00:00:00', '2024-01-01 00:00:00+00'),
+                (2, 'infinity', 'infinity', 'infinity');
+            """) { store, _ throws in
+            let early = Date(timeIntervalSinceReferenceDate: -3e11)   // about 7500 BC
+            let late = Date(timeIntervalSinceReferenceDate: 1e17)     // beyond the year 294276
+            for attribute in ["d", "ts", "tz"] {
+                func count(_ filter: DataStorePredicate) throws -> Int {
+                    var request = DataStoreRequest(itemType: "t")
+                    request.filter = filter
+                    return try store.read { accessor in try accessor.countItems(forRequest: request) }
+                }
+                #expect(try count(.attribute(attribute) > .date(early)) == 2, "\(attribute)")
+                #expect(try count(.attribute(attribute) < .date(early)) == 0, "\(attribute)")
+                #expect(try count(.attribute(attribute) < .date(late)) == 1, "\(attribute)")
+                #expect(try count(.attribute(attribute) >= .date(late)) == 1, "\(attribute)")
+            }
+        }
+    }
+
+    @Test("a legacy JSON number beyond the doubles' range reads as an infinity, and the table stays readable")
+    func hugeJSONNumber() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE j (id integer PRIMARY KEY, doc jsonb);
+            INSERT INTO j VALUES (1, '{"a": 1}'), (2, '{"a": 1e400}');
+            """) { store, _ throws in
+            let items = try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: "j")) }
+            #expect(items.map { $0["doc"] } == [["a": 1], ["a": .double(.infinity)]])
+        }
+    }
+
+    @Test("a table other tables inherit from is skipped, so its items never include theirs; the inheriting table is adopted")
+    func inheritance() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE animal (id integer PRIMARY KEY, name text);
+            CREATE TABLE dog (id integer PRIMARY KEY, breed text) INHERITS (animal);
+            INSERT INTO animal VALUES (1, 'cat');
+            INSERT INTO dog VALUES (1, 'rex', 'collie'), (2, 'fido', 'pug');
+            """) { store, _ throws in
+            #expect(try store.skippedTables().map(\.name) == ["animal"])
+            #expect(try store.read { try $0.itemTypes() } == ["dog"])
+            #expect(try store.writeSync { try $0.deleteAllItems(ofType: "animal") } == 0)
+            #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "dog")) } == 2)
+        }
+    }
+
+    @Test("a row a trigger skips is refused, for an insert and a save, and nothing is written")
+    func skippingTrigger() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE t (id integer PRIMARY KEY, name text, locked boolean);
+            CREATE FUNCTION skip_locked() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.locked THEN RETURN NULL; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER skip BEFORE INSERT OR UPDATE ON t FOR EACH ROW EXECUTE FUNCTION skip_locked();
+            INSERT INTO t VALUES (1, 'a', false);
+            """) { store, _ throws in
+            let locked = Item(itemType: "t", id: 2, attributes: ["name": "b", "locked": true])
+            let error = expectError(.invalidArgument) { try store.writeSync { try $0.insert(locked) } }
+            #expect(error?.message.contains("trigger") == true)
+            #expect(error?.items == [locked.reference])
+            expectError(.invalidArgument) { try store.writeSync { try $0.save(locked) } }
+            expectError(.invalidArgument) {
+                try store.writeSync { try $0.save(Item(itemType: "t", id: 1, attributes: ["name": "z", "locked": true])) }
+            }
+            #expect(try allItems(store, "t") == [Item(itemType: "t", id: 1, attributes: ["name": "a", "locked": false])])
+            // An existing key is still alreadyExists, and a save of an allowed row goes through.
+            expectError(.alreadyExists) { try store.writeSync { try $0.insert(Item(itemType: "t", id: 1, attributes: ["name": "c"])) } }
+            try store.writeSync { try $0.save(Item(itemType: "t", id: 1, attributes: ["name": "d", "locked": false])) }
+            #expect(try allItems(store, "t").map { $0["name"] } == ["d"])
+        }
+    }
+
+    @Test("a full smallint key has no next integer identifier: unsupported, not one the column cannot hold")
+    func fullSmallintKey() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE s (id smallint PRIMARY KEY, name text);
+            INSERT INTO s VALUES (32767, 'last');
+            """) { store, _ throws in
+            let error = expectError(.unsupported) { try store.writeSync { try $0.nextIntegerID(ofType: "s") } }
+            #expect(error?.message.contains("32767") == true)
+        }
+    }
+
+    @Test("a read after a failed statement of the same block says the block must end, naming the first failure")
+    func readAfterFailure() throws {
+        try withPostgresStore(creatingWith: "CREATE TABLE t (id integer PRIMARY KEY, name text); INSERT INTO t VALUES (1, 'a');",
+                              options: { $0.lockTimeout = .milliseconds(200) }) { store, schema throws in
+            // Another session holds the table locked, so the first read of the block times out.
+            let holder = try TestServer.connect()
+            defer { holder.close() }
+            try holder.executeScript("BEGIN; LOCK TABLE \(schema).t IN ACCESS EXCLUSIVE MODE;")
+            try store.read { accessor in
+                expectError(.locked) { try accessor.items(forRequest: DataStoreRequest(itemType: "t")) }
+                let next = expectError(.misuse) { try accessor.countItems(forRequest: DataStoreRequest(itemType: "t")) }
+                #expect(next?.message.contains("an earlier statement of this block failed") == true)
+            }
+            try holder.executeScript("ROLLBACK;")
+            #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "t")) } == 1)
+        }
+    }
+}
