@@ -14,6 +14,19 @@ extension PostgresWriter {
         if try indexes(ofType: index.itemType)?.contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) == true {
             return false
         }
+        if let table = schema.tables[index.itemType] {
+            for attribute in index.attributes {
+                guard let column = table.column(attribute), column.type == .json || column.type == .jsonb else { continue }
+                let why = column.type == .json
+                    ? "json, which PostgreSQL cannot index"
+                    : "jsonb, which PostgreSQL compares by its own rules, not Persist's ([1] and [1.0] are one value to it)"
+                throw DataStoreError(
+                    .unsupported,
+                    "the \(index) cannot be declared: the column \(column.quoted) of table \(table.qualified) at "
+                        + "\(location) is \(why); declare the index on other attributes",
+                    path: location)
+            }
+        }
         try editor.ensureIndexTable(&schema)
         let operation = "Declaring the \(index)"
         let catalog = schema.qualified(StoreSchema.indexesTable)
