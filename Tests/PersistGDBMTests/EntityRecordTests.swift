@@ -64,4 +64,27 @@ struct EntityRecordTests {
         try store.tearDown()
         #expect(try ForeignFile.pairs(path) == [[0, 1]: Array("one".utf8), Array("k".utf8): []])
     }
+
+    private struct Marker: DataStoreEntity, Equatable { static let itemType = "Marker"; var id: Int }
+
+    @Test("a damaged record fails a typed read of a model that reads only its identifier, as it fails the item read")
+    func damagedRecordOfIdentifierOnlyModel() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("damaged.gdbm")
+        let store = GDBMDataStore(path: path, options: .init(logger: .quiet))
+        try store.setup()
+        try store.writeSync { accessor in try accessor.insert(Marker(id: 1)) }
+        try store.tearDown()
+        // Version 1, one attribute, then nothing: the entry is cut short.
+        try ForeignFile.store(path, key: try GDBMStorageFormat.encodeKey(itemType: Marker.itemType, id: 1), value: [1, 1, 0xFF])
+        try store.setup()
+        defer { try? store.tearDown() }
+        let general = expectError(.corrupt) {
+            try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: Marker.itemType)) }
+        }
+        let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Marker.self) } }
+        let byID = expectError(.corrupt) { try store.read { accessor in try accessor.getById(Marker.self, id: 1) } }
+        #expect(typed?.message == general?.message && byID?.message == general?.message)
+    }
 }

@@ -65,4 +65,30 @@ struct EntityReadErrorTests {
             #expect(typed?.message == general?.message)
         }
     }
+
+    private struct Wide: DataStoreEntity { static let itemType = "Narrowed"; var id: Int; var name: String; var extra: String }
+    private struct Narrow: DataStoreEntity, Equatable { static let itemType = "Narrowed"; var id: Int; var name: String }
+
+    @Test("a damaged column the model does not read fails a typed read as it fails the item read")
+    func damagedUnreadColumn() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("narrow.sqlite")
+        let writer = SQLiteDataStore(path: path, options: quietOptions())
+        try writer.setup()
+        try writer.writeSync { accessor in try accessor.insert(Wide(id: 1, name: "n", extra: "e")) }
+        try writer.tearDown()
+        let raw = try RawDatabase(path)
+        try raw.exec(#"UPDATE "Narrowed" SET "extra" = 42"#)
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        let general = expectError(.corrupt) {
+            try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: Narrow.itemType)) }
+        }
+        let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Narrow.self) } }
+        let byID = expectError(.corrupt) { try store.read { accessor in try accessor.getById(Narrow.self, id: 1) } }
+        #expect(typed?.message == general?.message && byID?.message == general?.message)
+    }
 }

@@ -45,6 +45,14 @@ package protocol EntityRowSource: AnyObject {
 
     /// The whole row as an item: the general path, which gives the canonical errors.
     func item() throws -> Item
+
+    /// Checks the values of the current row a typed decode did not read, as reading the whole
+    /// row as an item would: `read` has bit `slot` set for each attribute slot of `plan` the
+    /// decode read (slots from 64 on count as unread; ``EntityPlan/attributeMask`` is every
+    /// slot), and the row's values outside the plan are unread too. Throws when a value cannot
+    /// be read; the entity is then decoded the general way, which reports it. Runs after every
+    /// typed decode, so the case of nothing to check must cost next to nothing.
+    func checkUnread(_ read: UInt64, for plan: EntityPlan) throws
 }
 
 /// Reads the attribute slots of one plan from the row its source is at.
@@ -166,6 +174,9 @@ package final class ItemRowSource: EntityRowSource {
     package func value(named name: String) throws -> Value? { current.attributes[name] }
 
     package func item() throws -> Item { current }
+
+    /// Nothing to check: the item's values were read already.
+    package func checkUnread(_ read: UInt64, for plan: EntityPlan) throws {}
 }
 
 /// Columns that look each slot's value up: for sources that keep no columns of their own.

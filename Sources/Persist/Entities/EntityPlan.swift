@@ -25,6 +25,9 @@ package final class EntityPlan: Sendable {
     /// ``attributeSlots`` ordered by their names' UTF-8 bytes, the order in which records and
     /// created columns list attributes.
     package let attributeSlotsInByteOrder: [Int]
+    /// The bits of ``attributeSlots`` (bit `slot` for each), or `nil` when a slot is 64 or more:
+    /// what a decode that read every attribute has read.
+    package let attributeMask: UInt64?
     /// How many times the plan was extended; past ``maximumExtensions`` the type is irregular.
     package let extensions: Int
     /// Whether ``itemType`` is a valid item type name; writes of a type with an invalid one take
@@ -46,6 +49,7 @@ package final class EntityPlan: Sendable {
         let idSlot = names.firstIndex(of: idKey)
         self.idSlot = idSlot
         attributeSlots = names.indices.filter { $0 != idSlot }
+        attributeMask = names.count <= 64 ? attributeSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } : nil
         attributeSlotsInByteOrder = attributeSlots.sorted { ByteOrder.compare(names[$0], names[$1]) < 0 }
     }
 

@@ -59,6 +59,8 @@ final class EntityRowDecoder {
         /// Whether the running decode met something only the general path decodes exactly (see
         /// ``EntityRowDecoder/irregularity()``).
         var isIrregular = false
+        /// The attribute slots below 64 the running decode read (bit `slot` for each).
+        var read: UInt64 = 0
         /// The top-level container handed out last.
         var container = ReusableContainer()
     }
@@ -103,13 +105,19 @@ final class EntityRowDecoder {
         position.pointee.previousSlot = -1
         position.pointee.previousMiss = -1
         position.pointee.isIrregular = false
+        position.pointee.read = 0
         position.pointee.isDecoding = true
         defer { position.pointee.isDecoding = false }
         do {
             let entity = try cell.running(self) { token in try Entity(from: EntityRowDecodingState(token: token)) }
             // A model that caught an error of the typed path went its own way with it: decode it
-            // again the general way, where it meets the general path's errors.
-            if !position.pointee.isIrregular { return entity }
+            // again the general way, where it meets the general path's errors. So is an entity
+            // whose row holds a value the model did not read and that cannot be read: reading
+            // the whole item fails on it.
+            if !position.pointee.isIrregular {
+                try source.checkUnread(position.pointee.read, for: plan)
+                return entity
+            }
         } catch {}
         position.pointee.misses.removeAll()
         return try Entity(item: source.item())
@@ -171,6 +179,7 @@ final class EntityRowDecoder {
             let id = try source.identifier().value
             return try convert(id)
         }
+        if slot < 64 { position.pointee.read |= 1 << UInt64(slot) }
         if let found = shortcut(columns, slot) { return found }
         let value = try columns.value(atSlot: slot)
         return value.isNull ? nil : try convert(value)

@@ -76,15 +76,26 @@ final class GDBMRecordSource: EntityRowSource {
     /// The value in `slot` of `plan` in the current record, all of whose values are decoded at
     /// the first such call, by walking the record once.
     func value(atSlot slot: Int, of plan: EntityPlan) throws -> Value {
-        if let filled, filled.plan === plan { return filled.values[slot] }
+        try values(of: plan)[slot]
+    }
+
+    /// The current record's values by slot of `plan`, decoded at the first call for the record.
+    private func values(of plan: EntityPlan) throws -> [Value] {
+        if let filled, filled.plan === plan { return filled.values }
         var values = [Value](repeating: .null, count: plan.names.count)
         _ = try values.withUnsafeMutableBufferPointer { try fill($0, for: plan) }
         filled = (plan, values)
-        return values[slot]
+        return values
     }
 
     func value(named name: String) throws -> Value? {
         try item().attributes[name]
+    }
+
+    /// Decodes the record when no slot was asked for (filling checks every entry, those outside
+    /// the plan included).
+    func checkUnread(_ read: UInt64, for plan: EntityPlan) throws {
+        _ = try values(of: plan)
     }
 
     func item() throws -> Item {

@@ -78,4 +78,15 @@ final class PostgresRowSource: EntityRowSource {
     }
 
     func item() throws -> Item { try current().item(row) }
+
+    func checkUnread(_ read: UInt64, for plan: EntityPlan) throws {
+        let decoder = try current()
+        let layout = layout(for: plan, decoder.table)
+        if read == plan.attributeMask && layout.columnsWithoutSlot.isEmpty { return }
+        for slot in plan.attributeSlots where slot >= 64 || read & 1 << UInt64(slot) == 0 {
+            let offset = layout.columnOfSlot[slot]
+            if offset >= 0 { _ = try decoder.value(row, column: offset, id: id) }
+        }
+        for offset in layout.columnsWithoutSlot { _ = try decoder.value(row, column: offset, id: id) }
+    }
 }

@@ -95,6 +95,19 @@ final class SQLiteEntityLayout: Sendable {
         return found
     }
 
+    /// Reads the values of the row the statement is at that a typed decode did not read (see
+    /// ``EntityRowSource/checkUnread(_:for:)``), as ``RowDecoder/item(_:)`` reads them.
+    func checkUnread(_ read: UInt64, in statement: SQLiteStatement, decoder: RowDecoder, id: ItemID) throws {
+        if read == plan.attributeMask && columnsWithoutSlot.isEmpty { return }
+        for slot in plan.attributeSlots where slot >= 64 || read & 1 << UInt64(slot) == 0 {
+            _ = try value(atSlot: slot, from: statement, decoder: decoder, id: id)
+        }
+        for column in columnsWithoutSlot {
+            guard let found = statement.column(Int32(column + 1)) else { continue }
+            _ = try decoder.value(found, storages[column], column, id)
+        }
+    }
+
     /// Reads every attribute slot of the row the statement is at.
     ///
     /// - Returns: whether the row has values in columns outside the plan.

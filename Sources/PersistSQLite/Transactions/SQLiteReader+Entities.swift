@@ -63,6 +63,10 @@ final class SQLiteRowSource: EntityRowSource {
     }
 
     func item() throws -> Item { try decoder.item(statement) }
+
+    func checkUnread(_ read: UInt64, for plan: EntityPlan) throws {
+        try layout(for: plan).checkUnread(read, in: statement, decoder: decoder, id: id)
+    }
 }
 
 /// The attribute slots of one plan in the row a statement is at.
