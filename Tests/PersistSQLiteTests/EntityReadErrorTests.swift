@@ -37,17 +37,18 @@ private struct Bag: DataStoreEntity, Equatable {
 
 @Suite("Typed reads of damaged rows fail as item reads do")
 struct EntityReadErrorTests {
-    /// A store whose `Bag/1` has a column legacy code filled with what its recorded kind forbids.
-    private func withDamagedBag(_ body: (SQLiteDataStore) throws -> Void) throws {
+    /// A store holding `item`, in whose row legacy code then ran `damage`, filling a column with
+    /// what its recorded kind forbids.
+    private func withDamaged(_ item: Item, _ damage: String, _ body: (SQLiteDataStore) throws -> Void) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("bag.sqlite")
+        let path = directory.path("damaged.sqlite")
         let writer = SQLiteDataStore(path: path, options: quietOptions())
         try writer.setup()
-        try writer.writeSync { try $0.insert(Item(itemType: Bag.itemType, id: 1, attributes: ["a": 1, "b": "text"])) }
+        try writer.writeSync { try $0.insert(item) }
         try writer.tearDown()
         let raw = try RawDatabase(path)
-        try raw.exec(#"UPDATE "Bag" SET "b" = 42"#)
+        try raw.exec(damage)
         raw.close()
         let store = SQLiteDataStore(path: path, options: quietOptions())
         try store.setup()
@@ -55,40 +56,30 @@ struct EntityReadErrorTests {
         try body(store)
     }
 
+    /// The error of reading every item of `itemType`, which a typed read must match.
+    private func itemReadError(_ store: SQLiteDataStore, _ itemType: String) -> DataStoreError? {
+        expectError(.corrupt) { try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: itemType)) } }
+    }
+
     @Test("a model listing allKeys of a row it cannot read gets the item path's error, not an entity missing keys")
     func allKeysOfDamagedRow() throws {
-        try withDamagedBag { store in
-            let general = expectError(.corrupt) {
-                try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: Bag.itemType)) }
-            }
+        try withDamaged(Item(itemType: Bag.itemType, id: 1, attributes: ["a": 1, "b": "text"]), #"UPDATE "Bag" SET "b" = 42"#) { store in
+            let general = itemReadError(store, Bag.itemType)
             let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Bag.self) } }
             #expect(typed?.message == general?.message)
         }
     }
 
-    private struct Wide: DataStoreEntity { static let itemType = "Narrowed"; var id: Int; var name: String; var extra: String }
     private struct Narrow: DataStoreEntity, Equatable { static let itemType = "Narrowed"; var id: Int; var name: String }
 
     @Test("a damaged column the model does not read fails a typed read as it fails the item read")
     func damagedUnreadColumn() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let path = directory.path("narrow.sqlite")
-        let writer = SQLiteDataStore(path: path, options: quietOptions())
-        try writer.setup()
-        try writer.writeSync { accessor in try accessor.insert(Wide(id: 1, name: "n", extra: "e")) }
-        try writer.tearDown()
-        let raw = try RawDatabase(path)
-        try raw.exec(#"UPDATE "Narrowed" SET "extra" = 42"#)
-        raw.close()
-        let store = SQLiteDataStore(path: path, options: quietOptions())
-        try store.setup()
-        defer { try? store.tearDown() }
-        let general = expectError(.corrupt) {
-            try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: Narrow.itemType)) }
+        let wide = Item(itemType: Narrow.itemType, id: 1, attributes: ["name": "n", "extra": "e"])
+        try withDamaged(wide, #"UPDATE "Narrowed" SET "extra" = 42"#) { store in
+            let general = itemReadError(store, Narrow.itemType)
+            let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Narrow.self) } }
+            let byID = expectError(.corrupt) { try store.read { accessor in try accessor.getById(Narrow.self, id: 1) } }
+            #expect(typed?.message == general?.message && byID?.message == general?.message)
         }
-        let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Narrow.self) } }
-        let byID = expectError(.corrupt) { try store.read { accessor in try accessor.getById(Narrow.self, id: 1) } }
-        #expect(typed?.message == general?.message && byID?.message == general?.message)
     }
 }
