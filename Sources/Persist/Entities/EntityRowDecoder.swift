@@ -114,7 +114,9 @@ final class EntityRowDecoder {
             // again the general way, where it meets the general path's errors. So is an entity
             // whose row holds a value the model did not read and that cannot be read: reading
             // the whole item fails on it.
-            if !position.pointee.isIrregular {
+            // A model that kept its container, to decode from after init(from:) returned, gets
+            // one of the general path, which holds its values.
+            if !position.pointee.isIrregular && !position.pointee.container.isHeldElsewhere() {
                 try source.checkUnread(position.pointee.read, for: plan)
                 return entity
             }
@@ -282,7 +284,10 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         guard let found = try EntityRowDecoder.withCurrent(token, {
             try $0.value(forKey: key.stringValue, shortcut: shortcut, convert)
         }) else {
-            throw EntityRowIrregularity()
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: [key],
+                debugDescription: "the Decoder of a typed read was used after init(from:) returned, or from another "
+                    + "thread; keep the decoded values (or the keyed container) instead of the Decoder"))
         }
         return found
     }
