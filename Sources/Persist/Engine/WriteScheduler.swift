@@ -188,22 +188,30 @@ public final class WriteScheduler: Sendable {
             }
             guard shouldClose else { return .success(false) }
             readers.wait()
-            defer { phase.withLock { $0 = .closed } }
-            return Result { try engine.close() }.map { true }
+            let closed = Result { try engine.close() }.map { true }
+            phase.withLock { $0 = .closed }
+            // The live queries end before the queue lets a setup() open the store again, so that
+            // no live query of the store opened again hears of this close. (Ending them waits for
+            // nothing: each subscriber finishes its stream.)
+            switch closed {
+            case .success:
+                observations.post(.failed(DataStoreError(
+                    .misuse, "the store at \(engine.location) was torn down, which ends its live queries; observe it "
+                        + "again after setup()", path: engine.location)))
+            case .failure(let error):
+                // The store is closed all the same: its live queries end, with the error of the close.
+                observations.post(.failed(error as? DataStoreError ?? DataStoreError(
+                    .io, "closing the store at \(engine.location) failed: \(error)", path: engine.location)))
+            }
+            return closed
         }
         completionQueue.sync {}
         switch outcome {
         case .success(false):
             return
         case .success(true):
-            observations.post(.failed(DataStoreError(
-                .misuse, "the store at \(engine.location) was torn down, which ends its live queries; observe it again "
-                    + "after setup()", path: engine.location)))
             logger.debug("closed store", metadata: ["store": .string(engine.location)])
         case .failure(let error):
-            // The store is closed all the same: its live queries end, with the error of the close.
-            observations.post(.failed(error as? DataStoreError ?? DataStoreError(
-                .io, "closing the store at \(engine.location) failed: \(error)", path: engine.location)))
             throw error
         }
     }
