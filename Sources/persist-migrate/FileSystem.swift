@@ -44,6 +44,16 @@ enum FileSystem {
         return folder.isEmpty ? "." : folder
     }
 
+    /// Whether two paths name one file: the same path once `.`, `..` and symbolic links are
+    /// resolved, or two hard links to the same file (device and inode).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        if canonical(first) == canonical(second) { return true }
+        var one = stat()
+        var other = stat()
+        guard stat(first, &one) == 0, stat(second, &other) == 0 else { return false }
+        return one.st_dev == other.st_dev && one.st_ino == other.st_ino
+    }
+
     /// The path with `.`, `..` and symbolic links resolved, to tell whether two paths are one file.
     static func canonical(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path

@@ -162,9 +162,9 @@ struct StoreResolver {
                 throw ValidationError("the source and the target are the same PostgreSQL schema, \(source.path); copy to "
                                         + "another schema (?schema=NAME) or database")
             }
-        } else if source.kind.isFile, target.kind.isFile,
-                  FileSystem.canonical(source.path) == FileSystem.canonical(target.path) {
-            throw ValidationError("the source and the target are the same file, \(source.path); copy to another file")
+        } else if source.kind.isFile, target.kind.isFile, FileSystem.isSameFile(source.path, target.path) {
+            throw ValidationError("the source and the target are the same file, \(source.path) (the same path, a "
+                                    + "symbolic link or a hard link to it); copy to another file")
         }
         try checkLayoutOptions(source: source, target: target)
         if source.kind == .gdbm {

@@ -121,6 +121,12 @@ enum ExitMatrix {
         ExitCase(name: "a malformed PostgreSQL URL", arguments: ["old.db", "postgresql://app@localhost:99999/app"],
                  status: 64, mentions: ["port"]),
         ExitCase(name: "the same file twice", arguments: ["old.db", "gdbm:./old.db"], status: 64, mentions: ["same file"]),
+        ExitCase(name: "a hard link to the source as the target", arguments: ["old.db", "gdbm:twin.db"], status: 64,
+                 mentions: ["same file", "hard link"], prepare: { directory in
+                     guard link(directory.path("old.db"), directory.path("twin.db")) == 0 else {
+                         throw CocoaError(.fileWriteUnknown)
+                     }
+                 }),
         ExitCase(name: "--to-layout raw for SQLite", arguments: ["old.db", "new.sqlite", "--to-layout", "raw"], status: 64,
                  mentions: ["--to-layout raw applies to GDBM targets only"]),
         ExitCase(name: "--recover for SQLite", arguments: ["app.sqlite", "new.gdbm", "--recover"], status: 64,

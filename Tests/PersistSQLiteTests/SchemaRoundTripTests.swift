@@ -179,4 +179,28 @@ struct SchemaRoundTripTests {
         #expect(try copy.rows("SELECT name, type, pk FROM pragma_table_info('t')")
             == [[.text("k"), .text(""), .integer(1)], [.text("v"), .text("TEXT"), .integer(0)]])
     }
+
+    @Test("a PRIMARY KEY of a table keyed by its rowid (several columns, or a REAL one) still refuses duplicates, as UNIQUE")
+    func rowidTablePrimaryKeys() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("keys.db")
+        let raw = try RawDatabase(source)
+        try raw.exec("""
+            CREATE TABLE member (user_id INTEGER NOT NULL, group_id INTEGER NOT NULL, role TEXT, PRIMARY KEY (user_id, group_id));
+            INSERT INTO member VALUES (1, 1, 'a'), (1, 2, 'b');
+            CREATE TABLE r (k REAL PRIMARY KEY, v);
+            INSERT INTO r VALUES (1.5, 'x');
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == 3 && report.verified)
+        let copy = try RawDatabase(target)
+        defer { copy.close() }
+        #expect(throws: (any Error).self) { try copy.exec("INSERT INTO member VALUES (1, 1, 'duplicate')") }
+        #expect(throws: (any Error).self) { try copy.exec("INSERT INTO r VALUES (1.5, 'duplicate')") }
+        #expect(try copy.rows("SELECT user_id, group_id, role FROM member ORDER BY group_id")
+            == [[.integer(1), .integer(1), .text("a")], [.integer(1), .integer(2), .text("b")]])
+    }
 }

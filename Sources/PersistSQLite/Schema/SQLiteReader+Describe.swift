@@ -25,7 +25,10 @@ extension SQLiteReader: SchemaDescribingReader {
                 lists.append((statement.text(0), statement.int64(1) != 0, statement.text(2), statement.int64(3) != 0))
             }
         }
-        for list in lists where list.origin != "pk" && !list.partial {
+        // A PRIMARY KEY index is the key of a table keyed by a column; in a table keyed by its rowid
+        // (a composite key, a REAL one) it is a uniqueness the copy must keep, as UNIQUE.
+        let keyedByColumn: Bool = if case .column = table.key { true } else { false }
+        for list in lists where (list.origin != "pk" || !keyedByColumn) && !list.partial {
             var columns: [String] = []
             var expression = false
             try connection.withStatement("SELECT name FROM pragma_index_info(?1, 'main') ORDER BY seqno", [.text(list.name)]) { statement in
@@ -34,7 +37,7 @@ extension SQLiteReader: SchemaDescribingReader {
                 }
             }
             if expression || columns.isEmpty { continue }
-            if list.origin == "u" {
+            if list.origin == "u" || list.origin == "pk" {
                 if columns.count == 1 { uniqueColumns.insert(columns[0]) } else { uniqueConstraints.append(columns) }
             } else {
                 indexes.append(TableDescription.Index(name: list.name, columns: columns, unique: list.unique))
