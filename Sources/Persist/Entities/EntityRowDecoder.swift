@@ -114,9 +114,7 @@ final class EntityRowDecoder {
             // again the general way, where it meets the general path's errors. So is an entity
             // whose row holds a value the model did not read and that cannot be read: reading
             // the whole item fails on it.
-            // A model that kept its container, to decode from after init(from:) returned, gets
-            // one of the general path, which holds its values.
-            if !position.pointee.isIrregular && !position.pointee.container.isHeldElsewhere() {
+            if !position.pointee.isIrregular {
                 try source.checkUnread(position.pointee.read, for: plan)
                 return entity
             }
@@ -286,8 +284,8 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
         }) else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [key],
-                debugDescription: "the Decoder of a typed read was used after init(from:) returned, or from another "
-                    + "thread; keep the decoded values (or the keyed container) instead of the Decoder"))
+                debugDescription: "a container of a typed read was used after init(from:) returned, or from another "
+                    + "thread; keep the decoded values instead, or read the entity with init(item:)"))
         }
         return found
     }

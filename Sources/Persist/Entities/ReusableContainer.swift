@@ -21,19 +21,6 @@ struct ReusableContainer {
         self.keyType == keyType ? storage : nil
     }
 
-    /// Whether something besides this also holds the kept container: a model that stored it in
-    /// the entity, to decode from later. It is then forgotten, so the next entity gets its own.
-    mutating func isHeldElsewhere() -> Bool {
-        guard var box = storage else { return false }
-        storage = nil
-        if isKnownUniquelyReferenced(&box) {
-            storage = box
-            return false
-        }
-        keyType = nil
-        return true
-    }
-
     /// Keeps `container`, made for the coding keys `keyType`.
     mutating func keep<Container>(_ container: Container, keyedBy keyType: ObjectIdentifier) {
         guard MemoryLayout<Container>.size == MemoryLayout<AnyObject>.size else { return }
