@@ -7,7 +7,7 @@ import PersistTestSupport
 @Suite("Migrations recreate adopted SQLite tables with their schema, and never lose a value")
 struct SchemaRoundTripTests {
     /// Copies every item of the SQLite database at `source` into a new one at `target`.
-    func migrate(_ source: String, _ target: String) throws -> MigrationReport {
+    func migrate(_ source: String, _ target: String, options: MigrationOptions = MigrationOptions()) throws -> MigrationReport {
         let from = SQLiteDataStore(path: source, options: quietOptions { $0.readOnly = true })
         let to = SQLiteDataStore(path: target, options: quietOptions())
         try from.setup()
@@ -16,7 +16,7 @@ struct SchemaRoundTripTests {
             try? from.tearDown()
             try? to.tearDown()
         }
-        return try Migration(source: from, target: to).run()
+        return try Migration(source: from, target: to, options: options).run()
     }
 
     func schema(_ path: String, _ table: String) throws -> [[RawValue]] {
@@ -202,5 +202,30 @@ struct SchemaRoundTripTests {
         #expect(throws: (any Error).self) { try copy.exec("INSERT INTO r VALUES (1.5, 'duplicate')") }
         #expect(try copy.rows("SELECT user_id, group_id, role FROM member ORDER BY group_id")
             == [[.integer(1), .integer(1), .text("a")], [.integer(1), .integer(2), .text("b")]])
+    }
+
+    @Test("a reshape recreates the tables of the types no rule names, and makes the renamed one from its items")
+    func reshapeKeepsOtherSchemas() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("cache.db")
+        let raw = try RawDatabase(source)
+        try raw.exec("""
+            CREATE TABLE MANIFEST_CACHE(key STRING PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+            INSERT INTO MANIFEST_CACHE VALUES ('a', x'01');
+            CREATE TABLE note (id INTEGER PRIMARY KEY, titel TEXT);
+            INSERT INTO note VALUES (1, 'hello');
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        var options = MigrationOptions()
+        options.reshape = MigrationReshape([.renameAttribute("titel", ofType: "note", to: "title")])
+        let report = try migrate(source, target, options: options)
+        #expect(report.written == 2 && report.verified)
+        #expect(try schema(target, "MANIFEST_CACHE") == schema(source, "MANIFEST_CACHE"))
+        let copy = try RawDatabase(target)
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT value FROM MANIFEST_CACHE WHERE key = 'a'") == [[.blob([1])]])
+        #expect(try copy.rows("SELECT title FROM note") == [[.text("hello")]])
     }
 }
