@@ -137,6 +137,21 @@ struct JournalTests {
         #expect(fileBytes(path + "-journal") == journal)
     }
 
+    @Test("a newer version's journal laid out differently (another header, another checksum) is kept, not taken for torn")
+    func newerJournalOfAnotherLayout() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        _ = try Self.interruptedCommit(path)
+        // The magic bytes and version 2, then what a later layout might hold: fields this version
+        // does not know, and a checksum of another width.
+        let journal = Array("PGDBJRNL".utf8) + [2] + [UInt8](repeating: 7, count: 29)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        let error = expectError(.unsupported) { try Self.store(path).setup() }
+        #expect(error?.message.contains("newer") == true)
+        #expect(fileBytes(path + "-journal") == journal)
+    }
+
     @Test("no journal is left beside the file after commits and a clean close")
     func noLeftovers() throws {
         let directory = try TemporaryDirectory()

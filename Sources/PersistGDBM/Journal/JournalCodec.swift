@@ -79,7 +79,14 @@ enum JournalCodec {
     }
 
     /// Reads a journal file's bytes. Never traps, whatever the bytes.
+    ///
+    /// A journal of a newer version is `.newer` as soon as its magic bytes and version byte say so:
+    /// its layout, and so whether it is complete, is for that version to judge, and it must not be
+    /// discarded as torn.
     static func inspect(_ bytes: UnsafeRawBufferPointer) -> Contents {
+        if bytes.count > magic.count, bytes.prefix(magic.count).elementsEqual(magic), bytes[magic.count] > version {
+            return .newer(version: bytes[magic.count])
+        }
         guard bytes.count >= headerSize + trailerSize else {
             return .torn("it has \(bytes.count) bytes, fewer than a journal's header and checksum")
         }
