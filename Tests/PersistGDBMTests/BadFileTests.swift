@@ -109,6 +109,10 @@ struct BadFileTests {
         expectError(.notFound) { try GDBMDataStore.recover(path: path) }
         try Data(repeating: 7, count: 3000).write(to: URL(fileURLWithPath: path))
         expectError(.corrupt) { try GDBMDataStore.recover(path: path) }
+        // An empty file is no GDBM file, as setup() says too; a folder is no file at all.
+        try Data().write(to: URL(fileURLWithPath: path))
+        expectError(.corrupt) { try GDBMDataStore.recover(path: path) }
+        expectError(.invalidArgument) { try GDBMDataStore.recover(path: directory.path("")) }
         try FileManager.default.removeItem(atPath: path)
         let store = Self.store(path)
         try store.setup()
@@ -145,5 +149,19 @@ struct BadFileTests {
         #expect(try store.read { try $0.item(ofType: "Note", id: 0)?["text"] } == "note 0")
         // Counting without a filter reads no record, so it still works.
         #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Note")) } == 3)
+    }
+
+    @Test("a path under a regular file is notFound, opened for reading or for writing, and nothing is made")
+    func pathUnderAFile() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let file = directory.path("file.txt")
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        for readOnly in [true, false] {
+            let store = GDBMDataStore(path: file + "/data.db", options: .init(readOnly: readOnly, logger: .quiet))
+            let error = expectError(.notFound) { try store.setup() }
+            #expect(error?.message.contains("is a file, not a folder") == true)
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("x".utf8))
     }
 }

@@ -75,6 +75,11 @@ extension GDBMOpenFile {
         var status = stat()
         guard stat(path, &status) == 0 else {
             let code = errno
+            if code == ENOTDIR {
+                throw DataStoreError(.notFound, "there is no GDBM file at \(path), and none can be made there: a part of "
+                                        + "the path before the file's name is a file, not a folder", path: path,
+                                     engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+            }
             guard code == ENOENT else {
                 throw DataStoreError(.io, "could not examine \(path): \(GDBMErrors.systemText(code))", path: path,
                                      engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
