@@ -164,4 +164,24 @@ struct BadFileTests {
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("x".utf8))
     }
+
+    @Test("a symbolic link to a missing file gets the file made where it leads, also after deleteFiles through the link")
+    func danglingLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let real = directory.path("real.db")
+        let link = directory.path("link.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.db")
+        for round in 0..<2 {
+            let store = Self.store(link)
+            try store.setup()
+            try store.writeSync { accessor in try accessor.insert(Item(itemType: "Note", id: .int(Int64(round)))) }
+            try store.tearDown()
+            #expect(FileManager.default.fileExists(atPath: real), "round \(round)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.db")
+            // Deleting through the link removes the file it leads to and keeps the link.
+            try GDBMDataStore.deleteFiles(atPath: link)
+            #expect(!FileManager.default.fileExists(atPath: real))
+        }
+    }
 }

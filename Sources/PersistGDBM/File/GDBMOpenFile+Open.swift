@@ -88,7 +88,8 @@ extension GDBMOpenFile {
                 throw DataStoreError(.notFound, "there is no GDBM file at \(path); check the path"
                                         + (options.readOnly ? "" : ", or set createIfMissing to make a new one"), path: path)
             }
-            try createFile(path: path, options: options, codec: codec)
+            // A symbolic link to a missing file gets its file made where it leads.
+            try createFile(path: danglingLinkDestination(of: path) ?? path, options: options, codec: codec)
             return
         }
         switch status.st_mode & S_IFMT {
@@ -109,6 +110,20 @@ extension GDBMOpenFile {
     /// Creates a new database file atomically: built under a temporary name (with the format
     /// record for the native layout), then linked into place, so that a crash never leaves a
     /// half-made file at `path`.
+    /// Where a symbolic link to a missing file leads (following links to links), or `nil` when
+    /// `path` is no symbolic link.
+    private static func danglingLinkDestination(of path: String) -> String? {
+        var current = path
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return nil }
+            current = target.hasPrefix("/")
+                ? target : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        return current == path ? nil : current
+    }
+
     private static func createFile(path: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec) throws {
         let folder = (path as NSString).deletingLastPathComponent
         var isDirectory: ObjCBool = false
