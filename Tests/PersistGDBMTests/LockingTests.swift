@@ -154,5 +154,20 @@ struct LockingTests {
         #expect(fileBytes(path) == before)
         #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
     }
-}
 
+    @Test("deleteFiles of a file another process holds open is locked, and deletes nothing")
+    func deleteWhileHeldElsewhere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for readOnly in [false, true] {
+            let path = directory.path(readOnly ? "read.db" : "written.db")
+            let holder = try Self.holdFile(path, readOnly: readOnly)
+            let error = expectError(.locked) { try GDBMDataStore.deleteFiles(atPath: path) }
+            #expect(error?.message.contains("another process") == true)
+            #expect(FileManager.default.fileExists(atPath: path))
+            holder.closeInputAndWait()
+            try GDBMDataStore.deleteFiles(atPath: path)
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
+    }
+}

@@ -197,8 +197,9 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// try GDBMDataStore.deleteFiles(atPath: store.path)
     /// ```
     ///
-    /// - Throws: `DataStoreError.Code.locked` when a store in this process has the file open;
-    ///   `DataStoreError.Code.io` when a file cannot be removed. A missing file is not an error.
+    /// - Throws: `DataStoreError.Code.locked` when a store in this process, or another process,
+    ///   has the file open (GDBM's lock says so); `DataStoreError.Code.io` when a file cannot be
+    ///   removed. A missing file is not an error, nor is a damaged one.
     public static func deleteFiles(atPath path: String) throws {
         guard let claim = OpenFileRegistry.claim(path, writer: true) else {
             throw DataStoreError(.locked, "the GDBM file at \(path) is open in this process; tear its store down first",
@@ -206,6 +207,18 @@ public final class GDBMDataStore: EngineBackedDataStore {
         }
         defer { withExtendedLifetime(claim) {} }
         let filePath = OpenFileRegistry.canonicalPath(path)
+        // Holding the writer's lock while deleting: another process's open handle would go on
+        // writing to a file no path leads to, and lose every commit.
+        var lock: GDBMHandle?
+        do {
+            if FileManager.default.fileExists(atPath: filePath) { lock = try GDBMHandle.open(path: filePath, access: .writer) }
+        } catch let error as DataStoreError where error.code == .locked {
+            throw DataStoreError(.locked, "the GDBM file at \(path) is open in another process; close it there first",
+                                 path: path, engineCode: error.engineCode, engineMessage: error.engineMessage)
+        } catch {
+            // A damaged file cannot be opened, and may still be deleted.
+        }
+        defer { try? lock?.close() }
         for file in [filePath, GDBMJournal.path(forDatabase: filePath)] where unlink(file) != 0 && errno != ENOENT {
             let code = errno
             throw DataStoreError(.io, "could not delete \(file): \(GDBMErrors.systemText(code))", path: file,
