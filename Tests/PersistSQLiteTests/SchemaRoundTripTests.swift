@@ -228,4 +228,27 @@ struct SchemaRoundTripTests {
         #expect(try copy.rows("SELECT value FROM MANIFEST_CACHE WHERE key = 'a'") == [[.blob([1])]])
         #expect(try copy.rows("SELECT title FROM note") == [[.text("hello")]])
     }
+
+    @Test("an empty table is recreated too, with its constraints and indexes, atomic or in batches")
+    func emptyTables() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("empty.db")
+        let raw = try RawDatabase(source)
+        try raw.exec("""
+            CREATE TABLE settings (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+            CREATE INDEX settings_name ON settings (name);
+            CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT);
+            INSERT INTO note VALUES (1, 'kept');
+            """)
+        raw.close()
+        for atomic in [true, false] {
+            let target = directory.path("copy-\(atomic).db")
+            var options = MigrationOptions()
+            options.atomic = atomic
+            let report = try migrate(source, target, options: options)
+            #expect(report.written == 1)
+            #expect(try schema(target, "settings") == schema(source, "settings"), "atomic: \(atomic)")
+        }
+    }
 }

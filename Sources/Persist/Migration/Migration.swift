@@ -115,6 +115,10 @@ public struct Migration: Sendable {
                     return options.dryRun ? TransactionStatus.rollback : .commit
                 }
             }
+            try writeBlock { _, bulk in
+                if try copy.recreateEmptyTables(bulk: bulk) { try bulk?.finishBulkLoad() }
+                return options.dryRun ? TransactionStatus.rollback : .commit
+            }
             try options.beforeCommit?()
             if copy.verifying {
                 try cancellation?.check()

@@ -79,8 +79,23 @@ struct MigrationCopy {
                 finish(stats)
             }
         }
+        usedBulk = try recreateEmptyTables(bulk: bulk) || usedBulk
         if usedBulk, let bulk { try locating { try bulk.finishBulkLoad() } }
         collectFallbacks(from: bulk)
+    }
+
+    /// Recreates the tables of the described types no row was written to (the source's empty
+    /// tables), which then get their indexes when the load finishes; `true` when it made one.
+    mutating func recreateEmptyTables(bulk: (any BulkLoadWriter)?) throws -> Bool {
+        guard let bulk, let recreating = bulk as? any SchemaRecreatingWriter, !options.dryRun || bulk.rollsBackBulkInserts
+        else { return false }
+        var recreated = false
+        for itemType in descriptions.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+        where (types[itemType]?.written ?? 0) == 0 {
+            guard let description = descriptions[itemType] else { continue }
+            recreated = try locating { try recreating.recreate(description) } || recreated
+        }
+        return recreated
     }
 
     /// Keeps the fallbacks a recreating writer reports, once per column.
