@@ -31,6 +31,9 @@ final class MigrationJob {
     private var stagingPath: String?
     /// What `--recover` did, for the summary.
     private(set) var recovery: GDBMRecoveryReport?
+    /// Tables of an SQL source that are no item type (no usable key, say), each with why: the copy
+    /// leaves them out, and the summary says so.
+    private(set) var skippedSourceTables: [(name: String, reason: String)] = []
     private var recoveryCopy: String?
 
     init(source: StorePlan, target: StorePlan, recover: Bool, rawType: String, batchSize: Int?, logger: Logger,
@@ -42,6 +45,26 @@ final class MigrationJob {
         self.batchSize = batchSize
         self.logger = logger
         self.signals = signals
+    }
+
+    /// The tables of an SQL source whose rows a copy cannot take: those without a usable key (views,
+    /// virtual and internal tables, and partitions, hold no data of their own).
+    private static func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
+        if let sqlite = store as? SQLiteDataStore {
+            return try sqlite.skippedTables().compactMap { table in
+                guard case .noUsableKey = table.reason else { return nil }
+                return (table.name, table.reason.description)
+            }
+        }
+        if let postgres = store as? PostgresDataStore {
+            return try postgres.skippedTables().compactMap { table in
+                switch table.reason {
+                case .noUsableKey, .inheritedFrom: return (table.name, table.reason.description)
+                default: return nil
+                }
+            }
+        }
+        return []
     }
 
     func run(options: MigrationOptions, progress: ((MigrationProgress) -> Void)?) throws -> MigrationReport {
@@ -64,6 +87,7 @@ final class MigrationJob {
                 .openReadOnly(path: sourcePath, layout: source.layout, unchanging: fingerprint != nil)
         }
         defer { try? sourceStore.tearDown() }
+        skippedSourceTables = try Self.skippedTables(of: sourceStore)
         try signals.check()
 
         stage = .openingTarget

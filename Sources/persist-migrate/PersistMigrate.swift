@@ -254,6 +254,9 @@ struct PersistMigrate: ParsableCommand {
                             + "raw layout, each key/value pair an item of type \(itemType) with its value in "
                             + "\(String(reflecting: attribute)); give --from-layout native to refuse such files")
         }
+        for table in job.skippedSourceTables {
+            notes.append("the source's table \(String(reflecting: table.name)) was not copied: \(table.reason)")
+        }
         if let recovery = job.recovery {
             notes.append("\(source.path) needed recovery: a copy was recovered (\(recovery.recoveredKeys) records kept, "
                             + "\(recovery.failedKeys) lost) and copied from; \(source.path) itself was not changed")
