@@ -201,6 +201,12 @@ enum ExitMatrix {
     static let data: [ExitCase] = [
         ExitCase(name: "items a raw target cannot hold", arguments: ["old.db", "raw.dbm", "--to-layout", "raw"], status: 65,
                  mentions: ["raw.dbm", "--to-layout native", "--types"], refuses: ["--dry-run"]),
+        ExitCase(name: "a source row of TEXT that is not valid UTF-8", arguments: ["utf.sqlite", "copy.sqlite"], status: 65,
+                 mentions: ["not valid UTF-8", "column \"v\"", "copy.sqlite was left as it was"], prepare: { directory in
+                     let raw = try RawDatabase(directory.path("utf.sqlite"))
+                     defer { raw.close() }
+                     try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, CAST(x'ff61' AS TEXT));")
+                 }),
     ]
 
     static let cases = forms + usage + sources + targets + data + reshape
@@ -218,6 +224,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 63, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 64, "update the count here and in the README")
     }
 }

@@ -82,4 +82,20 @@ struct EntityReadErrorTests {
             #expect(typed?.message == general?.message && byID?.message == general?.message)
         }
     }
+
+    @Test("TEXT that is not valid UTF-8 fails item and typed reads as damage, never read with replacement characters")
+    func invalidUTF8() throws {
+        let note = Item(itemType: Narrow.itemType, id: 1, attributes: ["name": "n"])
+        try withDamaged(note, #"UPDATE "Narrowed" SET "name" = CAST(x'ff61' AS TEXT)"#) { store in
+            let general = itemReadError(store, Narrow.itemType)
+            #expect(general?.message.contains("not valid UTF-8") == true)
+            let typed = expectError(.corrupt) { try store.read { accessor in try accessor.getAll(Narrow.self) } }
+            #expect(typed?.message == general?.message)
+        }
+        // A key of such text names no identifier either.
+        try withDamaged(note, #"UPDATE "Narrowed" SET "persist_id" = CAST(x'fe' AS TEXT)"#) { store in
+            let error = itemReadError(store, Narrow.itemType)
+            #expect(error?.message.contains("not valid UTF-8") == true)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Foundation
 import Persist
 
 /// One non-null column of a statement's current row: its storage class, and its value read from
@@ -33,8 +34,23 @@ struct SQLiteColumn {
 
     var double: Double { sqlite3_value_double(value) }
 
-    /// The value as text (NUL characters included).
-    var text: String {
+    /// The value as text (NUL characters included); `nil` when its bytes are not valid UTF-8,
+    /// which no string holds (SQLite stores whatever bytes it is given as TEXT).
+    var text: String? {
+        guard let pointer = sqlite3_value_text(value) else { return "" }
+        let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value)))
+        // Decoding repairs each invalid sequence with U+FFFD, whose UTF-8 starts with the byte EF:
+        // a decoded string without that byte was valid as it was. Checking so costs a byte scan;
+        // validating every string would cost several times the decoding.
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        let clean = decoded.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.baseAddress.map { memchr($0, 0xEF, utf8.count) == nil } ?? true
+        } ?? !decoded.utf8.contains(0xEF)
+        return clean ? decoded : String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The value as text, invalid UTF-8 replaced by U+FFFD: for names in the schema, never for values.
+    var repairedText: String {
         guard let pointer = sqlite3_value_text(value) else { return "" }
         let count = Int(sqlite3_value_bytes(value))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
@@ -56,12 +72,13 @@ struct SQLiteColumn {
             UnsafeBufferPointer(start: expected.utf8Start, count: count))
     }
 
-    /// The value as SQLite stores it: INTEGER, REAL, TEXT or BLOB.
-    var native: Value {
+    /// The value as SQLite stores it: INTEGER, REAL, TEXT or BLOB; `nil` for TEXT that is not
+    /// valid UTF-8.
+    var native: Value? {
         switch storage {
         case .integer: .int(int64)
         case .real: .double(double)
-        case .text: .string(text)
+        case .text: text.map(Value.string)
         case .blob: .bytes(blob)
         }
     }

@@ -164,7 +164,7 @@ final class SQLiteStatement {
     func double(_ index: Int32) -> Double { column(index)?.double ?? 0 }
 
     /// The text of column `index` (NUL characters included).
-    func text(_ index: Int32) -> String { column(index)?.text ?? "" }
+    func text(_ index: Int32) -> String { column(index)?.repairedText ?? "" }
 
     /// The bytes of column `index`.
     func blob(_ index: Int32) -> [UInt8] { column(index)?.blob ?? [] }

@@ -22,7 +22,9 @@ struct RowDecoder {
         guard let key = statement.column(0) else { throw corruptKey("NULL") }
         switch key.storage {
         case .integer: return .int(key.int64)
-        case .text: return .string(key.text)
+        case .text:
+            guard let text = key.text else { throw corruptKey("TEXT that is not valid UTF-8") }
+            return .string(text)
         case .blob: return .bytes(key.blob)
         case .real: throw corruptKey("the REAL \(key.double)")
         }
@@ -48,13 +50,13 @@ struct RowDecoder {
         case .typed(let typed):
             kind = typed
         case .mixed:
-            guard storage == .blob else { return column.native }
+            guard storage == .blob else { return try native(column, offset, id()) }
             guard let value = MixedCodec.value(ofBlob: column.blob) else {
                 throw corrupt(table.columns[offset], id(), "a BLOB that is no tagged value")
             }
             return value
         case .legacy:
-            return column.native
+            return try native(column, offset, id())
         }
         switch (kind, storage) {
         case (.bool, .integer):
@@ -72,7 +74,7 @@ struct RowDecoder {
         case (.date, .text) where column.textEquals("NaN"):
             return .date(Date(timeIntervalSinceReferenceDate: .nan))
         case (.string, .text):
-            return .string(column.text)
+            return try native(column, offset, id())
         case (.bytes, .blob):
             return .bytes(column.blob)
         case (.array, .blob), (.object, .blob):
@@ -89,6 +91,18 @@ struct RowDecoder {
         default:
             throw corrupt(table.columns[offset], id(), "a value of storage class \(storage)")
         }
+    }
+
+    /// The value as SQLite stores it; TEXT that is not valid UTF-8, which no string holds, is
+    /// damage the caller must see, not a string with replacement characters.
+    private func native(_ column: SQLiteColumn, _ offset: Int, _ id: ItemID) throws -> Value {
+        if let value = column.native { return value }
+        throw DataStoreError(
+            .corrupt,
+            "the item \(id) of type \(String(reflecting: table.name)) in the SQLite database at \(path) holds TEXT that "
+                + "is not valid UTF-8 in column \(String(reflecting: table.columns[offset].name)), and Persist's strings "
+                + "are UTF-8; fix the value with the sqlite3 shell (CAST(column AS BLOB) keeps its bytes as bytes)",
+            path: path, items: [ItemReference(itemType: table.name, id: id)])
     }
 
     private func corrupt(_ column: ColumnSchema, _ id: ItemID, _ found: String) -> DataStoreError {

@@ -164,6 +164,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try connection.execute("INSERT INTO \(table) (v) VALUES (?1)", [binding], operation: Self.recreating)
         let stored: Value? = try connection.withStatement("SELECT v FROM \(table)") { statement in
             guard try statement.step(Self.recreating), let column = statement.column(0) else { return nil }
+            // A value given as a string reads back as one (invalid UTF-8 is never given).
             return column.native
         }
         try connection.executeOnce("DELETE FROM \(table)", operation: Self.recreating)
