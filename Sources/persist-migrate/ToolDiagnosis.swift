@@ -31,7 +31,15 @@ struct ToolDiagnosis {
                 .map { $0 + "; nothing was written" }
         case let error as DataStoreError:
             code = error.code.rawValue
-            message = Self.plain(job?.describe(error) ?? error.description)
+            // The code leads the description ("readOnly: …"), and the paths are the user's own:
+            // neither is advice to drop.
+            let described = job?.describe(error) ?? error.description
+            let lead = error.code.rawValue + ": "
+            let paths = [job?.source.path, job?.target.path].compactMap { $0 }.flatMap(MigrationJob.forms(of:))
+            let body = described.hasPrefix(lead) ? String(described.dropFirst(lead.count)) : described
+            let plain = Self.plain(body, sparing: paths)
+            // All of it advice for Swift: better the library's words than no message.
+            message = (described.hasPrefix(lead) ? lead : "") + (plain.isEmpty ? body : plain)
             hint = Self.hint(for: error, exit: exit, job: job, options: options)
         default:
             code = "internal"
@@ -40,12 +48,16 @@ struct ToolDiagnosis {
         }
     }
 
-    /// The message without the sentences of advice written for Swift callers.
-    static func plain(_ message: String) -> String {
+    /// The message without the sentences of advice written for Swift callers; words inside the
+    /// `sparing` paths do not count.
+    static func plain(_ message: String, sparing paths: [String] = []) -> String {
         var kept: [String] = []
         for sentence in message.components(separatedBy: ". ") {
             var clauses = sentence.components(separatedBy: "; ")
-            clauses.removeAll { clause in apiWords.contains { clause.contains($0) } }
+            clauses.removeAll { clause in
+                let words = paths.reduce(clause) { $0.replacingOccurrences(of: $1, with: "") }
+                return apiWords.contains { words.contains($0) }
+            }
             if !clauses.isEmpty { kept.append(clauses.joined(separator: "; ")) }
         }
         return kept.joined(separator: ". ")

@@ -71,6 +71,18 @@ struct ExitCodeTests {
         }
     }
 
+    @Test("a message keeps its sentences when the target's path holds a word of the Swift API")
+    func pathWithAPIWord() throws {
+        try Self.withSource { directory in
+            try FileManager.default.createDirectory(atPath: directory.path("DataStoreFiles"), withIntermediateDirectories: true)
+            try StoreFiles.sqlite(directory.path("DataStoreFiles/full.sqlite"), holding: StoreFiles.items(count: 8))
+            let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:DataStoreFiles/full.sqlite", "--progress", "never"],
+                                      in: directory.url)
+            #expect(output.status == 73)
+            #expect(output.stderr.contains("DataStoreFiles/full.sqlite already holds"), "\(output.stderr)")
+        }
+    }
+
     @Test("74 for an input/output error while writing, the target left absent")
     func ioError() throws {
         let directory = try TemporaryDirectory()
