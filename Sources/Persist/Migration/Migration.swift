@@ -115,9 +115,11 @@ public struct Migration: Sendable {
                     return options.dryRun ? TransactionStatus.rollback : .commit
                 }
             }
-            try writeBlock { _, bulk in
-                if try copy.recreateEmptyTables(bulk: bulk) { try bulk?.finishBulkLoad() }
-                return options.dryRun ? TransactionStatus.rollback : .commit
+            if !copy.emptyDescribedTypes.isEmpty {
+                try writeBlock { _, bulk in
+                    if try copy.recreateEmptyTables(bulk: bulk) { try bulk?.finishBulkLoad() }
+                    return options.dryRun ? TransactionStatus.rollback : .commit
+                }
             }
             try options.beforeCommit?()
             if copy.verifying {

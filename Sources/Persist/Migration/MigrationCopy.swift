@@ -90,12 +90,16 @@ struct MigrationCopy {
         guard let bulk, let recreating = bulk as? any SchemaRecreatingWriter, !options.dryRun || bulk.rollsBackBulkInserts
         else { return false }
         var recreated = false
-        for itemType in descriptions.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) })
-        where (types[itemType]?.written ?? 0) == 0 {
+        for itemType in emptyDescribedTypes {
             guard let description = descriptions[itemType] else { continue }
             recreated = try locating { try recreating.recreate(description) } || recreated
         }
         return recreated
+    }
+
+    /// The described types no row was written to, in byte order of their names.
+    var emptyDescribedTypes: [String] {
+        descriptions.keys.filter { (types[$0]?.written ?? 0) == 0 }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// Keeps the fallbacks a recreating writer reports, once per column.

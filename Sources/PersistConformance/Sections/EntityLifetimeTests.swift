@@ -4,8 +4,7 @@ import Testing
 
 /// A model that keeps its keyed container, to decode its name only when asked.
 final class LazyNote: DataStoreEntity, @unchecked Sendable {
-    // @unchecked Sendable: every property is a `let`, and the kept container is only read; the
-    // test reads each note on the thread that decoded it.
+    // @unchecked Sendable: every property is a `let`; the test reads each note on the thread that decoded it.
     static let itemType = "LazyNote"
     enum CodingKeys: String, CodingKey { case id, name }
 

@@ -11,9 +11,7 @@ import Persist
 /// journal is emptied. Opening the file again replays a complete journal and discards a torn one
 /// (see `GDBMOpenFile+Open.swift`).
 final class GDBMOpenFile: @unchecked Sendable {
-    // @unchecked Sendable: `journal` is used only by commits, which the scheduler runs one at a time
-    // on its write queue, and by `close`, which the scheduler calls on the same queue after every read
-    // has finished; every other stored property is immutable or guarded by its own lock.
+    // @unchecked Sendable: `journal` is used only on the scheduler's serial write queue; the rest is immutable or `Locked`.
     let path: String
     let options: GDBMDataStore.Options
     let codec: GDBMLayoutCodec

@@ -76,7 +76,8 @@ final class GDBMRecordSource: EntityRowSource {
     /// The value in `slot` of `plan` in the current record, all of whose values are decoded at
     /// the first such call, by walking the record once.
     func value(atSlot slot: Int, of plan: EntityPlan) throws -> Value {
-        try values(of: plan)[slot]
+        if let filled, filled.plan === plan { return filled.values[slot] }
+        return try values(of: plan)[slot]
     }
 
     /// The current record's values by slot of `plan`, decoded at the first call for the record.

@@ -1,8 +1,7 @@
 import Persist
 
 /// The listening connection of a store's live queries.
-// @unchecked: the connection is used only on the store's serial write queue (the scheduler calls
-// every ExternalChangeSource method and close() there); the engine's Locked only hands it between them.
+// @unchecked Sendable: used only on the store's serial write queue; the engine's `Locked` only hands it over.
 struct ChangeListener: @unchecked Sendable {
     /// The connection, while the store is open and has had live queries.
     var connection: PGConnection?

@@ -7,8 +7,7 @@ import Persist
 /// serialized, durable transactions), in pipeline mode, and reconnected when the server went
 /// away between two blocks.
 final class PostgresSession: @unchecked Sendable {
-    // @unchecked Sendable: a session moves between threads only through the reader pool's
-    // `Locked` idle list or the engine's `Locked` writer slot, and one block uses it at a time.
+    // @unchecked Sendable: handed between threads only by the pool's and engine's `Locked` slots; one block at a time.
 
     /// What the session is for.
     enum Role {

@@ -8,8 +8,7 @@ import Persist
 /// A connection is used by one thread at a time: the writer connection only on the store's write
 /// queue, a reader connection only by the read block that checked it out of the ``ReaderPool``.
 final class SQLiteConnection: @unchecked Sendable {
-    // @unchecked Sendable: a connection moves between threads only through the engine's `Locked`
-    // writer slot or the ReaderPool's `Locked` idle list, and is used by one thread at a time.
+    // @unchecked Sendable: handed between threads only by the engine's and ReaderPool's `Locked` slots; one user at a time.
     /// The `sqlite3` handle; `nil` once closed.
     private(set) var handle: OpaquePointer?
     /// The database file, for messages.

@@ -97,26 +97,21 @@ struct RowDecoder {
     /// damage the caller must see, not a string with replacement characters.
     private func native(_ column: SQLiteColumn, _ offset: Int, _ id: ItemID) throws -> Value {
         if let value = column.native { return value }
-        throw DataStoreError(
-            .corrupt,
-            "the item \(id) of type \(String(reflecting: table.name)) in the SQLite database at \(path) holds TEXT that "
-                + "is not valid UTF-8 in column \(String(reflecting: table.columns[offset].name)), and Persist's strings "
-                + "are UTF-8; fix the value with the sqlite3 shell (CAST(column AS BLOB) keeps its bytes as bytes)",
-            path: path, items: [ItemReference(itemType: table.name, id: id)])
+        throw corrupt(table.columns[offset], id, "TEXT that is not valid UTF-8 (Persist's strings are UTF-8)")
     }
 
     private func corrupt(_ column: ColumnSchema, _ id: ItemID, _ found: String) -> DataStoreError {
-        let kind: String
+        let created: String
         switch column.storage {
-        case .typed(let columnKind): kind = columnKind.plural
-        case .mixed: kind = "values of every kind"
-        case .legacy: kind = "values"
+        case .typed(let columnKind): created = ", which the store created for \(columnKind.plural)"
+        case .mixed: created = ", which the store created for values of every kind"
+        case .legacy: created = ""
         }
         return DataStoreError(
             .corrupt,
             "the item \(id) of type \(String(reflecting: table.name)) in the SQLite database at \(path) holds "
-                + "\(found) in column \(String(reflecting: column.name)), which the store created for \(kind); "
-                + "fix or delete the value with the sqlite3 shell",
+                + "\(found) in column \(String(reflecting: column.name))\(created); fix or delete the value with the "
+                + "sqlite3 shell",
             path: path, items: [ItemReference(itemType: table.name, id: id)])
     }
 }
