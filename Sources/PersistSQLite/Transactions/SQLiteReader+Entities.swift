@@ -25,6 +25,11 @@ final class SQLiteRowSource: EntityRowSource {
     private let statement: SQLiteStatement
     private var id: ItemID = .int(0)
     private var layout: SQLiteEntityLayout?
+    /// The plan of ``layout``, and the slots a decode through it reads when it leaves nothing of
+    /// the row unread (`nil` when some column is outside the plan): kept apart so that the check
+    /// after every decode touches no reference.
+    private var layoutPlan: ObjectIdentifier?
+    private var completeRead: UInt64?
 
     init(decoder: RowDecoder, statement: SQLiteStatement) {
         self.decoder = decoder
@@ -45,6 +50,8 @@ final class SQLiteRowSource: EntityRowSource {
         let table = decoder.table
         let resolved = table.entityLayouts.layout(for: plan) { SQLiteEntityLayout(plan: plan, table: table) }
         layout = resolved
+        layoutPlan = ObjectIdentifier(plan)
+        completeRead = resolved.columnsWithoutSlot.isEmpty ? plan.attributeMask : nil
         return resolved
     }
 
@@ -65,6 +72,7 @@ final class SQLiteRowSource: EntityRowSource {
     func item() throws -> Item { try decoder.item(statement) }
 
     func checkUnread(_ read: UInt64, for plan: EntityPlan) throws {
+        if read == completeRead, layoutPlan == ObjectIdentifier(plan) { return }
         try layout(for: plan).checkUnread(read, in: statement, decoder: decoder, id: id)
     }
 }
