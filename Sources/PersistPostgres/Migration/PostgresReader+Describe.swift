@@ -8,8 +8,9 @@ import Persist
 /// A table that a migration recreated from SQLite carries each column's SQLite declared type in
 /// its column comment (see ``PostgresWriter/recreate(_:)``): when every column still has one, the
 /// description is given in SQLite's words, so SQLite → PostgreSQL → SQLite gives back the same
-/// declared types (`STRING` stays `STRING`), and a `WITHOUT ROWID` table, whose table comment
-/// says so, is one again.
+/// declared types (`STRING` stays `STRING`), a `WITHOUT ROWID` table, whose table comment says
+/// so, is one again, and the key column that holds the rowids of a table that named no key
+/// (its comment says so) is left out: SQLite keys that table by its rowid again.
 extension PostgresReader: SchemaDescribingReader {
     static let describing = "Describing a table"
     /// The prefix of a column comment holding the SQLite declared type it was recreated from.
@@ -18,6 +19,9 @@ extension PostgresReader: SchemaDescribingReader {
     static let nullableKeyComment = "; key not declared NOT NULL"
     /// The comment of a table recreated from an SQLite table declared `WITHOUT ROWID`.
     static let withoutRowidComment = "persist: sqlite WITHOUT ROWID"
+    /// The comment of the key column that holds the rowids of a table recreated from an SQLite
+    /// table keyed by a rowid it does not name.
+    static let rowidComment = "persist: sqlite rowid"
 
     func describedTypes() throws -> [String] {
         schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -61,14 +65,17 @@ extension PostgresReader: SchemaDescribingReader {
         var keyPosition = 0
         var columns: [TableDescription.Column] = []
         var sqliteTypes: [String: String] = [:]
+        var keyIsRowid = false
         for row in 0..<results[0].rowCount {
             let name = try results[0].text(row, 0) ?? ""
             let column = TableDescription.Column(
                 name: name, declaredType: try results[0].text(row, 1) ?? "", notNull: try results[0].bool(row, 2) ?? false,
                 unique: try results[0].bool(row, 4) ?? false)
-            if let comment = try results[0].text(row, 3), comment.hasPrefix(Self.sqliteTypeComment) {
+            let comment = try results[0].text(row, 3)
+            if let comment, comment.hasPrefix(Self.sqliteTypeComment) {
                 sqliteTypes[name] = String(comment.dropFirst(Self.sqliteTypeComment.count))
             }
+            if name == table.key.name, comment == Self.rowidComment { keyIsRowid = true }
             if name == table.key.name {
                 key = column
                 keyPosition = columns.count
@@ -92,12 +99,18 @@ extension PostgresReader: SchemaDescribingReader {
         // A column that fell back holds the tagged encoding; its comment keeps the SQLite declared
         // type, which an SQLite target declares again (falling back itself if a value needs it).
         let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
-        let all = (key.map { [$0] } ?? []) + columns
-        if let keyType = key.flatMap({ sqliteTypes[$0.name] }),
-           all.allSatisfy({ sqliteTypes[$0.name] != nil || fellBack.contains($0.name) }) {
-            let nullable = keyType.hasSuffix(Self.nullableKeyComment)
-            description.key?.declaredType = nullable ? String(keyType.dropLast(Self.nullableKeyComment.count)) : keyType
-            description.key?.notNull = !nullable
+        let inSQLiteWords = columns.allSatisfy { sqliteTypes[$0.name] != nil || fellBack.contains($0.name) }
+        let keyType = key.flatMap { sqliteTypes[$0.name] }
+        if inSQLiteWords, keyType != nil || keyIsRowid {
+            if let keyType {
+                let nullable = keyType.hasSuffix(Self.nullableKeyComment)
+                description.key?.declaredType = nullable ? String(keyType.dropLast(Self.nullableKeyComment.count)) : keyType
+                description.key?.notNull = !nullable
+            } else {
+                // The key holds the rowids of a table that named none: SQLite keys it by its rowid again.
+                description.key = nil
+                description.keyPosition = 0
+            }
             description.columns = columns.map { column in
                 var copy = column
                 copy.declaredType = sqliteTypes[column.name] ?? ""

@@ -48,9 +48,19 @@ extension PostgresWriter: SchemaRecreatingWriter {
                     + "PostgreSQL's limit for a name; rename the attribute on the way", path: location)
         }
         var definitions = target.columns.map(Self.definition)
+        // A table keyed by a rowid it does not name gets a key column for its rowids, first.
+        let rowidColumn = target.key == nil ? Self.rowidColumnName(avoiding: target.columns) : nil
         if var key = target.key {
             key.notNull = false
             definitions.insert(Self.definition(key) + " PRIMARY KEY", at: min(target.keyPosition, definitions.count))
+        } else if let rowidColumn {
+            definitions.insert(SQLNames.quoted(rowidColumn) + " bigint PRIMARY KEY", at: 0)
+        } else {
+            throw DataStoreError(
+                .unsupported,
+                "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
+                    + "it is keyed by a rowid it does not name, and its columns take every name the rowid could have "
+                    + "(\(Self.rowidNames.joined(separator: ", "))); rename one of them on the way", path: location)
         }
         for constraint in target.uniqueConstraints {
             definitions.append("UNIQUE (\(constraint.map(SQLNames.quoted).joined(separator: ", ")))")
@@ -66,6 +76,10 @@ extension PostgresWriter: SchemaRecreatingWriter {
                     + (nullableKey ? PostgresReader.nullableKeyComment : "")
                 commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLNames.quoted(column.name)) IS "
                                             + Self.literal(comment), operation: Self.recreating))
+            }
+            if let rowidColumn {
+                commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLNames.quoted(rowidColumn)) IS "
+                                            + Self.literal(PostgresReader.rowidComment), operation: Self.recreating))
             }
             if description.withoutRowid {
                 commands.append(PGCommand("COMMENT ON TABLE \(qualified) IS " + Self.literal(PostgresReader.withoutRowidComment),
@@ -86,6 +100,17 @@ extension PostgresWriter: SchemaRecreatingWriter {
     }
 
     var columnFallbacks: [MigrationReport.Fallback] { recreation.fallbacks }
+
+    /// The names SQLite gives a rowid, in the order it prefers them.
+    static let rowidNames = ["rowid", "_rowid_", "oid"]
+
+    /// The name of the key column that holds the rowids of a table keyed by a rowid it does not
+    /// name: the first of SQLite's names for it that no column has (SQLite compares names without
+    /// case), `nil` when every one is taken.
+    static func rowidColumnName(avoiding columns: [TableDescription.Column]) -> String? {
+        let taken = Set(columns.map { $0.name.lowercased() })
+        return rowidNames.first { !taken.contains($0) }
+    }
 
     /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,
     /// double precision) becomes `text`.

@@ -1,0 +1,76 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+/// SQLite tables keyed by a rowid they do not name (no PRIMARY KEY at all, the commonest legacy
+/// table) through PostgreSQL, which has no rowid: a `bigint` key column holds the rowids there.
+@Suite("persist-migrate moves SQLite tables keyed by their rowid through PostgreSQL", .serialized)
+struct PostgresRowidTableTests {
+    static let tableInfo = "SELECT name, type, \"notnull\", pk FROM pragma_table_info(?) ORDER BY cid"
+
+    @Test("a table without a primary key gets a bigint key of its rowids in PostgreSQL, and is keyed by its rowid again back in SQLite")
+    func roundTrip() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let raw = try RawDatabase(directory.path("legacy.sqlite"))
+        // Rowids with a gap (a deleted row), an index, and a table whose columns shadow two of
+        // SQLite's names for the rowid.
+        try raw.exec("""
+            CREATE TABLE notes(title TEXT NOT NULL, body TEXT, stars INTEGER);
+            CREATE INDEX notes_title ON notes(title);
+            INSERT INTO notes(title, body, stars) VALUES ('a', 'first', 1), ('b', 'second', NULL), ('c', NULL, 3);
+            DELETE FROM notes WHERE title = 'b';
+            INSERT INTO notes(rowid, title, body, stars) VALUES (9000000000, 'far', 'big rowid', 5);
+            CREATE TABLE shadow(rowid TEXT, OID TEXT, note TEXT);
+            INSERT INTO shadow VALUES ('r', 'o', 'n');
+            CREATE TABLE pairs(a INTEGER NOT NULL, b TEXT NOT NULL, v BLOB, PRIMARY KEY (a, b));
+            INSERT INTO pairs(rowid, a, b, v) VALUES (5, 1, 'x', x'01'), (7, 1, 'y', NULL);
+            """)
+        raw.close()
+        let there = try Tool.run(["legacy.sqlite", pg.url, "--progress", "never"], in: directory.url)
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(!there.stdout.contains("fallback"), "\(there.stdout)")
+
+        #expect(try pg.sql("""
+            SELECT column_name, data_type, is_nullable FROM information_schema.columns
+            WHERE table_schema = '\(pg.schema)' AND table_name = 'notes' ORDER BY ordinal_position
+            """) == """
+            rowid|bigint|NO
+            title|text|NO
+            body|text|YES
+            stars|bigint|YES
+            """)
+        #expect(try pg.sql("SELECT rowid, title FROM \(pg.schema).notes ORDER BY rowid") == "1|a\n3|c\n9000000000|far")
+        #expect(try pg.sql("SELECT count(*) FROM pg_indexes WHERE schemaname = '\(pg.schema)' AND indexname = 'notes_title'")
+                == "1")
+        // The first of SQLite's names for the rowid that no column takes.
+        #expect(try pg.sql("SELECT \"_rowid_\", rowid, \"OID\", note FROM \(pg.schema).shadow") == "1|r|o|n")
+        // A key of several columns keys by the rowid too; it is kept as a UNIQUE constraint.
+        #expect(try pg.sql("SELECT rowid, a, b FROM \(pg.schema).pairs ORDER BY rowid") == "5|1|x\n7|1|y")
+        #expect(try pg.sql("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = '\(pg.schema).pairs'::regclass "
+                           + "AND contype = 'u'") == "UNIQUE (a, b)")
+
+        let back = try Tool.run([pg.url, "back.sqlite", "--progress", "never"], in: directory.url)
+        #expect(back.status == 0, "\(back.stderr)")
+        let original = try RawDatabase(directory.path("legacy.sqlite"))
+        let copy = try RawDatabase(directory.path("back.sqlite"))
+        defer { original.close(); copy.close() }
+        for table in ["notes", "shadow"] {
+            #expect(try copy.rows(Self.tableInfo, [.text(table)]) == original.rows(Self.tableInfo, [.text(table)]), "\(table)")
+        }
+        let notes = "SELECT rowid, title, body, stars, typeof(body), typeof(stars) FROM notes ORDER BY rowid"
+        #expect(try copy.rows(notes) == original.rows(notes))
+        let shadow = "SELECT _rowid_, rowid, oid, note FROM shadow"
+        #expect(try copy.rows(shadow) == original.rows(shadow))
+        let pairs = "SELECT rowid, a, b, v, typeof(v) FROM pairs ORDER BY rowid"
+        #expect(try copy.rows(pairs) == original.rows(pairs))
+        let index = "SELECT name FROM pragma_index_list('notes') WHERE origin = 'c'"
+        #expect(try copy.rows(index) == original.rows(index))
+        // Legacy inserts that leave the rowid to SQLite still work on the copy.
+        try copy.exec("INSERT INTO notes(title) VALUES ('new')")
+        #expect(try copy.rows("SELECT rowid FROM notes WHERE title = 'new'") == [[.integer(9_000_000_001)]])
+    }
+}
