@@ -207,6 +207,13 @@ enum ExitMatrix {
                      defer { raw.close() }
                      try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, CAST(x'ff61' AS TEXT));")
                  }),
+        ExitCase(name: "a source column with an empty name that holds values", arguments: ["unnamed.sqlite", "copy.sqlite"],
+                 status: 65, mentions: ["(\"t\".\"\")", "copy.sqlite was left as it was", "--types"],
+                 refuses: ["the item named above"], prepare: { directory in
+                     let raw = try RawDatabase(directory.path("unnamed.sqlite"))
+                     defer { raw.close() }
+                     try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, \"\" TEXT); INSERT INTO t VALUES (1, 'lost');")
+                 }),
     ]
 
     static let cases = forms + usage + sources + targets + data + reshape
@@ -224,6 +231,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 64, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 65, "update the count here and in the README")
     }
 }

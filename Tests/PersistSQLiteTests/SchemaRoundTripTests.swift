@@ -251,4 +251,33 @@ struct SchemaRoundTripTests {
             #expect(try schema(target, "settings") == schema(source, "settings"), "atomic: \(atomic)")
         }
     }
+
+    @Test("values in a column with an empty name, which no item carries, fail the migration before anything is written")
+    func unnamedColumn() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("unnamed.db")
+        let raw = try RawDatabase(source)
+        try raw.exec("""
+            CREATE TABLE t (id INTEGER PRIMARY KEY, "" TEXT, x TEXT);
+            INSERT INTO t VALUES (1, 'only here', 'v');
+            CREATE TABLE u (id INTEGER PRIMARY KEY, "" TEXT);
+            INSERT INTO u VALUES (1, NULL);
+            """)
+        raw.close()
+        let target = directory.path("copy.db")
+        let error = try #require(throws: DataStoreError.self) { try migrate(source, target) }
+        #expect(error.code == .unsupported)
+        #expect(error.message.contains("(\"t\".\"\")") && error.message.contains("nothing was written"), "\(error.message)")
+        let untouched = try RawDatabase(target)
+        #expect(try untouched.rows("SELECT name FROM sqlite_schema WHERE name IN ('t', 'u')").isEmpty)
+        untouched.close()
+
+        // A column with an empty name that holds no value loses nothing: it is recreated as it was.
+        var options = MigrationOptions()
+        options.itemTypes = ["u"]
+        let report = try migrate(source, target, options: options)
+        #expect(report.written == 1 && report.verified)
+        #expect(try schema(target, "u") == schema(source, "u"))
+    }
 }

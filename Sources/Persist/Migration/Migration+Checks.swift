@@ -1,6 +1,21 @@
 import Dispatch
 
 extension Migration {
+    /// Fails before anything is written when the source holds values in columns no item carries
+    /// (see ``SchemaDescribingReader/columnsOutsideItems(ofTypes:)``), which the copy would lose.
+    func checkNoColumnsOutsideItems(_ chosen: [String]?) throws {
+        let columns = try source.read { accessor in
+            try (accessor.reader as? any SchemaDescribingReader)?.columnsOutsideItems(ofTypes: chosen) ?? []
+        }
+        guard !columns.isEmpty else { return }
+        throw DataStoreError(
+            .unsupported,
+            "\(source.location) holds values in \(columns.count == 1 ? "a column" : "columns") with an empty name ("
+                + columns.joined(separator: ", ") + "), which cannot be an attribute, so a copy would lose them; "
+                + "nothing was written. Give each such column a name (ALTER TABLE … RENAME COLUMN \"\" TO …) and copy "
+                + "again, or leave its type out of the copy", path: source.location)
+    }
+
     /// Fails before anything is written when the target already holds any source item.
     func checkNoneExist(
         _ types: [String], chosen: [String]?, transform: MigrationTransform, tracker: inout MigrationProgressTracker

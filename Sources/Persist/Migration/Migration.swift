@@ -71,6 +71,7 @@ public struct Migration: Sendable {
         }
         var tracker = MigrationProgressTracker(callback: progress)
         let chosen = try chosenTypes()
+        try checkNoColumnsOutsideItems(chosen)
         let transform = MigrationTransform(options: options)
         if !options.reshape.isEmpty {
             try options.reshape.validate()

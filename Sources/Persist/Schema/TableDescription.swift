@@ -92,6 +92,17 @@ package protocol SchemaDescribingReader: StoreReader {
 
     /// The item types ``tableDescription(ofType:)`` describes, found without reading any item.
     func describedTypes() throws -> [String]
+
+    /// The columns of the tables of `itemTypes` (every table when `nil`) that hold values no
+    /// item carries, each named `table.column` for a message: a copy of the items would lose
+    /// them. In SQLite, a column with an empty name, which cannot be an attribute.
+    func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String]
+}
+
+extension SchemaDescribingReader {
+    /// No column outside the items: every column of an engine that can name no such column is an
+    /// attribute or the key.
+    package func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] { [] }
 }
 
 /// A writer that can recreate a described table before a migration loads it.

@@ -9,6 +9,25 @@ extension SQLiteReader: SchemaDescribingReader {
         schema.tables.values.filter { !$0.isCreatedByStore }.map(\.name).sorted { SQLName.bytesPrecede($0, $1) }
     }
 
+    func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] {
+        let wanted = itemTypes.map(Set.init)
+        var found: [String] = []
+        for table in schema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
+        where wanted?.contains(table.name) ?? true {
+            // A column with an empty name is not an attribute (see SchemaLoader); a value in it
+            // would not reach any copy.
+            let unnamed = try connection.integer(
+                "SELECT count(*) FROM pragma_table_xinfo(?1, 'main') WHERE name = '' AND hidden = 0", [.text(table.name)],
+                operation: Self.describing)
+            guard unnamed > 0 else { continue }
+            if try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table.quoted) WHERE \"\" IS NOT NULL)",
+                                      operation: Self.describing) != 0 {
+                found.append("\(String(reflecting: table.name)).\"\"")
+            }
+        }
+        return found
+    }
+
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
         guard let table = schema.tables[itemType], !table.isCreatedByStore else { return nil }
         let withoutRowid = try connection.integer(
