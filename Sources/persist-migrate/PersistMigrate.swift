@@ -101,7 +101,7 @@ struct PersistMigrate: ParsableCommand {
     @Option(name: .customLong("raw-type"), help: "The item type that raw GDBM key/value pairs are read as or written from.")
     var rawType = "Entry"
 
-    @Option(name: .long, help: ArgumentHelp("Copy only these item types (comma-separated).", valueName: "A,B"))
+    @Option(name: .long, help: ArgumentHelp("Copy only these item types (comma-separated); the summary notes a type the source does not have.", valueName: "A,B"))
     var types: String?
 
     @Option(name: .customLong("if-exists"), help: "Items the target already holds: fail (write nothing), replace, or skip.")
@@ -208,7 +208,8 @@ struct PersistMigrate: ParsableCommand {
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
-            notes: (job.map(Self.notes) ?? []) + reshapeNotes(ruleLines, plans: plans), reshape: ruleLines, exit: exit,
+            notes: (job.map(Self.notes) ?? []) + Self.absentTypeNotes(report) + reshapeNotes(ruleLines, plans: plans),
+            reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {
             print(try summary.json())
@@ -243,6 +244,11 @@ struct PersistMigrate: ParsableCommand {
         return MigrationSummary.Store(kind: plan.kind.rawValue, path: plan.path,
                                       layout: plan.kind == .gdbm ? plan.layout.name : nil,
                                       kindDetected: plan.kindOrigin != .named, layoutDetected: plan.layoutDetected)
+    }
+
+    /// The types --types names that the source does not have: most often a misspelling.
+    private static func absentTypeNotes(_ report: MigrationReport?) -> [String] {
+        (report?.absentTypes ?? []).map { "--types names \(String(reflecting: $0)), which the source does not have" }
     }
 
     /// What the run found or did that the summary should say.

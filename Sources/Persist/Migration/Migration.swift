@@ -136,9 +136,14 @@ public struct Migration: Sendable {
         tracker.begin(.finished)
         let copied = transform.isActive ? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             : chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
-                               seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
-                               fallbacks: copy.fallbacks)
+        var report = MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
+                                     seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
+                                     fallbacks: copy.fallbacks)
+        if let chosen {
+            let sourceTypes = Set(try source.read { accessor in try accessor.itemTypes() })
+            report.absentTypes = chosen.filter { !sourceTypes.contains($0) }
+        }
+        return report
     }
 
     /// Runs one write block on the target: through its scheduler's bulk-load path when it is

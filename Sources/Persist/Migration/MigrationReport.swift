@@ -50,6 +50,10 @@ public struct MigrationReport: Sendable, Hashable {
     /// Each rule of ``MigrationOptions/reshape``, in the order given, with the number of items
     /// read that it applied to.
     public var reshape: [RuleReport]
+    /// The types of ``MigrationOptions/itemTypes`` that the source does not have (no item of the
+    /// type, and no table of that name), in the order given: a misspelled type, most often. They
+    /// are not errors, as a copy of nothing of them is right; the report of such a type reads 0.
+    public var absentTypes: [String] = []
 
     /// What one rule of ``MigrationOptions/reshape`` did.
     public struct RuleReport: Sendable, Hashable {
