@@ -121,7 +121,8 @@ struct ToolDiagnosis {
             }
             if let reshaping = ReshapeOptions.hint(for: error.message) { return "\(left); \(reshaping)" }
             if job?.isSource(error.path) == true, error.message.contains("a copy would lose them") {
-                return "\(left); name the column in \(source) with SQL, or leave its type out with --types"
+                return "\(left); rename or convert each such column in \(source) with SQL, or leave its type out "
+                    + "with --types"
             }
             if job?.isSource(error.path) == true {
                 return "\(left); the item named above cannot be read from \(source): leave its type out with --types, or "

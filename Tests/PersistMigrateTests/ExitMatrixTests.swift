@@ -211,7 +211,7 @@ enum ExitMatrix {
                  arguments: ["old.db", "new.sqlite", "--types", "Restaurant,Restuarant"], status: 0,
                  mentions: ["--types names \"Restuarant\", which the source does not have"], creates: ["new.sqlite"]),
         ExitCase(name: "a source column with an empty name that holds values", arguments: ["unnamed.sqlite", "copy.sqlite"],
-                 status: 65, mentions: ["(\"t\".\"\")", "copy.sqlite was left as it was", "--types"],
+                 status: 65, mentions: ["\"t\".\"\" (an empty name)", "copy.sqlite was left as it was", "--types"],
                  refuses: ["the item named above"], prepare: { directory in
                      let raw = try RawDatabase(directory.path("unnamed.sqlite"))
                      defer { raw.close() }

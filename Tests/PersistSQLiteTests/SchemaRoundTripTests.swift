@@ -268,7 +268,7 @@ struct SchemaRoundTripTests {
         let target = directory.path("copy.db")
         let error = try #require(throws: DataStoreError.self) { try migrate(source, target) }
         #expect(error.code == .unsupported)
-        #expect(error.message.contains("(\"t\".\"\")") && error.message.contains("nothing was written"), "\(error.message)")
+        #expect(error.message.contains("\"t\".\"\" (an empty name)") && error.message.contains("nothing was written"), "\(error.message)")
         let untouched = try RawDatabase(target)
         #expect(try untouched.rows("SELECT name FROM sqlite_schema WHERE name IN ('t', 'u')").isEmpty)
         untouched.close()

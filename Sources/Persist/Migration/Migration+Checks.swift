@@ -10,10 +10,11 @@ extension Migration {
         guard !columns.isEmpty else { return }
         throw DataStoreError(
             .unsupported,
-            "\(source.location) holds values in \(columns.count == 1 ? "a column" : "columns") with an empty name ("
-                + columns.joined(separator: ", ") + "), which cannot be an attribute, so a copy would lose them; "
-                + "nothing was written. Give each such column a name (ALTER TABLE … RENAME COLUMN \"\" TO …) and copy "
-                + "again, or leave its type out of the copy", path: source.location)
+            "\(source.location) holds values in \(columns.count == 1 ? "a column" : "columns") that cannot be an "
+                + "attribute (a column with an empty name, or of a type Persist does not map to values), so a copy "
+                + "would lose them: " + columns.joined(separator: ", ") + "; nothing was written. "
+                + "Give each such column a name or a type Persist maps (ALTER TABLE … RENAME COLUMN, ALTER COLUMN … "
+                + "TYPE text) and copy again, or leave its type out of the copy", path: source.location)
     }
 
     /// Fails before anything is written when the target already holds any source item.

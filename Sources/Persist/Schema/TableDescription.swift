@@ -94,8 +94,10 @@ package protocol SchemaDescribingReader: StoreReader {
     func describedTypes() throws -> [String]
 
     /// The columns of the tables of `itemTypes` (every table when `nil`) that hold values no
-    /// item carries, each named `table.column` for a message: a copy of the items would lose
-    /// them. In SQLite, a column with an empty name, which cannot be an attribute.
+    /// item carries, each described for a message as `"table"."column"` and, in parentheses,
+    /// why it is no attribute: a copy of the items would lose their values. In SQLite, a column
+    /// with an empty name (`(an empty name)`); in PostgreSQL, a column of a type Persist does
+    /// not map to values (its type: `(inet)`).
     func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String]
 }
 

@@ -27,6 +27,33 @@ extension PostgresReader: SchemaDescribingReader {
         schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
+    func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] {
+        let wanted = itemTypes.map(Set.init)
+        var found: [String] = []
+        for table in schema.tables.values.sorted(by: { $0.itemType.utf8.lexicographicallyPrecedes($1.itemType.utf8) })
+        where wanted?.contains(table.itemType) ?? true {
+            let unmapped = table.unmappedColumns
+            guard !unmapped.isEmpty else { continue }
+            // Which of them hold a value (bool_or is NULL over no rows), and their declared types.
+            let holding = unmapped.map { "pg_catalog.bool_or(\(SQLNames.quoted($0)) IS NOT NULL)" }.joined(separator: ", ")
+            let results = try transaction.run([
+                PGCommand("SELECT \(holding) FROM \(table.qualified)", operation: Self.describing),
+                PGCommand("""
+                    SELECT a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a
+                    WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+                    """, [.text(table.qualified)], operation: Self.describing),
+            ])
+            var types: [String: String] = [:]
+            for row in 0..<results[1].rowCount {
+                types[try results[1].text(row, 0) ?? ""] = try results[1].text(row, 1)
+            }
+            for (index, column) in unmapped.enumerated() where try results[0].bool(0, index) == true {
+                found.append("\(String(reflecting: table.name)).\(String(reflecting: column)) (\(types[column] ?? "unknown"))")
+            }
+        }
+        return found
+    }
+
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
         guard let table = schema.tables[itemType], !table.isCreated else { return nil }
         let relation: [PGValue] = [.text(table.qualified)]

@@ -78,7 +78,7 @@ struct SchemaBuilder {
                                                typeOID: column.baseTypeOID, isCreated: false, hasDefault: column.hasDefault,
                                                isIdentityAlways: column.isIdentityAlways))
             } else {
-                reserved[column.name] = "it names a column of a type Persist does not map to values"
+                reserved[column.name] = TableSchema.unmappedReason
             }
         }
         // A recorded attribute wins over a column of the same name added by other means.

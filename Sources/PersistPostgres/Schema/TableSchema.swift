@@ -25,6 +25,14 @@ final class TableSchema: Sendable {
     /// Attributes that name a column Persist cannot write (the key of an adopted table, a
     /// generated column, a column of an unmapped type), with the reason.
     let reservedAttributes: [String: String]
+    /// The reason ``reservedAttributes`` gives for a column of a type Persist does not map.
+    static let unmappedReason = "it names a column of a type Persist does not map to values"
+
+    /// The columns of types Persist does not map to values, in the table's order: their values
+    /// are in no item.
+    var unmappedColumns: [String] {
+        layout.map(\.name).filter { reservedAttributes[$0] == Self.unmappedReason }
+    }
     /// Whether a write may be refused or changed by the table itself (an adopted table, or
     /// constraints, triggers, rules or row security added to a created one): such writes run in
     /// a savepoint and are read back.

@@ -22,7 +22,7 @@ extension SQLiteReader: SchemaDescribingReader {
             guard unnamed > 0 else { continue }
             if try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table.quoted) WHERE \"\" IS NOT NULL)",
                                       operation: Self.describing) != 0 {
-                found.append("\(String(reflecting: table.name)).\"\"")
+                found.append("\(String(reflecting: table.name)).\"\" (an empty name)")
             }
         }
         return found
