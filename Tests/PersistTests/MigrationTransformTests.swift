@@ -165,6 +165,19 @@ struct MigrationTransformTests {
         #expect(try replace.apply(to: item).attributes == ["b": 1, "c": 3])
     }
 
+    @Test("a migration swaps two attributes' values too: the same names, each value in the other's place")
+    func swapInMigration() throws {
+        let source = try Self.open(holding: [Item(itemType: "P", id: "p", attributes: ["a": 1, "b": 2, "c": 3]),
+                                             Item(itemType: "P", id: "q", attributes: ["a": 4, "c": 6])])
+        let target = try Self.open()
+        var options = MigrationOptions()
+        options.reshape = MigrationReshape([.renameAttribute("a", ofType: "P", to: "b"),
+                                            .renameAttribute("b", ofType: "P", to: "a")])
+        let report = try Migration(source: source, target: target, options: options).run()
+        #expect(report.verified && report.written == 2)
+        #expect(try Self.items(target, ofType: "P").map(\.attributes) == [["a": 2, "b": 1, "c": 3], ["b": 4, "c": 6]])
+    }
+
     @Test("bad rules are refused before anything is read", arguments: [
         [MigrationReshape.Rule.renameType("", to: "B")],
         [.renameType("A", to: "")],

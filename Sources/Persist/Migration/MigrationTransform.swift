@@ -102,7 +102,10 @@ struct MigrationTransform: Sendable {
         }
         renamed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         let newNames = renamed.map(\.name)
+        // The same names in the same places: two attributes that swap names keep the names but
+        // not the places of their values.
         let unchanged = rules.itemType == itemType && newNames == names.names
+            && renamed.map(\.index) == Array(names.names.indices)
         let plan = ShapePlan(
             source: names, itemType: rules.itemType, names: unchanged ? names : shape(newNames),
             sourceIndices: renamed.map(\.index), collision: rules.collision,
