@@ -81,7 +81,7 @@ final class MigrationJob {
         }
         let sourceStore: any DataStore
         if let url = source.postgres {
-            sourceStore = try PostgresDriver.open(url, logger: logger)
+            sourceStore = try PostgresDriver.openSource(url, logger: logger)
         } else {
             sourceStore = try StoreDrivers.driver(for: source.kind, logger: logger)
                 .openReadOnly(path: sourcePath, layout: source.layout, unchanging: fingerprint != nil)

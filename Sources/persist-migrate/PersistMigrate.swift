@@ -19,8 +19,9 @@ struct PersistMigrate: ParsableCommand {
             The kinds are gdbm, sqlite and postgresql (or postgres). A PostgreSQL database is named by its \
             URL, postgresql://user[:password]@host[:port]/database[?schema=NAME] or postgres://…, in place of a \
             path, positionally or with --from/--to (--from postgres URL … works too); ?schema= picks the schema \
-            (public by default). The password is used to log in and never shown: the summary, --json, errors \
-            and logs print the URL without it. A PostgreSQL target receives the whole copy in one transaction \
+            (public by default; a source's schema must exist, 66 otherwise, and a target's is created). The \
+            password is used to log in and never shown: the summary, --json, errors and logs print the URL \
+            without it. A PostgreSQL target receives the whole copy in one transaction \
             with binary COPY, its tables recreated from adopted SQL tables with their key, declared types, NOT \
             NULL, UNIQUE and indexes (built after the load).
 

@@ -111,6 +111,11 @@ public final class PostgresDataStore: EngineBackedDataStore {
         try engine.skippedTables()
     }
 
+    /// Whether the store's schema exists in the database (a store creates it with its first table).
+    package func schemaExists() throws -> Bool {
+        try engine.schemaExists()
+    }
+
     /// The key of the transaction-level advisory lock every Persist write block on this store's
     /// schema takes (`pg_advisory_xact_lock(key)`): other programs that take it too are
     /// serialized with Persist's writes.

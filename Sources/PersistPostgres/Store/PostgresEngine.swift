@@ -356,6 +356,15 @@ final class PostgresEngine: DataStoreEngine {
         }
     }
 
+    /// Whether the schema exists, as a read of it sees now.
+    func schemaExists() throws -> Bool {
+        try read { reader in
+            guard let reader = reader as? PostgresReader else { return false }
+            try reader.refreshIfChanged()
+            return reader.schema.exists
+        }
+    }
+
     /// The relations of the schema that are not item types.
     func skippedTables() throws -> [PostgresSkippedTable] {
         try read { reader in

@@ -50,6 +50,18 @@ struct PostgresExitTests {
         #expect(output.stderr.contains("schema"))
     }
 
+    @Test("a source schema that does not exist exits 66 naming it, not as an empty store; nothing is created")
+    func missingSourceSchema() throws {
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let (output, directory) = try run([pg.url, "new.sqlite", "--json"])
+        defer { directory.remove() }
+        #expect(output.status == 66, "\(output.stderr)")
+        #expect(output.stderr.contains("the schema \"\(pg.schema)\" does not exist"), "\(output.stderr)")
+        #expect(output.stderr.contains("?schema=NAME"), "\(output.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["old.db"])
+    }
+
     @Test("an unreachable server exits 69 naming host and port; nothing is created")
     func unreachable() throws {
         let (output, directory) = try run(["old.db", "postgresql://app:s3cret-word@127.0.0.1:1/app", "--json"])
