@@ -123,7 +123,8 @@ struct ToolDiagnosis {
                 return "\(left); run again, and report it if it happens again"
             }
             if let reshaping = ReshapeOptions.hint(for: error.message) { return "\(left); \(reshaping)" }
-            if job?.isSource(error.path) == true, error.message.contains("a copy would lose them") {
+            if job?.isSource(error.path) == true,
+               error.message.contains("a copy would lose them") || error.message.contains("cannot be copied exactly") {
                 return "\(left); rename or convert each such column in \(source) with SQL, or leave its type out "
                     + "with --types"
             }

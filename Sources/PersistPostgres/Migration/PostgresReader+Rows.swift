@@ -3,7 +3,8 @@ import Persist
 /// Streaming a PostgreSQL source for ``Migration``: each table through a cursor (a batch of rows at
 /// a time, so memory stays flat), every row decoded column by column straight into an `ItemRow`
 /// (no dictionary per item) whose shape is shared with the other rows that have the same non-NULL
-/// columns.
+/// columns. A value Persist can only read as a nearby one (see ``ColumnType/inexactness(_:)``)
+/// stops the stream: a migration copies exactly or not at all.
 extension PostgresReader: RowStreamingReader {
     func forEachRow(ofTypes types: Set<String>?, _ body: (ItemRow) throws -> Bool) throws {
         let chosen = try itemTypes().filter { types?.contains($0) ?? true }
@@ -40,7 +41,7 @@ private struct ShapeCache {
 
     mutating func row(_ decoder: RowDecoder, _ row: Int) throws -> ItemRow {
         let columns = decoder.table.columns
-        guard columns.count <= RowShapes.maximumColumns else { return ItemRow(try decoder.item(row)) }
+        guard columns.count <= RowShapes.maximumColumns else { return ItemRow(try decoder.exactItem(row)) }
         if !isPrepared {
             isPrepared = true
             order = columns.indices.sorted {
@@ -53,7 +54,7 @@ private struct ShapeCache {
         values.reserveCapacity(order.count)
         var present: UInt64 = 0
         for (position, offset) in order.enumerated() {
-            guard let value = try decoder.value(row, column: offset, id: id) else { continue }
+            guard let value = try decoder.exactValue(row, column: offset, id: id) else { continue }
             values.append(value)
             present |= 1 << UInt64(position)
         }

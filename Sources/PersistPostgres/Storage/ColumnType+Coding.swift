@@ -130,6 +130,43 @@ extension ColumnType {
     }
 
     /// The identifier in a key column's binary bytes.
+    /// Why the value ``decode(_:)`` makes of these bytes is not exactly what the column holds,
+    /// or `nil` when it is: a `numeric` whose value no 64-bit integer or double equals, a
+    /// timestamp whose microsecond the nearest `Date` does not keep (far from 2001). Reads give
+    /// the nearest value, as documented; a migration refuses to copy it (see
+    /// ``RowDecoder/exactValue(_:column:id:)``).
+    /// Whether ``inexactness(_:)`` can find anything in this type's values.
+    var mayBeInexact: Bool {
+        switch self {
+        case .numeric, .timestamp, .timestamptz: true
+        default: false
+        }
+    }
+
+    func inexactness(_ bytes: UnsafeRawBufferPointer) -> String? {
+        switch self {
+        case .numeric:
+            guard case .finite(let text, let scale)? = NumericCoding.decode(bytes) else { return nil }
+            if scale == 0, Int64(text) != nil { return nil }
+            guard let double = Double(text), double.isFinite,
+                  let kept = NumericCoding.decimal(of: double.magnitude),
+                  let stored = NumericCoding.decimal(ofText: text), kept == stored
+            else {
+                return "the numeric \(text), which no 64-bit integer or double equals (the nearest is "
+                    + "\(Double(text).map { "\($0)" } ?? "none"))"
+            }
+            return nil
+        case .timestamp, .timestamptz:
+            guard bytes.count == 8 else { return nil }
+            let micros = Int64(bitPattern: UInt64(bigEndianBytes: bytes))
+            guard micros != .max, micros != .min else { return nil }
+            if TimeCoding.microseconds(from: TimeCoding.date(fromMicroseconds: micros)) == micros { return nil }
+            return "a timestamp whose microsecond a Date, which counts seconds from 2001 in a double, does not keep"
+        default:
+            return nil
+        }
+    }
+
     func decodeID(_ bytes: UnsafeRawBufferPointer) throws -> ItemID {
         guard let value = try decode(bytes), let id = ItemID(value) else {
             throw DecodingFailure("holds a key that is not an identifier (integer, string or bytes)")

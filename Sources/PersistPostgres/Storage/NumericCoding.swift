@@ -134,6 +134,32 @@ enum NumericCoding {
         return (significant, exponent)
     }
 
+    /// The significant digits and power of ten of a plain decimal's magnitude (`-12.50` is ("125",
+    /// -1)), as ``decimal(of:)`` gives them for a double; `nil` for text that is not one.
+    static func decimal(ofText text: String) -> (digits: String, exponent: Int)? {
+        var digits = ""
+        var exponent = 0
+        var seenPoint = false
+        for character in text.drop(while: { $0 == "-" }) {
+            if character == "." {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else if let digit = character.wholeNumberValue, character.isASCII {
+                digits.append(String(digit))
+                if seenPoint { exponent -= 1 }
+            } else {
+                return nil
+            }
+        }
+        var significant = String(digits.drop { $0 == "0" })
+        if significant.isEmpty { return ("0", 0) }
+        while significant.count > 1, significant.hasSuffix("0") {
+            significant.removeLast()
+            exponent += 1
+        }
+        return (significant, exponent)
+    }
+
     private static func special(_ sign: UInt16) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.appendBigEndian(UInt16(0))

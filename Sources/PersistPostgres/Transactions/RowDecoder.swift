@@ -59,6 +59,32 @@ struct RowDecoder {
         }
     }
 
+    /// ``value(_:column:id:)``, refusing a value that Persist would read as a nearby one (see
+    /// ``ColumnType/inexactness(_:)``): what a migration copies must be what the column holds.
+    ///
+    /// - Throws: ``DataStoreError/Code/unsupported`` naming the item, the column and the value.
+    func exactValue(_ row: Int, column offset: Int, id: ItemID) throws -> Value? {
+        let column = table.columns[offset]
+        if column.type.mayBeInexact, let inexact = try result.withValue(row, resultIndex[offset], { column.type.inexactness($0) }) ?? nil {
+            throw DataStoreError(
+                .unsupported,
+                "\(describe(column, id)) holds \(inexact), so it cannot be copied exactly; convert the column with SQL "
+                    + "(ALTER TABLE … ALTER COLUMN \(column.quoted) TYPE text) or leave its type out",
+                path: location, items: [ItemReference(itemType: table.itemType, id: id)])
+        }
+        return try value(row, column: offset, id: id)
+    }
+
+    /// ``item(_:)``, each value read by ``exactValue(_:column:id:)``.
+    func exactItem(_ row: Int) throws -> Item {
+        let id = try identifier(row)
+        var attributes: [String: Value] = [:]
+        for offset in table.columns.indices {
+            if let value = try exactValue(row, column: offset, id: id) { attributes[table.columns[offset].attribute] = value }
+        }
+        return Item(itemType: table.itemType, id: id, attributes: attributes)
+    }
+
     var rowCount: Int { result.rowCount }
 
     /// The item in row `row`.

@@ -1,0 +1,79 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+/// A migration from PostgreSQL copies every value exactly or refuses: columns of types Persist
+/// does not map are in no item, and some numerics and timestamps have no exact `Value`.
+@Suite("persist-migrate refuses to lose PostgreSQL values it cannot hold", .serialized)
+struct PostgresLosslessSourceTests {
+    @Test("values in inet, money, enum, array and interval columns fail the copy (65) before anything is written; NULLs do not")
+    func unmapped() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        _ = try pg.sql("""
+            CREATE SCHEMA "\(pg.schema)";
+            CREATE TYPE "\(pg.schema)".mood AS ENUM ('sad', 'happy');
+            CREATE TABLE "\(pg.schema)".hosts (id integer PRIMARY KEY, ip inet, fee money, m "\(pg.schema)".mood,
+                                               tags text[], up interval, name text);
+            INSERT INTO "\(pg.schema)".hosts VALUES (1, '192.168.0.1/24', '$12.34', 'happy', '{a,b}', '1 day', 'x'),
+                                                    (2, NULL, NULL, NULL, NULL, NULL, 'y');
+            CREATE TABLE "\(pg.schema)".spare (id integer PRIMARY KEY, ip inet, name text);
+            INSERT INTO "\(pg.schema)".spare VALUES (1, NULL, 'z');
+            """)
+        let refused = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        for column in [#""hosts"."ip" (inet)"#, #""hosts"."fee" (money)"#, #""hosts"."tags" (text[])"#,
+                       #""hosts"."up" (interval)"#, "mood)", "nothing was written", "--types"] {
+            #expect(refused.stderr.contains(column), "\(column): \(refused.stderr)")
+        }
+        #expect(!refused.stderr.contains("\"spare\""), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path("copy.sqlite")))
+
+        // A column of an unmapped type that holds only NULL loses nothing.
+        let copied = try Tool.run([pg.url, "copy.sqlite", "--progress", "never", "--types", "spare"], in: directory.url)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let copy = try RawDatabase(directory.path("copy.sqlite"))
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT id, name FROM spare") == [[.integer(1), .text("z")]])
+    }
+
+    @Test("numerics no integer or double equals and timestamps a Date cannot keep fail the copy (65); every other one copies exactly")
+    func inexact() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let other = try PostgresScratch()
+        defer { other.drop() }
+        _ = try pg.sql("""
+            CREATE SCHEMA "\(pg.schema)";
+            CREATE TABLE "\(pg.schema)".fine (id integer PRIMARY KEY, n numeric, money numeric(10,2), t timestamptz,
+                                                 local timestamp);
+            INSERT INTO "\(pg.schema)".fine VALUES
+                (1, 0.1, 5.00, '2024-05-06 07:08:09.123456+00', '1999-12-31 23:59:59.999999'),
+                (2, -9223372036854775808, 1.10, 'infinity', '-infinity'),
+                (3, 1e300, 0, '1970-01-01 00:00:00+00', '2100-01-01 00:00:00.000001');
+            CREATE TABLE "\(pg.schema)".wide (id integer PRIMARY KEY, n numeric);
+            INSERT INTO "\(pg.schema)".wide VALUES (1, 0.5), (2, 12345678901234567890.123456789);
+            CREATE TABLE "\(pg.schema)".far (id integer PRIMARY KEY, t timestamptz);
+            INSERT INTO "\(pg.schema)".far VALUES (1, '9999-12-31 23:59:59.999999+00');
+            """)
+        for (type, says) in [("wide", "the numeric 12345678901234567890.123456789"), ("far", "a timestamp whose microsecond")] {
+            let refused = try Tool.run([pg.url, "copy.sqlite", "--progress", "never", "--types", type], in: directory.url)
+            #expect(refused.status == 65, "\(type): \(refused.stderr)")
+            #expect(refused.stderr.contains(says) && refused.stderr.contains("item \(type)/"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("convert each such column"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path("copy.sqlite")))
+        }
+        let copied = try Tool.run([pg.url, other.url, "--progress", "never", "--types", "fine"], in: directory.url)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        // Equal numerics: a double is written with at least one decimal place (1e300 as 1000…0.0).
+        let rows = "SELECT id, trim_scale(n), money, t, local FROM \"%@\".fine ORDER BY id"
+        let copy = try other.sql(rows.replacingOccurrences(of: "%@", with: other.schema))
+        let original = try pg.sql(rows.replacingOccurrences(of: "%@", with: pg.schema))
+        #expect(copy == original, "\(copy)\n----\n\(original)")
+    }
+}
