@@ -106,8 +106,15 @@ struct ToolDiagnosis {
                 return "\(left); to copy into a target that already holds these items, pass --if-exists replace or "
                     + "--if-exists skip, or choose another target path"
             case .notFound:
-                return "the folder \(FileSystem.directory(of: target)) does not exist; create it, or choose another "
-                    + "target path"
+                let folder = FileSystem.directory(of: target)
+                switch FileSystem.entry(folder) {
+                case .missing:
+                    return "the folder \(folder) does not exist; create it, or choose another target path"
+                case .directory:
+                    return "the folder \(folder) cannot be written; check its permissions, or choose another target path"
+                default:
+                    return "\(folder) is not a folder; choose another target path"
+                }
             case .readOnly:
                 return "\(target) or its folder cannot be written; check their permissions, or choose another target path"
             case .invalidArgument:

@@ -172,6 +172,8 @@ enum ExitMatrix {
                  }),
         ExitCase(name: "a target in a missing folder", arguments: ["old.db", "no/such/new.sqlite"], status: 73,
                  mentions: ["the folder no/such does not exist"], refuses: ["--if-exists"]),
+        ExitCase(name: "a target below a file, not a folder", arguments: ["old.db", "old.db/new.sqlite"], status: 73,
+                 mentions: ["a file, not a directory", "old.db is not a folder"], refuses: ["does not exist"]),
         ExitCase(name: "a target named SQLite that is not a database", arguments: ["old.db", "sqlite:text.sqlite"],
                  status: 73, mentions: ["text.sqlite", "choose another target path"], refuses: ["--if-exists"],
                  prepare: write("text.sqlite", Array("not a database at all, just some text".utf8))),
@@ -234,6 +236,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 66, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 67, "update the count here and in the README")
     }
 }

@@ -93,6 +93,12 @@ enum SQLiteErrors {
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             return (.notFound, "Its directory does not exist; create the directory first.")
         }
+        if !directory.isEmpty && !isDirectory(directory) {
+            return (.notFound, "A part of the path before the file's name is a file, not a directory.")
+        }
+        if access(directory.isEmpty ? "." : directory, W_OK) != 0 {
+            return (.readOnly, "Its directory cannot be written; check the directory's permissions.")
+        }
         return (.notFound, "No file exists at this path; check the path, or set "
             + "SQLiteDataStore.Options.createIfMissing to create a new database.")
     }
