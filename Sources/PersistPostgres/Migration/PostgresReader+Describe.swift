@@ -76,7 +76,7 @@ extension PostgresReader: SchemaDescribingReader {
                 WHERE ix.indrelid = $1::regclass AND NOT ix.indisprimary AND ix.indexprs IS NULL
                   AND ix.indpred IS NULL AND 0 <> ALL (ix.indkey::int2[])
                   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = ix.indexrelid)
-                ORDER BY i.relname
+                ORDER BY i.oid
                 """, relation, operation: Self.describing),
             PGCommand("""
                 SELECT (SELECT pg_catalog.string_agg(a.attname::text, E'\\x1f' ORDER BY k.ord)
