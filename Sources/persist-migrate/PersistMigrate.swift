@@ -108,7 +108,8 @@ struct PersistMigrate: ParsableCommand {
     @Option(name: .customLong("if-exists"), help: "Items the target already holds: fail (write nothing), replace, or skip.")
     var ifExists: MigrationOptions.ExistingItems = .fail
 
-    @Option(name: .customLong("batch-size"), help: ArgumentHelp(
+    // Unconditional, so that a negative count reaches the check below instead of reading as an option.
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp(
         "Items per target write block (default 5000). Without it, an SQLite target takes the whole copy in one "
             + "transaction, the fastest way, in constant memory.",
         valueName: "n"))

@@ -135,6 +135,8 @@ enum ExitMatrix {
                  }),
         ExitCase(name: "a batch size of 0", arguments: ["old.db", "new.sqlite", "--batch-size", "0"], status: 64,
                  mentions: ["--batch-size"]),
+        ExitCase(name: "a negative batch size", arguments: ["old.db", "new.sqlite", "--batch-size", "-5"], status: 64,
+                 mentions: ["--batch-size must be at least 1, not -5"], refuses: ["Missing value"]),
         ExitCase(name: "--types without names", arguments: ["old.db", "new.sqlite", "--types", ","], status: 64,
                  mentions: ["--types needs item type names"]),
     ]
@@ -236,6 +238,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 67, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 68, "update the count here and in the README")
     }
 }

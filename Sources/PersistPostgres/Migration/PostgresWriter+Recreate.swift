@@ -17,8 +17,9 @@ struct RecreationState {
 /// so every kind reads back as it went in), and the fallback is reported.
 extension PostgresWriter: SchemaRecreatingWriter {
     static let recreating = "Recreating a table"
-    /// What a fallen-back column is declared as.
-    static let fallbackType = "bytea"
+    /// What a fallen-back column is declared as, as the report says it: its values are tagged,
+    /// so a column declared `bytea` (an untyped SQLite one) that falls back does change.
+    static let fallbackType = "bytea, tagged with each value's kind"
 
     func recreate(_ description: TableDescription) throws -> Bool {
         // Called before each chunk of a load: a table already recreated leaves the open COPY alone.
