@@ -71,8 +71,10 @@ struct ToolDiagnosis {
         if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, error.message.contains("the schema") {
             return "check the schema's name in the URL (?schema=NAME; public by default)"
         }
-        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true,
-           exit == .sourceUnavailable || exit == .cannotCreate {
+        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, exit == .sourceUnavailable {
+            return "check the database's name in the URL"
+        }
+        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, exit == .cannotCreate {
             return "\(left); create the database (createdb, or CREATE DATABASE) or fix its name in the URL"
         }
         switch exit {

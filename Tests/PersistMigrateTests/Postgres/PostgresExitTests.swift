@@ -123,6 +123,8 @@ struct PostgresExitTests {
         defer { second.remove() }
         #expect(source.status == 66, "\(source.stderr)")
         #expect(source.stderr.contains("does not exist"))
+        // The hint of a source's: nothing to create.
+        #expect(source.stderr.hasSuffix("persist-migrate: check the database's name in the URL\n"), "\(source.stderr)")
     }
 
     @Test("--from postgres without a URL, and a non-URL after it, are usage errors")
