@@ -59,7 +59,7 @@ extension ExitMatrix {
                  arguments: ["old.db", "new.sqlite", "--rename-type", "Review=sqlite_review"], status: 65,
                  mentions: ["sqlite_"]),
         ExitCase(name: "--raw-value utf8 on a value that is not UTF-8", arguments: ["legacy.dbm", "new.sqlite", "--raw-value", "utf8"],
-                 status: 65, mentions: ["Entry/", "not valid UTF-8"],
+                 status: 65, mentions: ["Entry/", "not valid UTF-8"], refuses: ["transform failed"],
                  prepare: rawFile("legacy.dbm", [Array("good".utf8): Array("fine".utf8), Array("bad".utf8): [0xFF, 0xFE]])),
         ExitCase(name: "--raw-value json on a value that is not JSON", arguments: ["legacy.dbm", "new.sqlite", "--raw-value", "json"],
                  status: 65, mentions: ["Entry/", "not valid JSON"],

@@ -62,6 +62,16 @@ struct ValueTests {
         #expect(Value.object(["b": 1, "a": [true, .null]]).description == "{\"a\": [true, null], \"b\": 1}")
         #expect(Value.bytes([0, 255]).description == "<00ff>")
     }
+
+    @Test("a reference writes a short identifier whole and a long one as its start and end, with its length")
+    func referenceDescription() {
+        #expect(ItemReference(itemType: "Note", id: "n1").description == "Note/\"n1\"")
+        #expect(ItemReference(itemType: "Note", id: .int(.min)).description == "Note/-9223372036854775808")
+        let key = ItemReference(itemType: "Entry", id: .bytes(Array(repeating: 0xAB, count: 300) + [0x01])).description
+        #expect(key == "Entry/<" + String(repeating: "ab", count: 32) + "…" + String(repeating: "ab", count: 7) + "01> (301 bytes)")
+        let name = ItemReference(itemType: "Note", id: .string(String(repeating: "é", count: 100))).description
+        #expect(name.hasPrefix("Note/\"éé") && name.hasSuffix("éé\" (200 bytes of UTF-8)") && name.count < 110, "\(name)")
+    }
 }
 
 @Suite("Item and ItemID")

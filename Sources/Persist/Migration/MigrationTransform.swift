@@ -62,6 +62,9 @@ struct MigrationTransform: Sendable {
         let item: Item?
         do {
             item = try transform(row.item)
+        } catch let error as DataStoreError where error.items.contains(row.reference) {
+            // It names the item already.
+            throw error
         } catch {
             throw DataStoreError(.invalidArgument, "the migration's transform failed on \(row.reference): \(error)",
                                  items: [row.reference])
