@@ -76,6 +76,18 @@ struct ValueTests {
 
 @Suite("Item and ItemID")
 struct ItemTests {
+    @Test("an invalid attribute name of an item names the item and lists it")
+    func invalidAttributeNamesItem() throws {
+        let item = Item(itemType: "Note", id: "n1", attributes: ["": 1])
+        let error = try #require(throws: DataStoreError.self) { try NameRules.validate(item) }
+        #expect(error.code == .invalidArgument && error.items == [item.reference])
+        #expect(error.message == "an attribute of Note/\"n1\" has an empty name")
+        let nul = try #require(throws: DataStoreError.self) {
+            try NameRules.validate(Item(itemType: "Note", id: .int(2), attributes: ["a\u{0}b": 1]))
+        }
+        #expect(nul.message == "the attribute name \"a\\0b\" of Note/2 contains a NUL character", "\(nul.message)")
+    }
+
     @Test("items drop null attributes")
     func nullsDropped() {
         var item = Item(itemType: "T", id: 1, attributes: ["a": .null, "b": 2])

@@ -24,13 +24,14 @@ package enum NameRules {
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` when the name is empty or contains NUL.
     package static func validateAttribute(_ name: String, of itemType: String) throws {
-        if name.isEmpty {
-            throw DataStoreError.invalidArgument("an attribute of \(itemType) has an empty name")
-        }
-        if containsNUL(name) {
-            throw DataStoreError.invalidArgument(
-                "the attribute name \(String(reflecting: name)) of \(itemType) contains a NUL character")
-        }
+        if let problem = problem(withAttribute: name, of: itemType) { throw DataStoreError.invalidArgument(problem) }
+    }
+
+    /// What is wrong with an attribute name of `owner` (an item type, or an item), if anything.
+    private static func problem(withAttribute name: String, of owner: String) -> String? {
+        if name.isEmpty { return "an attribute of \(owner) has an empty name" }
+        if containsNUL(name) { return "the attribute name \(String(reflecting: name)) of \(owner) contains a NUL character" }
+        return nil
     }
 
     /// Checks an item's type name, every attribute name, and that no value nests arrays and
@@ -39,7 +40,9 @@ package enum NameRules {
     package static func validate(_ item: Item) throws {
         try validateItemType(item.itemType)
         for (name, value) in item.attributes {
-            try validateAttribute(name, of: item.itemType)
+            if let problem = problem(withAttribute: name, of: item.reference.description) {
+                throw DataStoreError(.invalidArgument, problem, items: [item.reference])
+            }
             if case .array = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
                 throw tooDeep(name, item)
             }
