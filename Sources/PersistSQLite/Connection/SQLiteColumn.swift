@@ -38,7 +38,15 @@ struct SQLiteColumn {
     /// which no string holds (SQLite stores whatever bytes it is given as TEXT).
     var text: String? {
         guard let pointer = sqlite3_value_text(value) else { return "" }
-        return ByteReader.validUTF8(UnsafeRawBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value))))
+        let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value)))
+        // Decoding repairs each invalid sequence with U+FFFD, whose UTF-8 starts with the byte EF:
+        // a decoded string without that byte was valid as it was. Checking so costs a byte scan;
+        // validating every string would cost several times the decoding.
+        let decoded = String(decoding: bytes, as: UTF8.self)
+        let clean = decoded.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.baseAddress.map { memchr($0, 0xEF, utf8.count) == nil } ?? true
+        } ?? !decoded.utf8.contains(0xEF)
+        return clean ? decoded : String(validating: bytes, as: UTF8.self)
     }
 
     /// The value as text, invalid UTF-8 replaced by U+FFFD: for names in the schema, never for values.
