@@ -1,7 +1,8 @@
 import Foundation
 import Persist
 
-/// Names chosen to break careless quoting: SQL injections, quotes, keywords, spaces, non-ASCII.
+/// Names chosen to break careless quoting: SQL injections, quotes, keywords, spaces, non-ASCII,
+/// and the names engines keep for hidden columns (PostgreSQL's system columns, SQLite's rowid).
 ///
 /// ```swift
 /// let item = Item(itemType: HostileNames.typeNames[0], id: 1, attributes: [HostileNames.attributeNames[0]: 1])
@@ -15,6 +16,6 @@ public enum HostileNames {
     /// Attribute names.
     public static let attributeNames = [
         "Robert'); DROP TABLE x;--", "\"quoted\"", "order", "with space", "ünïcödé", "a.b", "[x]", "`tick`",
-        String(repeating: "L", count: 200),
+        String(repeating: "L", count: 200), "xmin", "ctid", "tableoid", "oid", "rowid", "_rowid_",
     ]
 }

@@ -152,6 +152,10 @@ enum ItemTests {
                 request.filter = .attribute(HostileNames.attributeNames[1]) == 1
                 request.sortDescriptors = [.descending(HostileNames.attributeNames[2])]
                 #expect(try store.read { try $0.countItems(forRequest: request) } == 1)
+                // Names of engines' hidden columns are attributes like any other.
+                request.filter = .attribute("rowid") == (attributes["rowid"] ?? .null) && .attribute("xmin") == (attributes["xmin"] ?? .null)
+                request.sortDescriptors = [.ascending("ctid")]
+                #expect(try store.read { try $0.countItems(forRequest: request) } == 1, "type \(String(reflecting: name))")
             }
         },
         ConformanceTest("empty or NUL-containing names throw invalidArgument", group: .items) { context in

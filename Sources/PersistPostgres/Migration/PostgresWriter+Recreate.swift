@@ -40,6 +40,13 @@ extension PostgresWriter: SchemaRecreatingWriter {
         }
         let target = translated(description)
         let columns = (target.key.map { [$0] } ?? []) + target.columns
+        if let system = columns.first(where: { SQLNames.systemColumns.contains($0.name) }) {
+            throw DataStoreError(
+                .invalidArgument,
+                "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
+                    + "its column \(String(reflecting: system.name)) has the name of one of PostgreSQL's system columns, "
+                    + "which every table has; rename the attribute on the way", path: location)
+        }
         if let long = columns.first(where: { $0.name.utf8.count > SQLNames.maximumBytes }) {
             // PostgreSQL would cut the name, and the attribute's values would go to another column.
             throw DataStoreError(

@@ -21,6 +21,9 @@ enum SQLNames {
         quoted(schema) + "." + quoted(name)
     }
 
+    /// The names of PostgreSQL's system columns, which every table has and no column may take.
+    static let systemColumns: Set<String> = ["tableoid", "xmin", "cmin", "xmax", "cmax", "ctid"]
+
     /// A name for `wanted` that `isTaken` does not refuse: `wanted` itself when it fits in 63 bytes
     /// and is free, otherwise a shortened name with a hash.
     static func allocate(_ wanted: String, isTaken: (String) -> Bool) -> String {

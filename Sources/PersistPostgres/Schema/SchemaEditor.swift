@@ -125,7 +125,8 @@ struct SchemaEditor {
         var taken = taken
         var columns: [ColumnSchema] = []
         for column in planned {
-            let name = SQLNames.allocate(column.attribute) { taken.contains($0) }
+            // A system column's name is taken in every table: such an attribute gets a hashed name.
+            let name = SQLNames.allocate(column.attribute) { taken.contains($0) || SQLNames.systemColumns.contains($0) }
             taken.insert(name)
             let type = column.kind.columnType
             let oid = column.kind == .date ? try ensureDateType(&schema) : type.builtinOID

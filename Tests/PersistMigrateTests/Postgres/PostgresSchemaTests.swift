@@ -193,7 +193,7 @@ struct PostgresSchemaTests {
         #expect(try copy.rows(rows).first == [.integer(123), .text("integer"), .blob([3])])
     }
 
-    @Test("index names PostgreSQL cannot hold as they are get a shortened name each; a column name it cannot hold is refused")
+    @Test("index names PostgreSQL cannot hold as they are get a shortened name each; column names it cannot hold are refused")
     func longNames() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -222,5 +222,14 @@ struct PostgresSchemaTests {
         #expect(refused.status == 65, "\(refused.stderr)")
         #expect(refused.stderr.contains("longer than 63 bytes"), "\(refused.stderr)")
         #expect(try pg.sql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(pg.schema)' AND tablename = 'w'") == "0")
+
+        // A column named like one of PostgreSQL's system columns cannot be recreated either.
+        let hidden = try RawDatabase(directory.path("hidden.sqlite"))
+        try hidden.exec("CREATE TABLE h (id INTEGER PRIMARY KEY, xmin TEXT); INSERT INTO h VALUES (1, 'v');")
+        hidden.close()
+        let system = try Tool.run(["hidden.sqlite", pg.url, "--progress", "never"], in: directory.url)
+        #expect(system.status == 65, "\(system.stderr)")
+        #expect(system.stderr.contains("\"xmin\" has the name of one of PostgreSQL's system columns"), "\(system.stderr)")
+        #expect(try pg.sql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(pg.schema)' AND tablename = 'h'") == "0")
     }
 }
