@@ -62,6 +62,7 @@ public protocol DataStore: AnyObject, Sendable {
     )
 
     /// Waits until every write queued before the call has finished and its completion has run.
+    /// On a store that is not open it waits for the completions of the writes it refused.
     func flush() throws
 
     /// Runs `block` against one consistent committed state, off the calling task's thread.
