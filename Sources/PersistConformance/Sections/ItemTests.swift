@@ -153,7 +153,8 @@ enum ItemTests {
                 request.sortDescriptors = [.descending(HostileNames.attributeNames[2])]
                 #expect(try store.read { try $0.countItems(forRequest: request) } == 1)
                 // Names of engines' hidden columns are attributes like any other.
-                request.filter = .attribute("rowid") == (attributes["rowid"] ?? .null) && .attribute("xmin") == (attributes["xmin"] ?? .null)
+                request.filter = .attribute("rowid") == (attributes["rowid"] ?? .null)
+                    && .attribute("xmin") == (attributes["xmin"] ?? .null)
                 request.sortDescriptors = [.ascending("ctid")]
                 #expect(try store.read { try $0.countItems(forRequest: request) } == 1, "type \(String(reflecting: name))")
             }

@@ -129,12 +129,6 @@ extension ColumnType {
         return .date(TimeCoding.date(fromMicroseconds: micros))
     }
 
-    /// The identifier in a key column's binary bytes.
-    /// Why the value ``decode(_:)`` makes of these bytes is not exactly what the column holds,
-    /// or `nil` when it is: a `numeric` whose value no 64-bit integer or double equals, a
-    /// timestamp whose microsecond the nearest `Date` does not keep (far from 2001). Reads give
-    /// the nearest value, as documented; a migration refuses to copy it (see
-    /// ``RowDecoder/exactValue(_:column:id:)``).
     /// Whether ``inexactness(_:)`` can find anything in this type's values.
     var mayBeInexact: Bool {
         switch self {
@@ -143,6 +137,11 @@ extension ColumnType {
         }
     }
 
+    /// Why the value ``decode(_:)`` makes of these bytes is not exactly what the column holds,
+    /// or `nil` when it is: a `numeric` whose value no 64-bit integer or double equals, a
+    /// timestamp whose microsecond the nearest `Date` does not keep (far from 2001). Reads give
+    /// the nearest value, as documented; a migration refuses to copy it (see
+    /// ``RowDecoder/exactValue(_:column:id:)``).
     func inexactness(_ bytes: UnsafeRawBufferPointer) -> String? {
         switch self {
         case .numeric:
@@ -167,6 +166,7 @@ extension ColumnType {
         }
     }
 
+    /// The identifier in a key column's binary bytes.
     func decodeID(_ bytes: UnsafeRawBufferPointer) throws -> ItemID {
         guard let value = try decode(bytes), let id = ItemID(value) else {
             throw DecodingFailure("holds a key that is not an identifier (integer, string or bytes)")
