@@ -65,7 +65,8 @@ struct RowDecoder {
     /// - Throws: ``DataStoreError/Code/unsupported`` naming the item, the column and the value.
     func exactValue(_ row: Int, column offset: Int, id: ItemID) throws -> Value? {
         let column = table.columns[offset]
-        if column.type.mayBeInexact, let inexact = try result.withValue(row, resultIndex[offset], { column.type.inexactness($0) }) ?? nil {
+        if column.type.mayBeInexact,
+           let inexact = try result.withValue(row, resultIndex[offset], { column.type.inexactness($0) }) ?? nil {
             throw DataStoreError(
                 .unsupported,
                 "\(describe(column, id)) holds \(inexact), so it cannot be copied exactly; convert the column with SQL "
@@ -80,7 +81,8 @@ struct RowDecoder {
         let id = try identifier(row)
         var attributes: [String: Value] = [:]
         for offset in table.columns.indices {
-            if let value = try exactValue(row, column: offset, id: id) { attributes[table.columns[offset].attribute] = value }
+            guard let value = try exactValue(row, column: offset, id: id) else { continue }
+            attributes[table.columns[offset].attribute] = value
         }
         return Item(itemType: table.itemType, id: id, attributes: attributes)
     }
