@@ -36,6 +36,12 @@ struct SchemaBuilder {
         guard let keyColumn = columns.first(where: { $0.name == key.column }) else {
             return skip(.noUsableKey("its primary key column is not readable"))
         }
+        // Identifiers are compared by their bytes; a key whose collation finds distinct strings
+        // equal ("Rust" and "rust") would let a write or a delete of one reach the other's row.
+        guard keyColumn.isDeterministic else {
+            return skip(.noUsableKey("its primary key \(String(reflecting: key.column)) has the nondeterministic "
+                + "collation \(String(reflecting: keyColumn.collation)), under which distinct identifiers are one key"))
+        }
         let created = metadata.tables[relation.name]
         let recorded = metadata.columns[relation.name] ?? [:]
         let keyType: ColumnType
