@@ -13,6 +13,9 @@ extension PostgresWriter {
     /// read again, and the item is written once more against it; a second change is an `io` error
     /// naming the item.
     func guardedWrite(_ item: Item, replacing: Bool) throws {
+        if case .int = item.id, let table = schema.tables[item.itemType], !table.isCreated, table.key.type.integerRange != nil {
+            keyedByInteger.insert(item.itemType)
+        }
         do {
             try guardedWriteOnce(item, replacing: replacing)
         } catch let error where Self.isStale(error) {

@@ -12,6 +12,10 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     var schemaChanges: [String] = []
     /// The tables a migration recreated in this block (see `PostgresWriter+Recreate.swift`).
     var recreation = RecreationState()
+    /// The adopted tables with an integer key that this block wrote an integer identifier to:
+    /// their key's sequence, if any, is moved past the largest key before the block commits (see
+    /// `PostgresWriter+Identifiers.swift`).
+    var keyedByInteger: Set<String> = []
 
     var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
 
