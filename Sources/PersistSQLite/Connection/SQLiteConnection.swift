@@ -21,6 +21,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// How many statements ``recent`` keeps.
     private static let recentCapacity = 6
     private var clock: UInt64 = 0
+    /// The schema version (`PRAGMA schema_version`) of the schema this connection last worked
+    /// with, once it has (see ``catchUp(toSchemaVersion:)``).
+    private var schemaVersion: Int64?
 
     /// How many prepared statements a connection keeps.
     static let cacheCapacity = 96
@@ -73,6 +76,19 @@ final class SQLiteConnection: @unchecked Sendable {
             self.handle = nil
             Self.openCount.withLock { $0 -= 1 }
         }
+    }
+
+    /// Makes SQLite read the schema again on this connection when it changed since the connection
+    /// last worked with it: another connection (legacy code, another process, another connection
+    /// of the store) altered a table. SQLite notices a change only when a statement touches the
+    /// changed table; a statement it compiles against its old schema first (`ALTER TABLE t ADD
+    /// COLUMN b` after another connection dropped `b`) fails with the old schema's error.
+    func catchUp(toSchemaVersion version: Int64) throws {
+        defer { schemaVersion = version }
+        guard let known = schemaVersion, known != version else { return }
+        // A statement on the schema table checks the schema's cookie, and on a change SQLite
+        // drops what it read and reads the schema again before running it.
+        try execute("SELECT 1 FROM sqlite_schema LIMIT 0", operation: "Reading the schema")
     }
 
     var database: OpaquePointer {

@@ -196,6 +196,7 @@ final class SQLiteEngine: BulkLoadingEngine {
     }
 
     private func schema(on connection: SQLiteConnection, version: Int64) throws -> DatabaseSchema {
+        try connection.catchUp(toSchemaVersion: version)
         if let schema = schemas.schema(for: version) { return schema }
         let schema = try SchemaLoader.load(connection)
         schemas.store(schema, for: version)

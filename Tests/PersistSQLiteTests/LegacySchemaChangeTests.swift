@@ -1,0 +1,29 @@
+import Foundation
+import Persist
+import PersistSQLite
+import PersistTestSupport
+import Testing
+
+/// Legacy code changing a table's columns on its own connection while a store has the file open.
+@Suite("SQLite schema changes by another connection are seen by the store's next block")
+struct LegacySchemaChangeTests {
+    @Test("after another connection drops or renames a column, writing that attribute adds the column again",
+          arguments: ["ALTER TABLE t DROP COLUMN b", "ALTER TABLE t RENAME COLUMN b TO bb"])
+    func droppedOrRenamedColumn(change: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("legacy.sqlite")
+        let raw = try RawDatabase(path)
+        try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT, b TEXT); INSERT INTO t VALUES (1, 'a1', 'b1');")
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        // The store writes once, so its writer connection has the old columns in mind.
+        try store.writeSync { try $0.save(Item(itemType: "t", id: 1, attributes: ["a": "a1", "b": "b1"])) }
+        try raw.exec(change)
+        raw.close()
+        #expect(try store.read { try $0.item(ofType: "t", id: 1)?["b"] } == nil)
+        try store.writeSync { try $0.insert(Item(itemType: "t", id: 2, attributes: ["a": "a2", "b": "new"])) }
+        #expect(try store.read { try $0.item(ofType: "t", id: 2) }?.attributes == ["a": "a2", "b": "new"])
+    }
+}
