@@ -75,6 +75,23 @@ struct LegacyEdgeTests {
         }
     }
 
+    @Test("a created column that legacy code dropped and added again with another type is read as the adopted column it is")
+    func createdColumnRetyped() throws {
+        try withPostgresStore(creatingWith: "CREATE TABLE t (id integer PRIMARY KEY, a text)") { store, schema throws in
+            try store.writeSync { try $0.save(Item(itemType: "t", id: 1, attributes: ["a": "a1", "vip": true])) }
+            let connection = try TestServer.connect()
+            defer { connection.close() }
+            try connection.executeScript("""
+                ALTER TABLE \(schema).t DROP COLUMN vip; ALTER TABLE \(schema).t ADD COLUMN vip text;
+                UPDATE \(schema).t SET vip = 'gold';
+                """)
+            #expect(try store.read { try $0.item(ofType: "t", id: 1) }?.attributes == ["a": "a1", "vip": "gold"])
+            try store.writeSync { try $0.save(Item(itemType: "t", id: 2, attributes: ["a": "a2", "vip": "silver"])) }
+            let rows = try connection.executeScript("SELECT string_agg(vip, ',' ORDER BY id) FROM \(schema).t")
+            #expect(try rows.text(0, 0) == "gold,silver")
+        }
+    }
+
     @Test("a row a trigger skips is refused, for an insert and a save, and nothing is written")
     func skippingTrigger() throws {
         try withPostgresStore(creatingWith: """

@@ -76,7 +76,9 @@ struct SchemaBuilder {
                 reserved[column.name] = "it names a generated column, which cannot be written"
                 continue
             }
-            if let (attribute, kind) = recorded[column.name] {
+            // A record counts only for a column of the type it was made with: legacy code that
+            // dropped the column and added another of the same name made an adopted column.
+            if let (attribute, kind) = recorded[column.name], column.baseTypeOID == createdTypeOID(of: kind) {
                 attributes.append(ColumnSchema(attribute: attribute, name: column.name, type: kind.columnType,
                                                typeOID: column.baseTypeOID, isCreated: true, hasDefault: column.hasDefault))
             } else if let type = columnType(of: column) {
@@ -99,6 +101,11 @@ struct SchemaBuilder {
             itemType: itemType, name: relation.name, schema: schema.name, key: keySchema, keyKind: created?.keyKind,
             columns: attributes, columnOrder: columns.map(\.name), takenNames: taken, reservedAttributes: reserved,
             isGuarded: created == nil || isGuarded)
+    }
+
+    /// The OID of the type the store makes a column of `kind` with.
+    private func createdTypeOID(of kind: CreatedKind) -> UInt32 {
+        kind == .date ? schema.dateTypeOID ?? 0 : kind.columnType.builtinOID
     }
 
     /// The type Persist maps a declared type to; `nil` for types it does not map.
