@@ -92,6 +92,27 @@ struct LegacyEdgeTests {
         }
     }
 
+    @Test("a trigger that stamps updated_at lets saves of items that carry it through; a numeric's rounding is still refused")
+    func stampingTrigger() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE prod (id integer PRIMARY KEY, name text, price numeric(10,2), updated_at timestamptz);
+            CREATE FUNCTION stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN NEW.updated_at = now() + interval '1 day'; RETURN NEW; END $$;
+            CREATE TRIGGER stamp BEFORE INSERT OR UPDATE ON prod FOR EACH ROW EXECUTE FUNCTION stamp();
+            INSERT INTO prod (id, name, price) VALUES (1, 'pen', 1.50);
+            """) { store, _ throws in
+            let read = try #require(try store.read { try $0.item(ofType: "prod", id: 1) })
+            #expect(read["updated_at"] != nil)
+            try store.writeSync { try $0.save(read.setting(["name": "pen 2"])) }
+            try store.writeSync { try $0.insert(Item(itemType: "prod", id: 2, attributes: ["name": "ink", "updated_at": .date(Date())])) }
+            let saved = try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "prod")) }
+            #expect(saved.map { $0["name"] } == ["pen 2", "ink"])
+            #expect(saved.allSatisfy { ($0["updated_at"]?.dateValue ?? .distantPast) > Date() }, "\(saved)")
+            let error = expectError(.typeMismatch) { try store.writeSync { try $0.save(read.setting(["price": 1.234])) } }
+            #expect(error?.message.contains("numeric") == true, "\(String(describing: error))")
+        }
+    }
+
     @Test("a row a trigger skips is refused, for an insert and a save, and nothing is written")
     func skippingTrigger() throws {
         try withPostgresStore(creatingWith: """

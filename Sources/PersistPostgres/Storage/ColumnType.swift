@@ -30,6 +30,16 @@ enum ColumnType: Hashable, Sendable {
     /// The type for a created column: text compares bytes, everything else as given.
     static let createdText = ColumnType.text(maxLength: nil, byteOrdered: true)
 
+    /// Whether a value this type accepts is stored exactly as the store sends it (after
+    /// ``stored(_:)``): not a `numeric`, which rounds to its scale, a `char(n)`, which pads, a
+    /// `uuid`, which PostgreSQL writes in its own form, or JSON, which it normalizes.
+    var keepsGivenValues: Bool {
+        switch self {
+        case .numeric, .character, .uuid, .json, .jsonb: false
+        default: true
+        }
+    }
+
     /// The OID PostgreSQL reports for results of this type (0 for `persist_date`, whose OID
     /// depends on the schema).
     var builtinOID: UInt32 {

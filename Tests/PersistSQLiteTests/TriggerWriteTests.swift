@@ -1,0 +1,41 @@
+import Foundation
+import Persist
+import PersistSQLite
+import PersistTestSupport
+import Testing
+
+/// Triggers of adopted tables apply to Persist's writes: a value a trigger sets is the table's
+/// doing, not a conversion the store must refuse.
+@Suite("SQLite writes to tables whose triggers change the rows they write")
+struct TriggerWriteTests {
+    @Test("a trigger that sets a column the item lacks, or changes one it gave, lets the save through; affinity is still refused")
+    func triggerChanges() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("legacy.sqlite")
+        let raw = try RawDatabase(path)
+        try raw.exec("""
+            CREATE TABLE prod (id INTEGER PRIMARY KEY, name TEXT, price REAL, updated_at TEXT, edits INTEGER, code NUMERIC);
+            CREATE TRIGGER prod_touch AFTER UPDATE ON prod BEGIN
+                UPDATE prod SET updated_at = 'touched', edits = coalesce(edits, 0) + 1 WHERE id = NEW.id;
+            END;
+            INSERT INTO prod (id, name, price) VALUES (1, 'pen', 1.5);
+            """)
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        try store.writeSync { try $0.save(Item(itemType: "prod", id: 1, attributes: ["name": "pen 2", "price": 2.5])) }
+        let saved = try #require(try store.read { try $0.item(ofType: "prod", id: 1) })
+        #expect(saved.attributes == ["name": "pen 2", "price": 2.5, "updated_at": "touched", "edits": 1])
+        // The item as read, changed and saved: the trigger raises `edits` past the value it gives.
+        try store.writeSync { try $0.save(saved.setting(["name": "pen 3"])) }
+        #expect(try store.read { try $0.item(ofType: "prod", id: 1)?["edits"] } == 2)
+        // A value the column's affinity would convert is refused as before.
+        let error = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.save(saved.setting(["code": "0012"])) }
+        }
+        #expect(error.code == .typeMismatch && error.message.contains("NUMERIC affinity"), "\(error.message)")
+        #expect(try store.read { try $0.item(ofType: "prod", id: 1)?["name"] } == "pen 3")
+    }
+}
