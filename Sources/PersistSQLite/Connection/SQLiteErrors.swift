@@ -44,6 +44,8 @@ enum SQLiteErrors {
         case SQLITE_CANTOPEN:
             return cantOpen(path: path)
         case SQLITE_CONSTRAINT:
+            // A table keyed by its rowid has its PRIMARY KEY (of several columns, or a REAL one)
+            // as a uniqueness of its columns, which the writer names (see `SQLiteWriter.naming`).
             if code == persist_sqlite_constraint_primarykey() || code == persist_sqlite_constraint_rowid() {
                 return (.alreadyExists, "An item with this identifier is already stored.")
             }
@@ -75,6 +77,9 @@ enum SQLiteErrors {
             return (.io, "SQLite could not complete the operation.")
         }
     }
+
+    /// The extended result code of a `PRIMARY KEY` constraint violation.
+    static let primaryKeyConstraint = Int(persist_sqlite_constraint_primarykey())
 
     private static let directoryError = (DataStoreError.Code.invalidArgument,
                                          "The path is a directory; give the path of a database file inside it.")

@@ -5,7 +5,9 @@ extension SchemaLoader {
 
     /// Reads the indexes declared through the store and, for every item type, the indexes of its
     /// table the store did not declare. Adopted indexes are reported when they cover plain
-    /// columns and no `WHERE` clause; the primary key, expression and partial indexes are not.
+    /// columns and no `WHERE` clause; expression and partial indexes are not, nor is the primary
+    /// key of a table keyed by it. The primary key of a table keyed by its rowid (of several
+    /// columns, or a `REAL` one) is a unique index of its items.
     static func loadIndexes(into schema: inout DatabaseSchema, _ connection: SQLiteConnection) throws {
         var declaredNames: Set<String> = []
         if schema.hasIndexTable {
@@ -30,9 +32,10 @@ extension SchemaLoader {
         }
         for table in schema.tables.keys {
             var found: [(name: String, unique: Bool)] = []
+            let keyedByRowid = schema.tables[table]?.key.isRowid == true
             try connection.withStatement(
-                "SELECT name, \"unique\" FROM pragma_index_list(?1, 'main') WHERE origin <> 'pk' AND partial = 0 "
-                    + "ORDER BY name", [.text(table)]
+                "SELECT name, \"unique\" FROM pragma_index_list(?1, 'main') WHERE (origin <> 'pk' OR ?2) AND partial = 0 "
+                    + "ORDER BY name", [.text(table), .int(keyedByRowid ? 1 : 0)]
             ) { statement in
                 while try statement.step(readingIndexes) {
                     found.append((statement.text(0), statement.int64(1) != 0))

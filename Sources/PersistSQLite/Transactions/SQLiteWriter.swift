@@ -343,6 +343,13 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             try body()
         } catch let error as DataStoreError where error.code == .uniqueViolation && error.items.isEmpty {
             throw try namingUniqueViolation(error, item)
+        } catch var error as DataStoreError where error.code == .alreadyExists
+                    && error.engineCode == SQLiteErrors.primaryKeyConstraint && schema.tables[item.itemType]?.key.isRowid == true {
+            // Not the item's identifier (the rowid) but the table's PRIMARY KEY of other columns.
+            error.code = .uniqueViolation
+            error.message = "Another item already holds the same values for the primary key of the table; nothing of "
+                + "the write was stored."
+            throw try namingUniqueViolation(error, item)
         } catch var error as DataStoreError where error.items.isEmpty && error.engineCode != nil {
             error.items = [item.reference]
             throw error

@@ -1,0 +1,31 @@
+import Foundation
+import Persist
+import PersistSQLite
+import PersistTestSupport
+import Testing
+
+/// Writes to adopted tables keyed by their rowid whose PRIMARY KEY names other columns.
+@Suite("SQLite tables keyed by their rowid keep their PRIMARY KEY as a uniqueness")
+struct RowidTableWriteTests {
+    @Test("a write that repeats another row's PRIMARY KEY of several columns is a uniqueViolation naming both items")
+    func compositePrimaryKey() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("legacy.sqlite")
+        let raw = try RawDatabase(path)
+        try raw.exec("CREATE TABLE pair (a INTEGER, b TEXT, v TEXT, PRIMARY KEY (a, b)); INSERT INTO pair VALUES (1, 'x', 'p1');")
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        let first = try #require(try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "pair")) }.first)
+        let copy = Item(itemType: "pair", id: 99, attributes: ["a": 1, "b": "x"])
+        for write in [{ (accessor: DataStoreReadWriteAccessor) in try accessor.insert(copy) },
+                      { (accessor: DataStoreReadWriteAccessor) in try accessor.save(copy) }] {
+            let error = try #require(throws: DataStoreError.self) { try store.writeSync(write) }
+            #expect(error.code == .uniqueViolation, "\(error)")
+            #expect(error.items == [copy.reference, first.reference], "\(error)")
+        }
+        #expect(try store.read { try $0.item(ofType: "pair", id: 99) } == nil)
+    }
+}
