@@ -105,4 +105,23 @@ struct SetWriteStatementTests {
             #expect(try allItems(store, "dish").map { $0["price"] } == [.double(1.5), .double(3.0)])
         }
     }
+
+    @Test("an update a legacy column cannot keep is refused without naming a made-up item")
+    func refusedUpdateNamesNoItem() throws {
+        try withFileStore(creatingWith: """
+            CREATE TABLE customers (id INTEGER PRIMARY KEY, score INTEGER);
+            INSERT INTO customers VALUES (1, 5), (2, 7);
+            """) { store, _ in
+            let error = try #require(throws: DataStoreError.self) {
+                try store.writeSync { accessor in
+                    try accessor.updateItems(forRequest: DataStoreRequest(itemType: "customers"), setting: ["score": true])
+                }
+            }
+            #expect(error.code == .typeMismatch, "\(error)")
+            #expect(error.items.isEmpty, "\(error.items)")
+            #expect(error.message.contains("each item of type \"customers\" it selects") && !error.message.contains("(each"),
+                    "\(error.message)")
+            #expect(try store.read { try $0.item(ofType: "customers", id: 1)?["score"] } == 5)
+        }
+    }
 }

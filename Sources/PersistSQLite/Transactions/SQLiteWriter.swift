@@ -174,11 +174,26 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     func resolveAssignments(
         _ values: [String: Value], ofType itemType: String
     ) throws -> (TableSchema, [(column: ColumnSchema, binding: SQLBinding)]) {
+        // The checks name an item: here it stands for every item the request selects, which the
+        // error must not list as if it were one.
+        let probe = Item(itemType: itemType, id: .string("(each updated item)"), attributes: values)
+        do {
+            return try resolveAssignments(values, ofType: itemType, probe: probe)
+        } catch var error as DataStoreError where error.items.contains(probe.reference) {
+            error.items.removeAll { $0 == probe.reference }
+            error.message = error.message.replacingOccurrences(
+                of: probe.reference.description, with: "each item of type \(String(reflecting: itemType)) it selects")
+            throw error
+        }
+    }
+
+    private func resolveAssignments(
+        _ values: [String: Value], ofType itemType: String, probe: Item
+    ) throws -> (TableSchema, [(column: ColumnSchema, binding: SQLBinding)]) {
         guard var table = schema.tables[itemType] else {
             throw DataStoreError(.misuse, "the table \(String(reflecting: itemType)) is not in the SQLite database at \(path)",
                                  path: path)
         }
-        let probe = Item(itemType: itemType, id: .string("(each updated item)"), attributes: values)
         var assignments: [(column: ColumnSchema, binding: SQLBinding)] = []
         var newColumns: [(name: String, value: Value)] = []
         for (name, value) in values.sorted(by: { SQLName.bytesPrecede($0.key, $1.key) }) {
