@@ -66,7 +66,10 @@ struct EscapeHatchTests {
                 expectError(.misuse) { try store.withRawHandle { _ in 1 } }
             }
             _ = try store.read { _ in
-                expectError(.misuse) { try store.withRawHandle { _ in 1 } }
+                let error = expectError(.misuse) { try store.withRawHandle { _ in 1 } }
+                // The message names what the caller called.
+                #expect(error?.message.hasPrefix("withRawHandle was called inside a read block") == true,
+                        "\(String(describing: error))")
             }
             try store.tearDown()
             expectError(.misuse) { try store.withRawHandle { _ in 1 } }
