@@ -92,7 +92,7 @@ struct LegacyEdgeTests {
         }
     }
 
-    @Test("a trigger that stamps updated_at lets saves of items that carry it through; a numeric's rounding is still refused")
+    @Test("a trigger that stamps updated_at lets saves and inserts without it through, and refuses, naming the trigger, those that give it")
     func stampingTrigger() throws {
         try withPostgresStore(creatingWith: """
             CREATE TABLE prod (id integer PRIMARY KEY, name text, price numeric(10,2), updated_at timestamptz);
@@ -103,13 +103,18 @@ struct LegacyEdgeTests {
             """) { store, _ throws in
             let read = try #require(try store.read { try $0.item(ofType: "prod", id: 1) })
             #expect(read["updated_at"] != nil)
-            try store.writeSync { try $0.save(read.setting(["name": "pen 2"])) }
-            try store.writeSync { try $0.insert(Item(itemType: "prod", id: 2, attributes: ["name": "ink", "updated_at": .date(Date())])) }
+            let stamped = expectError(.typeMismatch) { try store.writeSync { try $0.save(read.setting(["name": "pen 2"])) } }
+            #expect(stamped?.message.contains("a trigger or rule of the table would turn the date") == true,
+                    "\(String(describing: stamped))")
+            try store.writeSync { try $0.save(read.setting(["name": "pen 2", "updated_at": .null])) }
+            try store.writeSync { try $0.insert(Item(itemType: "prod", id: 2, attributes: ["name": "ink"])) }
             let saved = try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "prod")) }
             #expect(saved.map { $0["name"] } == ["pen 2", "ink"])
             #expect(saved.allSatisfy { ($0["updated_at"]?.dateValue ?? .distantPast) > Date() }, "\(saved)")
-            let error = expectError(.typeMismatch) { try store.writeSync { try $0.save(read.setting(["price": 1.234])) } }
-            #expect(error?.message.contains("numeric") == true, "\(String(describing: error))")
+            let error = expectError(.typeMismatch) {
+                try store.writeSync { try $0.save(Item(itemType: "prod", id: 1, attributes: ["price": 1.234])) }
+            }
+            #expect(error?.message.contains("of type numeric") == true, "\(String(describing: error))")
         }
     }
 

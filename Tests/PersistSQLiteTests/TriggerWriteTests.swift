@@ -4,11 +4,11 @@ import PersistSQLite
 import PersistTestSupport
 import Testing
 
-/// Triggers of adopted tables apply to Persist's writes: a value a trigger sets is the table's
-/// doing, not a conversion the store must refuse.
+/// Triggers of adopted tables apply to Persist's writes: a value a trigger sets where the item
+/// gave none is the table's own; a value the item gave that a trigger changes is refused, saying so.
 @Suite("SQLite writes to tables whose triggers change the rows they write")
 struct TriggerWriteTests {
-    @Test("a trigger that sets a column the item lacks, or changes one it gave, lets the save through; affinity is still refused")
+    @Test("a trigger that sets columns the item lacks lets the save through; one that changes a value it gave is refused as the trigger's")
     func triggerChanges() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -29,11 +29,18 @@ struct TriggerWriteTests {
         let saved = try #require(try store.read { try $0.item(ofType: "prod", id: 1) })
         #expect(saved.attributes == ["name": "pen 2", "price": 2.5, "updated_at": "touched", "edits": 1])
         // The item as read, changed and saved: the trigger raises `edits` past the value it gives.
-        try store.writeSync { try $0.save(saved.setting(["name": "pen 3"])) }
-        #expect(try store.read { try $0.item(ofType: "prod", id: 1)?["edits"] } == 2)
-        // A value the column's affinity would convert is refused as before.
+        let raised = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.save(saved.setting(["name": "pen 3"])) }
+        }
+        #expect(raised.code == .typeMismatch && raised.message.contains("a trigger of the table would turn the int 1 into the int 2 in the column \"edits\""),
+                "\(raised.message)")
+        // Without the values the trigger sets, the same save goes through.
+        try store.writeSync { try $0.save(saved.setting(["name": "pen 3", "edits": .null, "updated_at": .null])) }
+        // save replaces every attribute: `edits` went to NULL, and the trigger counted one edit again.
+        #expect(try store.read { try $0.item(ofType: "prod", id: 1)?["edits"] } == 1)
+        // A value the column's affinity would convert is refused as such.
         let error = try #require(throws: DataStoreError.self) {
-            try store.writeSync { try $0.save(saved.setting(["code": "0012"])) }
+            try store.writeSync { try $0.save(Item(itemType: "prod", id: 1, attributes: ["code": "0012"])) }
         }
         #expect(error.code == .typeMismatch && error.message.contains("NUMERIC affinity"), "\(error.message)")
         #expect(try store.read { try $0.item(ofType: "prod", id: 1)?["name"] } == "pen 3")

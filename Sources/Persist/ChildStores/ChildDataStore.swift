@@ -62,6 +62,6 @@ public final class ChildDataStore: EngineBackedDataStore {
     /// try basket.discardChanges()   // the user pressed Cancel
     /// ```
     public func discardChanges() throws {
-        try scheduler.performExclusive("discardChanges") { engine.clear() }
+        try scheduler.performExclusive(named: "discardChanges") { engine.clear() }
     }
 }

@@ -14,7 +14,7 @@ enum ChildMerge {
                                  path: parent.location)
         }
         // On the child's write queue: its queued writes finish first and none starts until the merge ends.
-        try child.scheduler.performExclusive("merge") {
+        try child.scheduler.performExclusive(named: "merge") {
             let changes = child.engine.changes
             let indexes = child.engine.declaredIndexes
             guard !changes.isEmpty || !indexes.isEmpty else { return }

@@ -365,14 +365,14 @@ public final class WriteScheduler: Sendable {
     ///
     /// ```swift
     /// public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
-    ///     try scheduler.performExclusive("withRawHandle") { try engine.withHandle(body) }
+    ///     try scheduler.performExclusive(named: "withRawHandle") { try engine.withHandle(body) }
     /// }
     /// ```
     ///
     /// - Parameter operation: the public operation that runs `body`, which a misuse error names.
     /// - Throws: ``DataStoreError/Code/misuse`` inside one of the store's blocks or when the store
     ///   is not open; what `body` throws.
-    public func performExclusive<T>(_ operation: String = "performExclusive", _ body: () throws -> T) throws -> T {
+    public func performExclusive<T>(named operation: String = "performExclusive", _ body: () throws -> T) throws -> T {
         try checkMayWait(operation, waitsForCompletions: false)
         let value = try writeQueue.sync {
             let current = phase.value

@@ -73,7 +73,7 @@ public final class GDBMDataStore: EngineBackedDataStore {
     /// - Throws: `DataStoreError.Code.misuse` inside a read or write block of this store or
     ///   when the store is not set up; whatever `body` throws.
     public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
-        try scheduler.performExclusive("withRawHandle") {
+        try scheduler.performExclusive(named: "withRawHandle") {
             try engine.openFile().withRawHandle(body)
         }
     }

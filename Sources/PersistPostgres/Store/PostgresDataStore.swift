@@ -98,7 +98,7 @@ public final class PostgresDataStore: EngineBackedDataStore {
     /// - Throws: `misuse` inside one of the store's blocks or when the store is not open; what
     ///   `body` throws.
     public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
-        try scheduler.performExclusive("withRawHandle") { try engine.withRawHandle(body) }
+        try scheduler.performExclusive(named: "withRawHandle") { try engine.withRawHandle(body) }
     }
 
     /// The relations of the schema that are not item types, with the reason for each: views,

@@ -151,13 +151,16 @@ extension PostgresWriter {
             for column in given {
                 let expected = item.attributes[column.attribute].map(column.type.stored)
                 let actual = stored.attributes[column.attribute]
-                // A value where the item gave none (a default's, a trigger's), or a change to a value
-                // of a type that keeps what it is given (the checks before sending saw to that), is
-                // the table's triggers or rules at work, which apply to Persist's writes as to any.
-                if expected != actual, expected != nil, !column.type.keepsGivenValues {
-                    throw altered(item, table, "the column \(column.quoted), of type \(Self.describe(column.type)), "
-                        + "would turn \(expected.map(Self.brief) ?? "null") into \(actual.map(Self.brief) ?? "null")")
-                }
+                // A value where the item gave none is a default's or a trigger's: the table's own.
+                guard let expected, expected != actual else { continue }
+                // A type that keeps what it is given (the checks before sending saw to that) changed
+                // nothing: a trigger or rule did, or the column is an identity that keeps its own.
+                let cause = column.isIdentityAlways
+                    ? "the identity column \(column.quoted), GENERATED ALWAYS, keeps its own value, and"
+                    : column.type.keepsGivenValues ? "a trigger or rule of the table"
+                    : "the column \(column.quoted), of type \(Self.describe(column.type)),"
+                throw altered(item, table, "\(cause) would turn \(Self.brief(expected)) into "
+                    + "\(actual.map(Self.brief) ?? "null") in the column \(column.quoted)")
             }
         }
     }
@@ -166,8 +169,8 @@ extension PostgresWriter {
         DataStoreError(
             .typeMismatch,
             "PostgreSQL would not store \(item.reference) as given in table \(table.qualified) at \(location): "
-                + "\(detail); nothing was written. Store the value in a form the column keeps, or under another "
-                + "attribute name",
+                + "\(detail); nothing was written. Give the value in the form the column keeps, leave out a value "
+                + "the table sets itself, or store it under another attribute name",
             path: location, items: [item.reference])
     }
 

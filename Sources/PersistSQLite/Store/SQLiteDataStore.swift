@@ -101,7 +101,7 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     /// - Throws: `misuse` inside one of the store's blocks or when the store is not open; what
     ///   `body` throws.
     public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
-        try scheduler.performExclusive("withRawHandle") { try engine.withRawHandle(body) }
+        try scheduler.performExclusive(named: "withRawHandle") { try engine.withRawHandle(body) }
     }
 
     /// The tables and views of the database that are not item types, with the reason for each:

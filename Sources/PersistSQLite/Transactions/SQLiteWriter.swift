@@ -390,16 +390,16 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         for column in columns {
             let expected = item.attributes[column.name]
             let actual = stored.attributes[column.name]
+            // A value where the item gave none is a default's or a trigger's: the table's own.
+            guard let expected, expected != actual else { continue }
             // Affinity changes the storage class of a value it converts (and the sign of a -0.0 in
-            // a REAL column), and never makes or clears one: a value where the item gave none (a
-            // default's, a trigger's), a value the item gave that came back cleared, or another
-            // string, integer or blob, is the table's triggers at work, which apply to Persist's
-            // writes as to any.
-            if let expected, let actual, expected != actual, expected.kind != actual.kind || expected.kind == .double {
-                throw altered(item, table, "the column \(String(reflecting: column.name)), which has "
-                    + "\(column.affinity.rawValue.uppercased()) affinity, would turn \(Self.brief(expected)) "
-                    + "into \(Self.brief(actual))")
-            }
+            // a REAL column), and never clears one: any other change is a trigger's.
+            let byAffinity = actual.map { $0.kind != expected.kind || expected.kind == .double } ?? false
+            let cause = byAffinity
+                ? "the column \(String(reflecting: column.name)), which has \(column.affinity.rawValue.uppercased()) affinity,"
+                : "a trigger of the table"
+            throw altered(item, table, "\(cause) would turn \(Self.brief(expected)) into \(actual.map(Self.brief) ?? "null") "
+                + "in the column \(String(reflecting: column.name))")
         }
     }
 
@@ -407,8 +407,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         DataStoreError(
             .typeMismatch,
             "SQLite would not store \(item.reference) as given in table \(String(reflecting: table.name)) of the "
-                + "database at \(path): \(detail); nothing was written. Store the value in a form the column keeps, "
-                + "or under another attribute name",
+                + "database at \(path): \(detail); nothing was written. Give the value in the form the column "
+                + "keeps, leave out a value the table sets itself, or store it under another attribute name",
             path: path, items: [item.reference])
     }
 }
