@@ -40,4 +40,24 @@ struct GDBMLiveQueryTests {
         #expect(error?.path == path)
         #expect(error?.message.contains(how == "removed" ? "vanished" : "replaced") == true, "\(String(describing: error))")
     }
+
+    @Test("a write block after the GDBM file was removed or replaced fails with notFound and stores nothing",
+          arguments: ["removed", "replaced"])
+    func writeAfterFileGone(_ how: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("notes.db")
+        let store = GDBMDataStore(path: path)
+        try store.setup()
+        defer { try? store.tearDown() }
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "a", attributes: ["v": 1])) }
+        try FileManager.default.removeItem(atPath: path)
+        if how == "replaced" { try Data("another file".utf8).write(to: URL(fileURLWithPath: path)) }
+        let error = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "b", attributes: ["v": 2])) }
+        }
+        #expect(error.code == .notFound && error.path == path, "\(error)")
+        #expect(error.message.contains(how == "removed" ? "was removed" : "was replaced by another file"), "\(error)")
+        if how == "replaced" { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("another file".utf8)) }
+    }
 }

@@ -26,6 +26,13 @@ package struct FileIdentity: Sendable, Equatable {
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
+    /// The identity of the file at `path`, or `nil` when there is none.
+    package static func existing(_ path: String) -> FileIdentity? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    }
+
     /// The error that ends live queries when the path names another file than the one watched.
     package static func replaced(_ path: String, file: String) -> DataStoreError {
         DataStoreError(.notFound, "\(file) at \(path) was replaced by another file while it was observed; live queries "

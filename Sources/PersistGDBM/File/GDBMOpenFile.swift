@@ -13,6 +13,9 @@ import Persist
 final class GDBMOpenFile: @unchecked Sendable {
     // @unchecked Sendable: `journal` is used only on the scheduler's serial write queue; the rest is immutable or `Locked`.
     let path: String
+    /// The file `path` leads to (through symbolic links), and its device and inode when opened.
+    private let filePath: String
+    private let identity: FileIdentity?
     let options: GDBMDataStore.Options
     let codec: GDBMLayoutCodec
     let handle: GDBMHandle
@@ -52,6 +55,8 @@ final class GDBMOpenFile: @unchecked Sendable {
     init(path: String, filePath: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec, handle: GDBMHandle,
          claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64, catalog: GDBMIndexCatalog) {
         self.path = path
+        self.filePath = filePath
+        identity = FileIdentity.existing(filePath)
         self.options = options
         self.codec = codec
         self.handle = handle
@@ -198,6 +203,7 @@ final class GDBMOpenFile: @unchecked Sendable {
             try GDBMStorageFormat.checkDatumSize(entry.key.count, path: path)
             if case .store(_, let value) = entry { try GDBMStorageFormat.checkDatumSize(value.count, path: path) }
         }
+        try checkStillInPlace()
         try journal?.write(entries)
         do {
             try snapshot.withExclusive { try handle.apply(entries) }
@@ -220,6 +226,19 @@ final class GDBMOpenFile: @unchecked Sendable {
             // at stake, but stop so that nothing can interleave with that replay.
             _ = fail(after: error)
         }
+    }
+
+    /// Throws `notFound` when the store's path no longer names the file it opened (removed, or
+    /// replaced by another): a commit would go to a file no one can open again.
+    private func checkStillInPlace() throws {
+        guard let identity, !options.buildsPrivateFile else { return }
+        let now = FileIdentity.existing(filePath)
+        guard now != identity else { return }
+        throw DataStoreError(
+            .notFound,
+            "the GDBM file at \(path) was \(now == nil ? "removed" : "replaced by another file") while the store had it "
+                + "open; nothing of the write block was stored, since it would have gone to a file no path names. Set "
+                + "the store up again", path: path)
     }
 
     private static func entries(_ changes: [[UInt8]: GDBMWriter.Change]) -> [GDBMJournalEntry] {
