@@ -73,4 +73,24 @@ struct SQLiteLiveQueryTests {
         #expect((root as any EngineBackedDataStore).scheduler.observations.subscriberCount == 0)
         #expect((store as? any EngineBackedDataStore)?.scheduler.observations.subscriberCount == 0)
     }
+
+    @Test("a write block after the database file was removed or replaced fails with notFound and stores nothing",
+          arguments: ["removed", "replaced"])
+    func writeAfterFileGone(_ how: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("notes.sqlite")
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "a", attributes: ["v": 1])) }
+        try FileManager.default.removeItem(atPath: path)
+        if how == "replaced" { try Data("another file".utf8).write(to: URL(fileURLWithPath: path)) }
+        let error = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "b", attributes: ["v": 2])) }
+        }
+        #expect(error.code == .notFound && error.path == path, "\(error)")
+        #expect(error.message.contains(how == "removed" ? "was removed" : "was replaced by another file"), "\(error)")
+        if how == "replaced" { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("another file".utf8)) }
+    }
 }

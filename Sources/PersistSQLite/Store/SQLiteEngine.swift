@@ -19,6 +19,9 @@ final class SQLiteEngine: BulkLoadingEngine {
     /// While live queries watch for other processes' commits: the writer's last `data_version`
     /// and the file's identity. Used only on the write queue.
     let changeWatch = Locked<SQLiteChangeWatch?>(nil)
+    /// The device and inode of the database file when the store opened it (none for a scratch
+    /// file): a write block commits only while the path still names that file.
+    private let openedFile = Locked<FileIdentity?>(nil)
 
     init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
         location = path
@@ -89,7 +92,21 @@ final class SQLiteEngine: BulkLoadingEngine {
             throw error
         }
         openWriter.withLock { $0 = connection }
+        openedFile.withLock { $0 = isScratch ? nil : FileIdentity.existing(location) }
         pool.open()
+    }
+
+    /// Throws `notFound` when the store's path no longer names the file it opened (removed, or
+    /// replaced by another): a commit would go to a file no one can open again.
+    private func checkStillInPlace() throws {
+        guard let opened = openedFile.value else { return }
+        let now = FileIdentity.existing(location)
+        guard now != opened else { return }
+        throw DataStoreError(
+            .notFound,
+            "the SQLite database at \(location) was \(now == nil ? "removed" : "replaced by another file") while the "
+                + "store had it open; nothing of the write block was stored, since it would have gone to a file no path "
+                + "names. Set the store up again", path: location)
     }
 
     /// Reads the schema in a read transaction: this is where a file that is not a database, or a
@@ -241,6 +258,7 @@ final class SQLiteEngine: BulkLoadingEngine {
             try writer.finishBulkLoad()
             let changedVersion = writer.schemaChanges.isEmpty
                 ? nil : try connection.integer("PRAGMA schema_version", operation: "Reading the schema")
+            try checkStillInPlace()
             try connection.execute("COMMIT", operation: "Committing a write block")
             if let changedVersion {
                 schemas.store(writer.schema, for: changedVersion)
