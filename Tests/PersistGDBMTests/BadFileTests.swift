@@ -184,4 +184,25 @@ struct BadFileTests {
             #expect(!FileManager.default.fileExists(atPath: real))
         }
     }
+
+    @Test("creating a file removes what killed creations of it left behind, and keeps what a running one uses")
+    func staleCreations() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("notes.db")
+        // A process that has ended: its creation file is a leftover.
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let stale = path + ".creating-\(ended.processIdentifier)-7"
+        let running = path + ".creating-\(getpid())-8"
+        for leftover in [stale, running] { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: leftover)) }
+        let store = GDBMDataStore(path: path)
+        try store.setup()
+        try store.tearDown()
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        #expect(FileManager.default.fileExists(atPath: running))
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
 }

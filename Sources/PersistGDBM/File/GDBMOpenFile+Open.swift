@@ -133,7 +133,8 @@ extension GDBMOpenFile {
             throw DataStoreError(.notFound, "cannot create the GDBM file at \(path): the folder \(folder) does not exist",
                                  path: path)
         }
-        let temporary = path + ".creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        removeStaleCreations(of: path)
+        let temporary = path + Self.creatingMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(temporary) }
         do {
             let handle = try GDBMHandle.open(path: temporary, access: .creator)
@@ -157,6 +158,24 @@ extension GDBMOpenFile {
         }
         if options.durability == .full { try GDBMJournal.syncDirectory(of: path) }
         options.logger.debug("created a new GDBM file", metadata: ["store": .string(path), "layout": .string("\(options.layout)")])
+    }
+
+    /// What follows a new file's path in the name of the file it is made in, before the process's
+    /// identifier and a random number.
+    static let creatingMarker = ".creating-"
+
+    /// Removes the files that creations of `path` by processes that no longer run left behind
+    /// (a process killed while it made the file, before it could remove its own).
+    private static func removeStaleCreations(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + creatingMarker
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let owner = rest.split(separator: "-").first.flatMap({ pid_t($0) }), owner > 0,
+                  kill(owner, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name))
+        }
     }
 
     /// Gives a clearer message when a file GDBM rejects is recognisably something else.
