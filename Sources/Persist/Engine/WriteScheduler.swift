@@ -9,7 +9,7 @@ import Logging
 /// ``EngineBackedDataStore``; the whole ``DataStore`` API then forwards here. The scheduler is the
 /// only way to the engine: it never hands the engine out, so every write goes through the queue,
 /// the phase checks and the reentrancy checks that the engines rely on. Wrappers run legacy code
-/// serialized with the writer through ``performExclusive(_:)``.
+/// serialized with the writer through ``performExclusive(named:_:)``.
 ///
 /// ```swift
 /// public final class MyStore: EngineBackedDataStore {
@@ -369,7 +369,9 @@ public final class WriteScheduler: Sendable {
     /// }
     /// ```
     ///
-    /// - Parameter operation: the public operation that runs `body`, which a misuse error names.
+    /// - Parameters:
+    ///   - operation: the public operation that runs `body`, which a misuse error names.
+    ///   - body: the work to run alone.
     /// - Throws: ``DataStoreError/Code/misuse`` inside one of the store's blocks or when the store
     ///   is not open; what `body` throws.
     public func performExclusive<T>(named operation: String = "performExclusive", _ body: () throws -> T) throws -> T {
