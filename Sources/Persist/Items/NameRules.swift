@@ -40,7 +40,8 @@ package enum NameRules {
     package static func validate(_ item: Item) throws {
         try validateItemType(item.itemType)
         for (name, value) in item.attributes {
-            if let problem = problem(withAttribute: name, of: item.reference.description) {
+            // The reference is written only for a name that fails: this runs for every attribute.
+            if name.isEmpty || containsNUL(name), let problem = problem(withAttribute: name, of: item.reference.description) {
                 throw DataStoreError(.invalidArgument, problem, items: [item.reference])
             }
             if case .array = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
