@@ -34,8 +34,10 @@ extension PostgresReader: SchemaDescribingReader {
         where wanted?.contains(table.itemType) ?? true {
             let unmapped = table.unmappedColumns
             guard !unmapped.isEmpty else { continue }
-            // Which of them hold a value (bool_or is NULL over no rows), and their declared types.
-            let holding = unmapped.map { "pg_catalog.bool_or(\(SQLNames.quoted($0)) IS NOT NULL)" }.joined(separator: ", ")
+            // Which of them hold a value (bool_or is NULL over no rows; num_nonnulls, unlike IS NOT
+            // NULL, counts a composite value with a NULL field), and their declared types.
+            let holding = unmapped.map { "pg_catalog.bool_or(pg_catalog.num_nonnulls(\(SQLNames.quoted($0))) > 0)" }
+                .joined(separator: ", ")
             let results = try transaction.run([
                 PGCommand("SELECT \(holding) FROM \(table.qualified)", operation: Self.describing),
                 PGCommand("""

@@ -22,6 +22,9 @@ struct PostgresLosslessSourceTests {
                                                     (2, NULL, NULL, NULL, NULL, NULL, 'y');
             CREATE TABLE "\(pg.schema)".spare (id integer PRIMARY KEY, ip inet, name text);
             INSERT INTO "\(pg.schema)".spare VALUES (1, NULL, 'z');
+            CREATE TYPE "\(pg.schema)".pair AS (a integer, b integer);
+            CREATE TABLE "\(pg.schema)".halves (id integer PRIMARY KEY, p "\(pg.schema)".pair);
+            INSERT INTO "\(pg.schema)".halves VALUES (1, ROW(1, NULL));
             """)
         let refused = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
         #expect(refused.status == 65, "\(refused.stderr)")
@@ -30,6 +33,8 @@ struct PostgresLosslessSourceTests {
             #expect(refused.stderr.contains(column), "\(column): \(refused.stderr)")
         }
         #expect(!refused.stderr.contains("\"spare\""), "\(refused.stderr)")
+        // A composite value with a NULL field is a value too (IS NOT NULL would say otherwise).
+        #expect(refused.stderr.contains(#""halves"."p" ("#), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory.path("copy.sqlite")))
 
         // A column of an unmapped type that holds only NULL loses nothing.
