@@ -55,8 +55,8 @@ extension PostgresWriter {
     /// `GENERATED … AS IDENTITY`) up to the table's largest key, before the block commits, so that
     /// a legacy `INSERT` that lets the key default never takes an identifier Persist wrote: one
     /// given by the item, or one of several `nextIntegerID` calls of the block, of which only the
-    /// first asks the sequence. A sequence already past the key, or one that cannot reach it,
-    /// is left alone.
+    /// first asks the sequence. A sequence whose next value is already past the key, one that
+    /// counts down or cannot hold the key, and one the role may not update, is left alone.
     func advanceSequences() throws {
         let commands = keyedByInteger.sorted().compactMap { itemType -> PGCommand? in
             guard let table = schema.tables[itemType], !table.isCreated else { return nil }
@@ -64,9 +64,10 @@ extension PostgresWriter {
                 SELECT pg_catalog.setval(s.seq, s.top) FROM (
                     SELECT pg_catalog.pg_get_serial_sequence($1, $2)::regclass AS seq,
                            (SELECT max(\(table.key.quoted)) FROM \(table.qualified))::int8 AS top) s
-                WHERE s.seq IS NOT NULL AND s.top IS NOT NULL
-                  AND s.top > coalesce(pg_catalog.pg_sequence_last_value(s.seq), 0)
-                  AND s.top <= (SELECT q.seqmax FROM pg_catalog.pg_sequence q WHERE q.seqrelid = s.seq)
+                JOIN pg_catalog.pg_sequence q ON q.seqrelid = s.seq
+                WHERE s.top IS NOT NULL AND s.top BETWEEN q.seqmin AND q.seqmax AND q.seqincrement > 0
+                  AND s.top >= coalesce(pg_catalog.pg_sequence_last_value(s.seq) + 1, q.seqstart)
+                  AND pg_catalog.has_sequence_privilege(s.seq, 'UPDATE')
                 """, [.text(table.qualified), .text(table.key.name)], prepared: true,
                      operation: "Moving the key sequence of type \(String(reflecting: itemType)) past its identifiers")
         }
