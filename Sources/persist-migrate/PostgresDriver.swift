@@ -14,14 +14,17 @@ enum PostgresDriver {
         return store
     }
 
+    /// How the error of a source schema that does not exist begins, for the hint that fits it.
+    static let missingSchemaPrefix = "the source schema "
+
     /// Opens the database of `url` to copy from: a schema that does not exist is `notFound` (a
     /// misspelled `?schema=`), never an empty store.
     static func openSource(_ url: PostgresURL, logger: Logger) throws -> PostgresDataStore {
         let store = try open(url, logger: logger)
         guard try store.schemaExists() else {
             try? store.tearDown()
-            throw DataStoreError(.notFound, "the schema \(String(reflecting: url.schema)) does not exist in the PostgreSQL "
-                                    + "database at \(url)", path: url.description)
+            throw DataStoreError(.notFound, missingSchemaPrefix + "\(String(reflecting: url.schema)) does not exist in the "
+                                    + "PostgreSQL database at \(url)", path: url.description)
         }
         return store
     }

@@ -68,7 +68,8 @@ struct ToolDiagnosis {
         let source = job?.source.path ?? "the source"
         let target = job?.target.path ?? "the target"
         let left = options.dryRun ? "nothing was written (dry run)" : "\(target) was left as it was"
-        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, error.message.contains("the schema") {
+        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true,
+           error.message.hasPrefix(PostgresDriver.missingSchemaPrefix) {
             return "check the schema's name in the URL (?schema=NAME; public by default)"
         }
         if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, exit == .sourceUnavailable {

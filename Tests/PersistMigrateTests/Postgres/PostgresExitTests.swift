@@ -57,7 +57,7 @@ struct PostgresExitTests {
         let (output, directory) = try run([pg.url, "new.sqlite", "--json"])
         defer { directory.remove() }
         #expect(output.status == 66, "\(output.stderr)")
-        #expect(output.stderr.contains("the schema \"\(pg.schema)\" does not exist"), "\(output.stderr)")
+        #expect(output.stderr.contains("the source schema \"\(pg.schema)\" does not exist"), "\(output.stderr)")
         #expect(output.stderr.contains("?schema=NAME"), "\(output.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["old.db"])
     }
