@@ -19,9 +19,9 @@ final class SQLiteEngine: BulkLoadingEngine {
     /// While live queries watch for other processes' commits: the writer's last `data_version`
     /// and the file's identity. Used only on the write queue.
     let changeWatch = Locked<SQLiteChangeWatch?>(nil)
-    /// The device and inode of the database file when the store opened it (none for a scratch
-    /// file): a write block commits only while the path still names that file.
-    private let openedFile = Locked<FileIdentity?>(nil)
+    /// The database file's absolute path and its device and inode when the store opened it (none
+    /// for a scratch file): a write block commits only while the path still names that file.
+    private let openedFile = Locked<(path: String, identity: FileIdentity)?>(nil)
 
     init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
         location = path
@@ -92,16 +92,18 @@ final class SQLiteEngine: BulkLoadingEngine {
             throw error
         }
         openWriter.withLock { $0 = connection }
-        openedFile.withLock { $0 = isScratch ? nil : FileIdentity.existing(location) }
+        // Absolute, as SQLite makes it: a later change of the working directory moves nothing.
+        let absolute = URL(fileURLWithPath: location).standardizedFileURL.path
+        openedFile.withLock { $0 = isScratch ? nil : FileIdentity.existing(absolute).map { (absolute, $0) } }
         pool.open()
     }
 
     /// Throws `notFound` when the store's path no longer names the file it opened (removed, or
     /// replaced by another): a commit would go to a file no one can open again.
     private func checkStillInPlace() throws {
-        guard let opened = openedFile.value else { return }
-        let now = FileIdentity.existing(location)
-        guard now != opened else { return }
+        guard let opened = openedFile.withLock({ $0 }) else { return }
+        let now = FileIdentity.existing(opened.path)
+        guard now != opened.identity else { return }
         throw DataStoreError(
             .notFound,
             "the SQLite database at \(location) was \(now == nil ? "removed" : "replaced by another file") while the "
