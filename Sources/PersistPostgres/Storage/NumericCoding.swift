@@ -134,6 +134,22 @@ enum NumericCoding {
         return (significant, exponent)
     }
 
+    /// How many significant digits a plain decimal has (`-0.0120` has 2): from its first nonzero
+    /// digit to its last.
+    static func significantDigits(of text: String) -> Int {
+        var first: Int?
+        var last = 0
+        var position = 0
+        for byte in text.utf8 where byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            if byte != UInt8(ascii: "0") {
+                if first == nil { first = position }
+                last = position
+            }
+            position += 1
+        }
+        return first.map { last - $0 + 1 } ?? 0
+    }
+
     /// The significant digits and power of ten of a plain decimal's magnitude (`-12.50` is ("125",
     /// -1)), as ``decimal(of:)`` gives them for a double; `nil` for text that is not one.
     static func decimal(ofText text: String) -> (digits: String, exponent: Int)? {
