@@ -53,7 +53,8 @@ final class SQLiteConnection: @unchecked Sendable {
         guard result == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
             if let handle { sqlite3_close_v2(handle) }
-            throw SQLiteErrors.error(code: result, message: message, path: displayPath, operation: "Opening the database")
+            throw SQLiteErrors.error(code: result, message: message, path: displayPath, operation: "Opening the database",
+                                     creating: flags & SQLITE_OPEN_CREATE != 0)
         }
         let connection = SQLiteConnection(handle: handle, path: displayPath)
         openCount.withLock { $0 += 1 }

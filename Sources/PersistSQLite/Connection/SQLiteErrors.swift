@@ -12,14 +12,17 @@ enum SQLiteErrors {
     ///   - message: SQLite's message (`sqlite3_errmsg`).
     ///   - path: the database file.
     ///   - operation: what the store was doing, as a phrase: "opening the database".
-    static func error(code: Int32, message: String, path: String, operation: String) -> DataStoreError {
-        let (kind, advice) = classify(code: code, message: message, path: path)
+    ///   - creating: whether SQLite was asked to create the file if it was missing.
+    static func error(code: Int32, message: String, path: String, operation: String, creating: Bool = false) -> DataStoreError {
+        let (kind, advice) = classify(code: code, message: message, path: path, creating: creating)
         return DataStoreError(
             kind, "\(operation) failed for the SQLite database at \(path): \(message). \(advice)",
             path: path, engineCode: Int(code), engineMessage: message)
     }
 
-    private static func classify(code: Int32, message: String, path: String) -> (DataStoreError.Code, String) {
+    private static func classify(
+        code: Int32, message: String, path: String, creating: Bool
+    ) -> (DataStoreError.Code, String) {
         switch code & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:
             return (.locked, "Another connection or process holds a lock on it for longer than the busy timeout; "
@@ -42,7 +45,7 @@ enum SQLiteErrors {
         case SQLITE_PERM, SQLITE_AUTH:
             return (.readOnly, "Access was denied; check the permissions of the file and its directory.")
         case SQLITE_CANTOPEN:
-            return cantOpen(path: path)
+            return cantOpen(path: path, creating: creating)
         case SQLITE_CONSTRAINT:
             // A table keyed by its rowid has its PRIMARY KEY (of several columns, or a REAL one)
             // as a uniqueness of its columns, which the writer names (see `SQLiteWriter.naming`).
@@ -89,7 +92,8 @@ enum SQLiteErrors {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    private static func cantOpen(path: String) -> (DataStoreError.Code, String) {
+    /// Why SQLite could not open `path`; `creating` when it was asked to create a missing file.
+    private static func cantOpen(path: String, creating: Bool) -> (DataStoreError.Code, String) {
         if FileManager.default.fileExists(atPath: path) {
             if isDirectory(path) { return directoryError }
             return (.io, "The file exists but cannot be opened; check its permissions and those of its directory.")
@@ -101,7 +105,7 @@ enum SQLiteErrors {
         if !directory.isEmpty && !isDirectory(directory) {
             return (.notFound, "A part of the path before the file's name is a file, not a directory.")
         }
-        if access(directory.isEmpty ? "." : directory, W_OK) != 0 {
+        if creating, access(directory.isEmpty ? "." : directory, W_OK) != 0 {
             return (.readOnly, "Its directory cannot be written; check the directory's permissions.")
         }
         return (.notFound, "No file exists at this path; check the path, or set "
