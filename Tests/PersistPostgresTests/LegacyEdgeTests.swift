@@ -104,7 +104,7 @@ struct LegacyEdgeTests {
             let read = try #require(try store.read { try $0.item(ofType: "prod", id: 1) })
             #expect(read["updated_at"] != nil)
             let stamped = expectError(.typeMismatch) { try store.writeSync { try $0.save(read.setting(["name": "pen 2"])) } }
-            #expect(stamped?.message.contains("a trigger or rule of the table would turn the date") == true,
+            #expect(stamped?.message.contains("or a trigger or rule of the table, would turn the date") == true,
                     "\(String(describing: stamped))")
             try store.writeSync { try $0.save(read.setting(["name": "pen 2", "updated_at": .null])) }
             try store.writeSync { try $0.insert(Item(itemType: "prod", id: 2, attributes: ["name": "ink"])) }

@@ -45,4 +45,33 @@ struct TriggerWriteTests {
         #expect(error.code == .typeMismatch && error.message.contains("NUMERIC affinity"), "\(error.message)")
         #expect(try store.read { try $0.item(ofType: "prod", id: 1)?["name"] } == "pen 3")
     }
+
+    @Test("a table whose columns no affinity would change is still read back for its triggers, by saves and set-based updates")
+    func triggerWithoutAffinity() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("legacy.sqlite")
+        let raw = try RawDatabase(path)
+        try raw.exec("""
+            CREATE TABLE note (id INTEGER PRIMARY KEY, body TEXT);
+            CREATE TRIGGER note_shout AFTER UPDATE ON note BEGIN UPDATE note SET body = upper(body) WHERE id = NEW.id; END;
+            INSERT INTO note VALUES (1, 'a');
+            """)
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        let saved = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.save(Item(itemType: "note", id: 1, attributes: ["body": "quiet"])) }
+        }
+        #expect(saved.code == .typeMismatch && saved.message.contains("a trigger of the table"), "\(saved.message)")
+        let updated = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.updateItems(forRequest: DataStoreRequest(itemType: "note"), setting: ["body": "quiet"]) }
+        }
+        #expect(updated.code == .typeMismatch, "\(updated)")
+        #expect(try store.read { try $0.item(ofType: "note", id: 1)?["body"] } == "a")
+        // What the trigger keeps as it is goes through.
+        try store.writeSync { try $0.save(Item(itemType: "note", id: 1, attributes: ["body": "LOUD"])) }
+        #expect(try store.read { try $0.item(ofType: "note", id: 1)?["body"] } == "LOUD")
+    }
 }

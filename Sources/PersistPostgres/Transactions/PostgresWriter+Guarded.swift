@@ -155,10 +155,18 @@ extension PostgresWriter {
                 guard let expected, expected != actual else { continue }
                 // A type that keeps what it is given (the checks before sending saw to that) changed
                 // nothing: a trigger or rule did, or the column is an identity that keeps its own.
-                let cause = column.isIdentityAlways
-                    ? "the identity column \(column.quoted), GENERATED ALWAYS, keeps its own value, and"
-                    : column.type.keepsGivenValues ? "a trigger or rule of the table"
-                    : "the column \(column.quoted), of type \(Self.describe(column.type)),"
+                let cause: String
+                if column.isIdentityAlways {
+                    cause = "the identity column \(column.quoted), GENERATED ALWAYS, keeps its own value, and"
+                } else if column.type == .timestamp || column.type == .timestamptz {
+                    // A timestamp(p) with p below 6 rounds further than the microsecond sent.
+                    cause = "the column \(column.quoted), of type \(Self.describe(column.type)) (rounding to its precision), "
+                        + "or a trigger or rule of the table,"
+                } else if column.type.keepsGivenValues {
+                    cause = "a trigger or rule of the table"
+                } else {
+                    cause = "the column \(column.quoted), of type \(Self.describe(column.type)),"
+                }
                 throw altered(item, table, "\(cause) would turn \(Self.brief(expected)) into "
                     + "\(actual.map(Self.brief) ?? "null") in the column \(column.quoted)")
             }

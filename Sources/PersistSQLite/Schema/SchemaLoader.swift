@@ -163,7 +163,11 @@ enum SchemaLoader {
             return ColumnSchema(name: column.name, storage: storage, needsBinaryCollation: needsBinaryCollation,
                                 hasDefault: column.hasDefault)
         }
-        return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict))
+        let hasTriggers = try connection.integer(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?1)", [.text(name)],
+            operation: operation) != 0
+        return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict,
+                                    hasTriggers: hasTriggers))
     }
 
     /// Whether `table` has a unique index, without a WHERE clause, on exactly its

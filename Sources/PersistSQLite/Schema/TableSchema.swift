@@ -16,9 +16,12 @@ final class TableSchema: Sendable {
     let takenNames: [String: String]
     /// Whether the table is STRICT (new columns must then declare a type).
     let isStrict: Bool
-    /// Whether writes may be changed by SQLite (affinity or collation of legacy columns or key),
-    /// so that each write is checked by reading the row back.
+    /// Whether writes may be changed by SQLite (affinity or collation of legacy columns or key) or
+    /// by the table's triggers, so that each write is checked by reading the row back.
     let mayAlterWrites: Bool
+    /// Whether the table has triggers, which may change any row a write stores: every write to it
+    /// is read back.
+    let hasTriggers: Bool
 
     /// `key, c1, c2, …`: the key is result column 0, column `i` is result column `i + 1`.
     let selectList: String
@@ -42,8 +45,10 @@ final class TableSchema: Sendable {
     /// How entity plans map onto this table's columns, per plan: cached with the schema version.
     let entityLayouts = EntityLayoutCache<SQLiteEntityLayout>()
 
-    init(name: String, key: TableKey, columns: [ColumnSchema], takenNames: [String: String], isStrict: Bool) {
+    init(name: String, key: TableKey, columns: [ColumnSchema], takenNames: [String: String], isStrict: Bool,
+         hasTriggers: Bool = false) {
         self.name = name
+        self.hasTriggers = hasTriggers
         self.quoted = SQLName.quoted(name)
         self.key = key
         self.columns = columns
@@ -52,7 +57,7 @@ final class TableSchema: Sendable {
         var index: [String: Int] = [:]
         for (offset, column) in columns.enumerated() { index[column.name] = offset }
         columnIndex = index
-        mayAlterWrites = key.needsGuard || columns.contains { column in
+        mayAlterWrites = hasTriggers || key.needsGuard || columns.contains { column in
             if case .legacy(let affinity) = column.storage { return affinity != .none }
             return false
         }
@@ -103,14 +108,16 @@ final class TableSchema: Sendable {
     func adding(_ newColumns: [ColumnSchema]) -> TableSchema {
         var taken = takenNames
         for column in newColumns { taken[SQLName.folded(column.name)] = column.name }
-        return TableSchema(name: name, key: key, columns: columns + newColumns, takenNames: taken, isStrict: isStrict)
+        return TableSchema(name: name, key: key, columns: columns + newColumns, takenNames: taken, isStrict: isStrict,
+                           hasTriggers: hasTriggers)
     }
 
     /// The same table with the column at `index` replaced.
     func replacing(columnAt index: Int, with column: ColumnSchema) -> TableSchema {
         var replaced = columns
         replaced[index] = column
-        return TableSchema(name: name, key: key, columns: replaced, takenNames: takenNames, isStrict: isStrict)
+        return TableSchema(name: name, key: key, columns: replaced, takenNames: takenNames, isStrict: isStrict,
+                           hasTriggers: hasTriggers)
     }
 
     /// The parameters selecting the row of `id`; `nil` when no row of this table can have it.

@@ -22,9 +22,9 @@ extension SQLiteWriter {
         let query = RequestCompiler.update(request, of: table, setting: assignments)
         guard !query.matchesNothing else { return 0 }
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
-        let mayAlter = table.mayAlterWrites && assignments.contains { column, binding in
+        let mayAlter = table.mayAlterWrites && (table.hasTriggers || assignments.contains { column, binding in
             ValueCodec.storageClass(binding).map(column.affinity.mayConvertOnStore) == true
-        }
+        })
         do {
             if mayAlter {
                 try updateChecked(query, assignments, values, table, operation)

@@ -327,7 +327,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private func checked(
         _ item: Item, _ table: TableSchema, columns: [ColumnSchema], values: [SQLBinding], _ write: () throws -> Void
     ) throws {
-        guard table.mayAlterWrites, mayAlter(item, table, columns, values) else {
+        guard table.mayAlterWrites, table.hasTriggers || mayAlter(item, table, columns, values) else {
             try naming(item, write)
             return
         }
@@ -394,7 +394,13 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             guard let expected, expected != actual else { continue }
             // Affinity changes the storage class of a value it converts (and the sign of a -0.0 in
             // a REAL column), and never clears one: any other change is a trigger's.
-            let byAffinity = actual.map { $0.kind != expected.kind || expected.kind == .double } ?? false
+            let byAffinity = actual.map { actual in
+                if actual.kind != expected.kind { return true }
+                if case .double(let given) = expected, case .double(let kept) = actual {
+                    return given == 0 && given.sign == .minus && kept == 0 && kept.sign == .plus
+                }
+                return false
+            } ?? false
             let cause = byAffinity
                 ? "the column \(String(reflecting: column.name)), which has \(column.affinity.rawValue.uppercased()) affinity,"
                 : "a trigger of the table"
