@@ -27,5 +27,13 @@ struct RowidTableWriteTests {
             #expect(error.items == [copy.reference, first.reference], "\(error)")
         }
         #expect(try store.read { try $0.item(ofType: "pair", id: 99) } == nil)
+        // A set-based update that would repeat the key is refused the same way.
+        try store.writeSync { try $0.insert(Item(itemType: "pair", id: 2, attributes: ["a": 2, "b": "x"])) }
+        var second = DataStoreRequest(itemType: "pair")
+        second.filter = .attribute("a") == 2
+        let update = try #require(throws: DataStoreError.self) {
+            try store.writeSync { try $0.updateItems(forRequest: second, setting: ["a": 1]) }
+        }
+        #expect(update.code == .uniqueViolation, "\(update)")
     }
 }
