@@ -15,7 +15,8 @@ extension SQLiteReader: SchemaDescribingReader {
         for table in schema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
         where wanted?.contains(table.name) ?? true {
             // A column with an empty name is not an attribute (see SchemaLoader); a value in it
-            // would not reach any copy.
+            // would not reach any copy. (Unless it is the key: its values are the identifiers.)
+            if case .column(let keyName, _, _) = table.key, keyName.isEmpty { continue }
             let unnamed = try connection.integer(
                 "SELECT count(*) FROM pragma_table_xinfo(?1, 'main') WHERE name = '' AND hidden = 0", [.text(table.name)],
                 operation: Self.describing)
