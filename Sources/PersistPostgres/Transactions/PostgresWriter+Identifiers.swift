@@ -66,7 +66,8 @@ extension PostgresWriter {
                            (SELECT max(\(table.key.quoted)) FROM \(table.qualified))::int8 AS top) s
                 JOIN pg_catalog.pg_sequence q ON q.seqrelid = s.seq
                 WHERE s.top IS NOT NULL AND s.top BETWEEN q.seqmin AND q.seqmax AND q.seqincrement > 0
-                  AND s.top >= coalesce(pg_catalog.pg_sequence_last_value(s.seq) + 1, q.seqstart)
+                  AND CASE WHEN pg_catalog.pg_sequence_last_value(s.seq) IS NULL THEN s.top >= q.seqstart
+                           ELSE s.top > pg_catalog.pg_sequence_last_value(s.seq) END
                   AND pg_catalog.has_sequence_privilege(s.seq, 'UPDATE')
                 """, [.text(table.qualified), .text(table.key.name)], prepared: true,
                      operation: "Moving the key sequence of type \(String(reflecting: itemType)) past its identifiers")
