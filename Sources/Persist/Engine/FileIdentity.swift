@@ -33,6 +33,19 @@ package struct FileIdentity: Sendable, Equatable {
         return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     }
 
+    /// Throws `notFound` when `path` no longer names this file (removed, or replaced by another):
+    /// a store's commit would go to a file no one can open again. `file` and `location` name it in
+    /// the message ("the GDBM file", the store's path).
+    package func checkStillAt(_ path: String, file: String, location: String) throws {
+        let now = FileIdentity.existing(path)
+        guard now != self else { return }
+        throw DataStoreError(
+            .notFound,
+            "\(file) at \(location) was \(now == nil ? "removed" : "replaced by another file") while the store had it "
+                + "open; nothing of the write block was stored, since it would have gone to a file no path names. Set "
+                + "the store up again", path: location)
+    }
+
     /// The error that ends live queries when the path names another file than the one watched.
     package static func replaced(_ path: String, file: String) -> DataStoreError {
         DataStoreError(.notFound, "\(file) at \(path) was replaced by another file while it was observed; live queries "

@@ -44,6 +44,9 @@ package struct TableDescription: Sendable, Equatable {
     package var itemType: String
     /// The key column; `nil` for a table keyed by a rowid it does not name.
     package var key: Column?
+    /// The names SQLite gives a rowid, in the order it prefers them: a table's rowid goes by the
+    /// first no column takes (SQLite compares names without case).
+    package static let rowidNames = ["rowid", "_rowid_", "oid"]
     /// The other columns, in table order.
     package var columns: [Column]
     package var indexes: [Index]

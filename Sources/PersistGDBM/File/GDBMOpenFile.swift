@@ -228,17 +228,10 @@ final class GDBMOpenFile: @unchecked Sendable {
         }
     }
 
-    /// Throws `notFound` when the store's path no longer names the file it opened (removed, or
-    /// replaced by another): a commit would go to a file no one can open again.
+    /// Throws `notFound` when the store's path no longer names the file it opened.
     private func checkStillInPlace() throws {
         guard let identity, !options.buildsPrivateFile else { return }
-        let now = FileIdentity.existing(filePath)
-        guard now != identity else { return }
-        throw DataStoreError(
-            .notFound,
-            "the GDBM file at \(path) was \(now == nil ? "removed" : "replaced by another file") while the store had it "
-                + "open; nothing of the write block was stored, since it would have gone to a file no path names. Set "
-                + "the store up again", path: path)
+        try identity.checkStillAt(filePath, file: "the GDBM file", location: path)
     }
 
     private static func entries(_ changes: [[UInt8]: GDBMWriter.Change]) -> [GDBMJournalEntry] {

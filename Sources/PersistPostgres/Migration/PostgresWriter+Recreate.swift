@@ -68,7 +68,7 @@ extension PostgresWriter: SchemaRecreatingWriter {
                 .unsupported,
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
                     + "it is keyed by a rowid it does not name, and its columns take every name the rowid could have "
-                    + "(\(Self.rowidNames.joined(separator: ", "))); rename one of them on the way", path: location)
+                    + "(\(TableDescription.rowidNames.joined(separator: ", "))); rename one of them on the way", path: location)
         }
         for constraint in target.uniqueConstraints {
             definitions.append("UNIQUE (\(constraint.map(SQLNames.quoted).joined(separator: ", ")))")
@@ -109,15 +109,12 @@ extension PostgresWriter: SchemaRecreatingWriter {
 
     var columnFallbacks: [MigrationReport.Fallback] { recreation.fallbacks }
 
-    /// The names SQLite gives a rowid, in the order it prefers them.
-    static let rowidNames = ["rowid", "_rowid_", "oid"]
-
     /// The name of the key column that holds the rowids of a table keyed by a rowid it does not
     /// name: the first of SQLite's names for it that no column has (SQLite compares names without
     /// case), `nil` when every one is taken.
     static func rowidColumnName(avoiding columns: [TableDescription.Column]) -> String? {
         let taken = Set(columns.map { $0.name.lowercased() })
-        return rowidNames.first { !taken.contains($0) }
+        return TableDescription.rowidNames.first { !taken.contains($0) }
     }
 
     /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,

@@ -104,34 +104,10 @@ enum NumericCoding {
     /// power of ten: `0.25` is ("25", -2).
     static func decimal(of value: Double) -> (digits: String, exponent: Int)? {
         let text = "\(value)"
-        var mantissa = Substring(text)
-        var exponent = 0
-        if let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            guard let power = Int(text[text.index(after: marker)...]) else { return nil }
-            exponent = power
-            mantissa = text[..<marker]
-        }
-        var digits = ""
-        var seenPoint = false
-        for character in mantissa {
-            if character == "." {
-                seenPoint = true
-            } else if character.isASCII, character.isNumber {
-                digits.append(character)
-                if seenPoint { exponent -= 1 }
-            } else if character != "-" {
-                return nil
-            }
-        }
-        let trimmed = digits.drop { $0 == "0" }
-        if trimmed.isEmpty { return ("0", 0) }
-        // Drop trailing zeros into the exponent.
-        var significant = String(trimmed)
-        while significant.count > 1, significant.hasSuffix("0") {
-            significant.removeLast()
-            exponent += 1
-        }
-        return (significant, exponent)
+        guard let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return decimal(ofText: text) }
+        guard let power = Int(text[text.index(after: marker)...]),
+              let (digits, exponent) = decimal(ofText: String(text[..<marker])) else { return nil }
+        return (digits, digits == "0" ? 0 : exponent + power)
     }
 
     /// How many significant digits a plain decimal has (`-0.0120` has 2): from its first nonzero

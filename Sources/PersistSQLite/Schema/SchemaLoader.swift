@@ -138,7 +138,7 @@ enum SchemaLoader {
             if withoutRowid {
                 return .failure(Skip(reason: .noUsableKey(skipDetail + " and it is a WITHOUT ROWID table")))
             }
-            guard let alias = ["rowid", "_rowid_", "oid"].first(where: { taken[$0] == nil }) else {
+            guard let alias = TableDescription.rowidNames.first(where: { taken[$0] == nil }) else {
                 return .failure(Skip(reason: .noUsableKey(
                     (skipDetail.isEmpty ? "" : skipDetail + ", and ") + "columns named rowid, _rowid_ and oid hide its rowid")))
             }

@@ -98,17 +98,10 @@ final class SQLiteEngine: BulkLoadingEngine {
         pool.open()
     }
 
-    /// Throws `notFound` when the store's path no longer names the file it opened (removed, or
-    /// replaced by another): a commit would go to a file no one can open again.
+    /// Throws `notFound` when the store's path no longer names the file it opened.
     private func checkStillInPlace() throws {
         guard let opened = openedFile.withLock({ $0 }) else { return }
-        let now = FileIdentity.existing(opened.path)
-        guard now != opened.identity else { return }
-        throw DataStoreError(
-            .notFound,
-            "the SQLite database at \(location) was \(now == nil ? "removed" : "replaced by another file") while the "
-                + "store had it open; nothing of the write block was stored, since it would have gone to a file no path "
-                + "names. Set the store up again", path: location)
+        try opened.identity.checkStillAt(opened.path, file: "the SQLite database", location: location)
     }
 
     /// Reads the schema in a read transaction: this is where a file that is not a database, or a
