@@ -98,4 +98,51 @@ struct EntityReadErrorTests {
             #expect(error?.message.contains("not valid UTF-8") == true)
         }
     }
+
+    @Test("text is checked as UTF-8 whatever its length and wherever its first non-ASCII byte falls")
+    func utf8CheckAtEveryPosition() throws {
+        // Lengths around the eight-byte words ASCII text is checked in, with one invalid byte, or
+        // one two-byte character, at each position.
+        var cases: [(bytes: [UInt8], valid: Bool)] = []
+        for length in [1, 7, 8, 9, 15, 16, 17, 24] {
+            for position in 0..<length {
+                var invalid = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                invalid[position] = 0xFF
+                cases.append((invalid, false))
+                var accented = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                accented.replaceSubrange(position...position, with: [0xC3, 0xA9])
+                cases.append((accented, true))
+            }
+        }
+        cases.append(([0x61, 0x00, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68], true))
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("text.sqlite")
+        let writer = SQLiteDataStore(path: path, options: quietOptions())
+        try writer.setup()
+        try writer.writeSync { accessor in
+            for id in cases.indices { try accessor.insert(Narrow(id: id, name: "placeholder")) }
+        }
+        try writer.tearDown()
+        let raw = try RawDatabase(path)
+        for (id, textCase) in cases.enumerated() {
+            let hex = textCase.bytes.map { String(format: "%02x", $0) }.joined()
+            try raw.exec(#"UPDATE "Narrowed" SET "name" = CAST(x'\#(hex)' AS TEXT) WHERE "persist_id" = \#(id)"#)
+        }
+        raw.close()
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        defer { try? store.tearDown() }
+        for (id, textCase) in cases.enumerated() {
+            if textCase.valid {
+                let expected = String(validating: textCase.bytes, as: UTF8.self)
+                let typed = try store.read { try $0.getById(Narrow.self, id: id) }
+                let item = try store.read { try $0.item(ofType: Narrow.itemType, id: .int(Int64(id))) }
+                #expect(typed?.name == expected && item?["name"] == expected.map { .string($0) }, "case \(id)")
+            } else {
+                let typed = expectError(.corrupt) { try store.read { try $0.getById(Narrow.self, id: id) } }
+                #expect(typed?.message.contains("not valid UTF-8") == true, "case \(id)")
+            }
+        }
+    }
 }
