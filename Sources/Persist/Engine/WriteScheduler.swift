@@ -393,6 +393,13 @@ public final class WriteScheduler: Sendable {
     package func observe<Output: Sendable>(
         _ request: DataStoreRequest, transform: @escaping @Sendable ([Item]) throws -> Output
     ) -> AsyncThrowingStream<Output, any Error> {
+        let results = ReceivedResults(of: observe(request), transform: transform, location: engine.location)
+        return AsyncThrowingStream(unfolding: results.next)
+    }
+
+    /// The results of a live query of `request` as they are refreshed: a slow consumer gets the
+    /// newest, which may be one it already received (``ReceivedResults`` drops those).
+    private func observe(_ request: DataStoreRequest) -> AsyncThrowingStream<[Item], any Error> {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             do {
                 try request.validate()
@@ -411,7 +418,7 @@ public final class WriteScheduler: Sendable {
                     throw DataStoreError(.misuse, "the store at \(location) was released while it was observed", path: location)
                 }
                 return try self.read { accessor in try accessor.items(forRequest: request) }
-            }, transform: transform)
+            })
             let token = observations.subscribe { event in
                 switch event {
                 case .changed: query.changed()

@@ -1,11 +1,12 @@
 import Dispatch
 
 /// One live query: re-runs its request after each commit notification, and yields the result when
-/// it differs from the last one yielded.
+/// it differs from the last one yielded. ``ReceivedResults`` then hands the consumer only what
+/// differs from the result it received last.
 ///
 /// Refreshes run on the store's observation queue, one at a time per query; notifications that
 /// arrive while one runs are coalesced into a single further refresh.
-final class LiveQuery<Output: Sendable>: Sendable {
+final class LiveQuery: Sendable {
     private struct State {
         var running = false
         var dirty = false
@@ -15,16 +16,14 @@ final class LiveQuery<Output: Sendable>: Sendable {
 
     private let state = Locked(State())
     private let fetch: @Sendable () throws -> [Item]
-    private let transform: @Sendable ([Item]) throws -> Output
-    private let continuation: AsyncThrowingStream<Output, any Error>.Continuation
+    private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
     private let queue: DispatchQueue
 
-    init(queue: DispatchQueue, continuation: AsyncThrowingStream<Output, any Error>.Continuation,
-         fetch: @escaping @Sendable () throws -> [Item], transform: @escaping @Sendable ([Item]) throws -> Output) {
+    init(queue: DispatchQueue, continuation: AsyncThrowingStream<[Item], any Error>.Continuation,
+         fetch: @escaping @Sendable () throws -> [Item]) {
         self.queue = queue
         self.continuation = continuation
         self.fetch = fetch
-        self.transform = transform
     }
 
     /// Something may have changed: refresh now, or once more after the refresh that is running.
@@ -55,7 +54,7 @@ final class LiveQuery<Output: Sendable>: Sendable {
                     state.last = items
                     return true
                 }
-                if fresh { continuation.yield(try transform(items)) }
+                if fresh { continuation.yield(items) }
             } catch {
                 finish(throwing: error)
                 return

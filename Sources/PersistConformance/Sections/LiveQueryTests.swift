@@ -49,6 +49,25 @@ enum LiveQueryTests {
             #expect(recorder.results.map(ids) == [["a"], ["a", "b"]])
             await recorder.cancel()
         },
+        ConformanceTest("a result the consumer received is not yielded again after a result it never read",
+                        group: .concurrency) { context in
+            let store = try context.makeStore()
+            try seed(store, [note("a", 0)])
+            var results = store.observe(DataStoreRequest(itemType: "Note")).makeAsyncIterator()
+            #expect(try await results.next() == [note("a", 0)])
+            // While the consumer reads nothing, the value changes and changes back, each change
+            // refreshed before the next: the newest result is the one the consumer already has.
+            for value in [1, 0] {
+                try store.writeSync { accessor in try accessor.save(note("a", value)) }
+                try await Task.sleep(for: .milliseconds(250))
+            }
+            let later = Task {
+                try await Task.sleep(for: .milliseconds(250))
+                try store.writeSync { accessor in try accessor.save(note("a", 2)) }
+            }
+            #expect(try await results.next() == [note("a", 2)])
+            try await later.value
+        },
         ConformanceTest("a burst of writes coalesces and ends on the final result", group: .concurrency) { context in
             let store = try context.makeStore()
             let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
