@@ -24,6 +24,9 @@ public struct PostgresSkippedTable: Sendable, Hashable, CustomStringConvertible 
         case inheritedFrom
         /// The table has no single-column primary key of a type identifiers fit; the text says why.
         case noUsableKey(String)
+        /// Its name, or the names of two of its columns, are two spellings of one name that Swift
+        /// finds equal (`"é"` as one scalar and as `e` with a combining accent); the text says which.
+        case ambiguousName(String)
 
         /// A readable rendering, for messages and logs.
         public var description: String {
@@ -34,6 +37,7 @@ public struct PostgresSkippedTable: Sendable, Hashable, CustomStringConvertible 
             case .partition: "a partition of a partitioned table"
             case .inheritedFrom: "other tables inherit from it, and its rows would include theirs"
             case .noUsableKey(let detail): "no usable key: \(detail)"
+            case .ambiguousName(let detail): "ambiguous name: \(detail)"
             }
         }
     }

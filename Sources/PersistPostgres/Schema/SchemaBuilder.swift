@@ -27,6 +27,9 @@ struct SchemaBuilder {
         default: return
         }
         if [StoreSchema.tablesTable, StoreSchema.columnsTable, StoreSchema.indexesTable].contains(relation.name) { return }
+        if let clash = NameSpellings.clash(in: columns.map(\.name)) {
+            return skip(.ambiguousName(NameSpellings.columnClash(clash.earlier, clash.later)))
+        }
         if relation.isPartition { return skip(.partition) }
         if relation.hasInheritors { return skip(.inheritedFrom) }
         guard let key, key.count == 1 else {
@@ -59,9 +62,17 @@ struct SchemaBuilder {
         let itemType = created?.itemType ?? relation.name
         if let existing = schema.tables[itemType] {
             // A table named like a long or reserved item type the store mapped elsewhere.
-            if existing.isCreated, created == nil {
+            if existing.isCreated, created == nil, existing.itemType.utf8.elementsEqual(itemType.utf8) {
                 return skip(.noUsableKey("its name is the item type of the table \(String(reflecting: existing.name))"))
             }
+            // Another spelling of a table's name (or item type) met first: the table the store
+            // created is kept, else the one met first.
+            guard created != nil, !existing.isCreated else {
+                return skip(.ambiguousName(NameSpellings.tableClash(kept: existing.name, skipped: relation.name)))
+            }
+            schema.tables[itemType] = nil
+            schema.skipped.append(PostgresSkippedTable(name: existing.name, reason: .ambiguousName(
+                NameSpellings.tableClash(kept: relation.name, skipped: existing.name))))
         }
         // Results report a domain's base type.
         let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.baseTypeOID,
@@ -118,7 +129,9 @@ struct SchemaBuilder {
         case PGType.int8: return .bigint
         case PGType.numeric:
             guard modifier >= 4 else { return .numeric(precision: nil, scale: nil) }
-            return .numeric(precision: Int((modifier - 4) >> 16 & 0xFFFF), scale: Int((modifier - 4) & 0x7FF))
+            // The scale is an 11-bit two's complement number: PostgreSQL 15 allows -1000...1000.
+            let scale = Int((modifier - 4) & 0x7FF)
+            return .numeric(precision: Int((modifier - 4) >> 16 & 0xFFFF), scale: scale > 1023 ? scale - 2048 : scale)
         case PGType.float4: return .real
         case PGType.float8: return .doublePrecision
         case PGType.text, PGType.varchar:

@@ -37,8 +37,7 @@ enum SchemaLoader {
                     switch try loadTable(entry.name, withoutRowid: entry.withoutRowid, strict: entry.strict,
                                          kinds: kinds[entry.name] ?? [:], connection) {
                     case .success(let table):
-                        schema.tables[entry.name] = table
-                        reason = nil
+                        reason = adopt(table, into: &schema)
                     case .failure(let skipped):
                         reason = skipped.reason
                     }
@@ -51,6 +50,24 @@ enum SchemaLoader {
         }
         try loadIndexes(into: &schema, connection)
         return schema
+    }
+
+    /// Adds `table` to the schema's item types, unless its name is another spelling of a table's
+    /// already there: then the table the store created is kept (else the one met first, in byte
+    /// order), and the reason the other is skipped is returned.
+    private static func adopt(_ table: TableSchema, into schema: inout DatabaseSchema) -> SkippedTable.Reason? {
+        guard let existing = schema.tables[table.name] else {
+            schema.tables[table.name] = table
+            return nil
+        }
+        guard table.isInCreatedForm, !existing.isInCreatedForm else {
+            return .ambiguousName(NameSpellings.tableClash(kept: existing.name, skipped: table.name))
+        }
+        schema.tables[table.name] = nil
+        schema.tables[table.name] = table
+        schema.skipped.append(SkippedTable(name: existing.name, reason: .ambiguousName(
+            NameSpellings.tableClash(kept: table.name, skipped: existing.name))))
+        return nil
     }
 
     /// The table `name` as the connection's transaction sees it, with the kinds recorded for it;
@@ -101,6 +118,9 @@ enum SchemaLoader {
                                      primaryKeyPosition: statement.int64(2), hasDefault: statement.int64(3) != 0,
                                      isGenerated: hidden == 2 || hidden == 3))
             }
+        }
+        if let clash = NameSpellings.clash(in: raw.map(\.name)) {
+            return .failure(Skip(reason: .ambiguousName(NameSpellings.columnClash(clash.earlier, clash.later))))
         }
         let database = try connection.database
         for index in raw.indices {

@@ -21,6 +21,9 @@ public struct SkippedTable: Sendable, Hashable, CustomStringConvertible {
         case sqliteInternal
         /// The table has neither a usable single-column primary key nor a rowid; the text says why.
         case noUsableKey(String)
+        /// Its name, or the names of two of its columns, are two spellings of one name that Swift
+        /// finds equal (`"é"` as one scalar and as `e` with a combining accent); the text says which.
+        case ambiguousName(String)
 
         /// A readable rendering, for messages and logs.
         public var description: String {
@@ -30,6 +33,7 @@ public struct SkippedTable: Sendable, Hashable, CustomStringConvertible {
             case .shadowTable: "a shadow table of a virtual table"
             case .sqliteInternal: "an internal table of SQLite"
             case .noUsableKey(let detail): "no usable key: \(detail)"
+            case .ambiguousName(let detail): "ambiguous name: \(detail)"
             }
         }
     }

@@ -120,6 +120,13 @@ final class TableSchema: Sendable {
                            hasTriggers: hasTriggers)
     }
 
+    /// Whether the table has the form of the tables the store creates: keyed by
+    /// ``DatabaseSchema/createdKeyColumn``.
+    var isInCreatedForm: Bool {
+        if case .column(let name, _, _) = key { return name == DatabaseSchema.createdKeyColumn }
+        return false
+    }
+
     /// The parameters selecting the row of `id`; `nil` when no row of this table can have it.
     func keyBindings(for id: ItemID) -> [SQLBinding]? {
         let binding: SQLBinding
