@@ -152,7 +152,13 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                 if SchemaEditor.mustWiden(table.columns[index], of: table, toHold: value) {
                     table = try widen(columnAt: index, of: table)
                 }
-                values[index] = try binding(value, name, table.columns[index], item)
+                do {
+                    values[index] = try binding(value, name, table.columns[index], item)
+                } catch {
+                    // The attributes come in no fixed order: name the first column that refuses
+                    // its value, so that every way of writing the item reports the same one.
+                    throw firstRefusal(of: item, in: table) ?? error
+                }
             } else {
                 newColumns.append((name, value))
             }
@@ -283,6 +289,21 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         return "the attribute \(String(reflecting: name)) of \(item.reference) clashes with the column "
             + "\(String(reflecting: existing)) of table \(table) in the SQLite database at \(path): SQLite "
             + "compares column names without regard to ASCII case; rename the attribute"
+    }
+
+    /// The error of the first column of `table`, in table order, that refuses the item's value
+    /// (a column the value would widen refuses nothing).
+    private func firstRefusal(of item: Item, in table: TableSchema) -> (any Error)? {
+        for column in table.columns {
+            guard let value = item.attributes[column.name],
+                  !SchemaEditor.mustWiden(column, of: table, toHold: value) else { continue }
+            do {
+                _ = try binding(value, column.name, column, item)
+            } catch {
+                return error
+            }
+        }
+        return nil
     }
 
     /// The binding of a value for an existing column, refusing kinds the column does not hold.
