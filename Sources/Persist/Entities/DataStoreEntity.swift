@@ -42,7 +42,7 @@ extension DataStoreEntity {
         guard let itemID = ItemID(value) else {
             throw DataStoreError(
                 .typeMismatch,
-                "the identifier of \(Self.self) encodes as a \(value.kind) value; it must encode as a string, an integer or bytes")
+                "the identifier of \(Self.self) encodes as \(value.kind.withArticle) value; it must encode as a string, an integer or bytes")
         }
         return itemID
     }
@@ -63,7 +63,7 @@ extension DataStoreEntity {
         // Consuming the value leaves the dictionary uniquely referenced, so removing the
         // identifier below does not copy it.
         guard case .object(var attributes) = consume encoded else {
-            throw DataStoreError(.typeMismatch, "\(Self.self) encodes as a \(kind) value; an entity must encode as an object")
+            throw DataStoreError(.typeMismatch, "\(Self.self) encodes as \(kind.withArticle) value; an entity must encode as an object")
         }
         // The identifier was encoded with the rest; encode it apart only if the model left it out.
         let encodedID = attributes.removeValue(forKey: Self.idKey).flatMap(ItemID.init)

@@ -56,6 +56,10 @@ extension Value {
     }
 
     /// The kind of this value.
+    ///
+    /// ```swift
+    /// Value.int(4).kind   // .int
+    /// ```
     public var kind: Kind {
         switch self {
         case .null: .null
@@ -256,6 +260,16 @@ extension Value: CustomStringConvertible {
         case .object(let value):
             let body = value.keys.sorted().map { "\(String(reflecting: $0)): \(value[$0]?.description ?? "null")" }
             return "{" + body.joined(separator: ", ") + "}"
+        }
+    }
+}
+
+extension Value.Kind {
+    /// The kind with its indefinite article, for messages: "an int value", "a string value".
+    package var withArticle: String {
+        switch self {
+        case .int, .array, .object: "an \(rawValue)"
+        default: "a \(rawValue)"
         }
     }
 }

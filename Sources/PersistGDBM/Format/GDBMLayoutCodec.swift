@@ -62,7 +62,7 @@ enum GDBMLayoutCodec: Sendable {
                     throw mismatch("it has the attribute \(String(reflecting: name))")
                 }
                 guard case .bytes(let bytes) = attributeValue else {
-                    throw mismatch("its \(String(reflecting: name)) attribute holds a \(attributeValue.kind) value")
+                    throw mismatch("its \(String(reflecting: name)) attribute holds \(attributeValue.kind.withArticle) value")
                 }
                 value = bytes
             }
