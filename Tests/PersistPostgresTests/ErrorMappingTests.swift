@@ -34,7 +34,9 @@ struct ErrorMappingTests {
         ("25006", .readOnly, "may not write"), ("42501", .readOnly, "may not write"),
         ("25P02", .misuse, "rolled back"), ("0A000", .unsupported, "not support"),
         ("XX001", .corrupt, "damaged"), ("XX002", .corrupt, "damaged"), ("53100", .io, "retry"),
-        ("42601", .invalidArgument, "refused"), ("54000", .invalidArgument, "refused"), ("P0001", .io, "retry"),
+        ("42601", .invalidArgument, "refused"), ("54000", .invalidArgument, "refused"), ("P0001", .invalidArgument, "trigger"),
+        ("P0004", .invalidArgument, "trigger"), ("2F005", .invalidArgument, "trigger"), ("39P01", .invalidArgument, "trigger"),
+        ("55000", .invalidArgument, "cannot succeed"), ("55006", .locked, "using the object"), ("72000", .io, "retry"),
     ]
 
     @Test("each SQLSTATE of the table gives its code, a sentence, the location and the engine's code and message")

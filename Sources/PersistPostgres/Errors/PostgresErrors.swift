@@ -26,6 +26,9 @@ import Persist
 /// | `40001` | serialization failure | `.conflict` | a concurrent transaction changed the same data; retry |
 /// | `23505` | unique violation | `.alreadyExists` | a row with that key is stored, as SQLite's primary-key constraint maps |
 /// | other `23xxx` | not-null, foreign-key, check, exclusion constraint | `.invalidArgument` | as SQLite's other constraints |
+/// | `P0xxx`, `2Fxxx`, `38xxx`, `39xxx`, `27000`, `44000`, `21000` | a trigger or function raised an exception (`RAISE EXCEPTION`, `ASSERT`) or failed, a `WITH CHECK OPTION` refused the row | `.invalidArgument` | the table's own rules refused the change, as its constraints do; the server's message is kept |
+/// | `55006` | object in use by another session | `.locked` | another session holds what this one needs |
+/// | other `55xxx` | object not in prerequisite state (`ON CONFLICT` on a deferrable constraint, …) | `.invalidArgument` | the server refuses the statement as it is: retrying cannot succeed |
 /// | `22xxx` | data exception: a value out of range, invalid text, a NUL in text | `.typeMismatch` | the value does not fit its column's type |
 /// | `25006`, `42501` | read-only transaction, permission denied | `.readOnly` | as SQLite's read-only and permission errors |
 /// | `25P02` | statement in an already failed transaction | `.misuse` | the caller must roll back first |
@@ -97,6 +100,8 @@ enum PostgresErrors {
             return (.misuse, "\(failed) An earlier statement failed, so the transaction must be rolled back first.")
         case "0A000":
             return (.unsupported, "\(failed) The server does not support this.")
+        case "55006":
+            return (.locked, "\(failed) Another session is using the object; retry when it is done.")
         case "XX001", "XX002":
             return (.corrupt, "\(failed) The server found damaged data; restore it from a backup or repair it.")
         default:
@@ -109,6 +114,10 @@ enum PostgresErrors {
         case "22": (.typeMismatch, "\(failed) The value does not fit its column's type.")
         case "23": (.invalidArgument, "\(failed) A constraint of the table rejected the change.")
         case "42", "54": (.invalidArgument, "\(failed) The server refused the statement.")
+        case "P0", "2F", "38", "39", "27", "44", "21":
+            (.invalidArgument, "\(failed) A trigger, function or check of the table refused the change.")
+        case "55": (.invalidArgument, "\(failed) The server refused the statement: the object is not in the state it "
+            + "needs, so retrying it as it is cannot succeed.")
         default: (.io, "\(failed) The server could not complete it; retry later.")
         }
     }
