@@ -24,4 +24,9 @@ static inline int persist_pq_diag_severity(void) { return PG_DIAG_SEVERITY_NONLO
 /* The error field naming the violated constraint (`PG_DIAG_CONSTRAINT_NAME`). */
 static inline int persist_pq_diag_constraint_name(void) { return PG_DIAG_CONSTRAINT_NAME; }
 
+/* The error fields naming the schema and the table of the failure (`PG_DIAG_SCHEMA_NAME`,
+   `PG_DIAG_TABLE_NAME`). */
+static inline int persist_pq_diag_schema_name(void) { return PG_DIAG_SCHEMA_NAME; }
+static inline int persist_pq_diag_table_name(void) { return PG_DIAG_TABLE_NAME; }
+
 #endif

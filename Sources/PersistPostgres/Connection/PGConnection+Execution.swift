@@ -142,6 +142,7 @@ extension PGConnection {
             let failure = wrapped.failure(clientState: clientState)
                 ?? ServerFailure(sqlState: clientState, message: String(cString: PQresStatus(wrapped.status)))
             wrapped.clear()
+            lastFailure = failure
             throw PostgresErrors.error(failure, url: url, operation: operation)
         }
     }

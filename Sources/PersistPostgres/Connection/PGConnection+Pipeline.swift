@@ -227,7 +227,10 @@ extension PGConnection {
                 forgetStatement(after: error, entry)
                 switch entry {
                 case .statement(_, _, true), .preparation:
-                    if outcome.failure == nil { outcome.failure = error }
+                    if outcome.failure == nil {
+                        outcome.failure = error
+                        lastFailure = failure
+                    }
                 case .statement(let operation, _, false):
                     options.logger.debug("a deferred statement failed: \(operation): \(error)",
                                          metadata: ["server": .string(url.location)])

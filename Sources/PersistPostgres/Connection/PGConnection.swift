@@ -30,6 +30,9 @@ package final class PGConnection {
     var pipeline = PGPipelineState()
     /// The server's version as a number: 150004 for 15.4.
     package private(set) var serverVersion = 0
+    /// What the server said about the last statement of a caller's that failed, with the fields a
+    /// `DataStoreError` does not carry (the violated constraint, its schema and table).
+    var lastFailure: ServerFailure?
 
     /// The oldest server version Persist supports: PostgreSQL 12.
     package static let minimumServerVersion = 120_000

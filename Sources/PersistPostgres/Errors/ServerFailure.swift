@@ -6,12 +6,20 @@ struct ServerFailure: Sendable, Equatable {
     var message: String
     var detail: String?
     var hint: String?
+    /// The constraint a constraint violation names, and the schema and table it belongs to.
+    var constraint: String?
+    var schema: String?
+    var table: String?
 
-    init(sqlState: PostgresSQLState, message: String, detail: String? = nil, hint: String? = nil) {
+    init(sqlState: PostgresSQLState, message: String, detail: String? = nil, hint: String? = nil,
+         constraint: String? = nil, schema: String? = nil, table: String? = nil) {
         self.sqlState = sqlState
         self.message = message
         self.detail = detail
         self.hint = hint
+        self.constraint = constraint
+        self.schema = schema
+        self.table = table
     }
 
     /// The failure in the text of a failed connection attempt, made with verbose error messages

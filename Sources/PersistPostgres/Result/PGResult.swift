@@ -124,7 +124,9 @@ package final class PGResult {
             return .client(text, clientState)
         }
         return ServerFailure(sqlState: state, message: message ?? "no message",
-                             detail: field(persist_pq_diag_message_detail()), hint: field(persist_pq_diag_message_hint()))
+                             detail: field(persist_pq_diag_message_detail()), hint: field(persist_pq_diag_message_hint()),
+                             constraint: field(persist_pq_diag_constraint_name()),
+                             schema: field(persist_pq_diag_schema_name()), table: field(persist_pq_diag_table_name()))
     }
 
     /// The status (`PGRES_…`).

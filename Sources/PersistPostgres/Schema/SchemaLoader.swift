@@ -29,7 +29,9 @@ struct SchemaLoader {
         coalesce(nullif(t.typbasetype, 0), a.atttypid)::int8, \
         (CASE WHEN t.typbasetype <> 0 THEN t.typtypmod ELSE a.atttypmod END)::int8, \
         a.atthasdef OR a.attidentity <> '', a.attgenerated <> '', \
-        coalesce(co.collname::text, ''), coalesce(co.collisdeterministic, true), a.attidentity = 'a' \
+        coalesce(co.collname::text, ''), coalesce(co.collisdeterministic, true), a.attidentity = 'a', \
+        (a.attnotnull OR t.typnotnull) AND NOT a.atthasdef AND a.attidentity = '' AND a.attgenerated = '' \
+        AND t.typdefaultbin IS NULL \
         FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_class c ON c.oid = a.attrelid \
         JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
         LEFT JOIN pg_catalog.pg_collation co ON co.oid = a.attcollation \
@@ -37,8 +39,10 @@ struct SchemaLoader {
         ORDER BY a.attrelid, a.attnum
         """
     private static let keysQuery = """
-        SELECT k.conrelid::int8, array_length(k.conkey, 1)::int8, a.attname::text \
+        SELECT k.conrelid::int8, array_length(k.conkey, 1)::int8, a.attname::text, k.condeferrable, \
+        k.conname::text, c.relname::text \
         FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
+        JOIN pg_catalog.pg_class c ON c.oid = k.conrelid \
         WHERE k.contype = 'p' AND k.connamespace = \(namespace)
         """
     private static let guardedQuery = """
@@ -81,8 +85,14 @@ struct SchemaLoader {
         for relation in relations.values { schema.takenNames.insert(relation.name) }
         let columns = try CatalogColumn.rows(results[3])
         var keys: [Int64: (count: Int64, column: String)] = [:]
+        var deferrableKeys: Set<Int64> = []
         for row in 0..<results[4].rowCount {
-            keys[try results[4].int64(row, 0) ?? 0] = (try results[4].int64(row, 1) ?? 0, try results[4].text(row, 2) ?? "")
+            let relation = try results[4].int64(row, 0) ?? 0
+            keys[relation] = (try results[4].int64(row, 1) ?? 0, try results[4].text(row, 2) ?? "")
+            if try results[4].bool(row, 3) ?? false { deferrableKeys.insert(relation) }
+            if let constraint = try results[4].text(row, 4), let table = try results[4].text(row, 5) {
+                schema.primaryKeyConstraints[table] = constraint
+            }
         }
         var guarded: Set<Int64> = []
         for row in 0..<results[5].rowCount { guarded.insert(try results[5].int64(row, 0) ?? 0) }
@@ -98,7 +108,30 @@ struct SchemaLoader {
             builder.add(relation, columns: columns[relation.oid] ?? [], key: keys[relation.oid],
                         isGuarded: guarded.contains(relation.oid))
         }
-        return builder.schema
+        return avoidingConflictClause(in: builder.schema, relations: relations, columns: columns,
+                                      deferrableKeys: deferrableKeys)
+    }
+
+    /// `schema` with the tables that must be written without `ON CONFLICT` marked so (see
+    /// ``TableSchema/avoidsConflictClause``): a `DEFERRABLE` key, or a column an insert must give
+    /// a value and Persist cannot.
+    private func avoidingConflictClause(in schema: StoreSchema, relations: [Int64: Relation],
+                                        columns: [Int64: [CatalogColumn]], deferrableKeys: Set<Int64>) -> StoreSchema {
+        let candidates = deferrableKeys.union(columns.filter { $0.value.contains(where: \.requiresValue) }.keys)
+        guard !candidates.isEmpty else { return schema }
+        var itemTypes: [String: String] = [:]
+        for (itemType, table) in schema.tables { itemTypes[table.name] = itemType }
+        var marked = schema
+        for oid in candidates {
+            guard let name = relations[oid]?.name, let itemType = itemTypes[name],
+                  let table = schema.tables[itemType] else { continue }
+            let unmapped = Set(table.unmappedColumns)
+            if deferrableKeys.contains(oid)
+                || (columns[oid] ?? []).contains(where: { $0.requiresValue && unmapped.contains($0.name) }) {
+                marked.tables[itemType] = table.avoidingConflictClause(schema: schemaName)
+            }
+        }
+        return marked
     }
 
     /// What the metadata tables record.
@@ -182,6 +215,9 @@ struct CatalogColumn {
     /// Whether the column is an identity column `GENERATED ALWAYS`, which takes a given value
     /// only from an `INSERT … OVERRIDING SYSTEM VALUE`.
     let isIdentityAlways: Bool
+    /// Whether an insert must give the column a value: it is `NOT NULL` (or of a `NOT NULL`
+    /// domain) and has no default, and is neither an identity nor a generated column.
+    let requiresValue: Bool
 
     static func rows(_ result: PGResult) throws -> [Int64: [CatalogColumn]] {
         var columns: [Int64: [CatalogColumn]] = [:]
@@ -196,7 +232,8 @@ struct CatalogColumn {
                 isGenerated: try result.bool(row, 7) ?? false,
                 collation: try result.text(row, 8) ?? "",
                 isDeterministic: try result.bool(row, 9) ?? true,
-                isIdentityAlways: try result.bool(row, 10) ?? false))
+                isIdentityAlways: try result.bool(row, 10) ?? false,
+                requiresValue: try result.bool(row, 11) ?? false))
         }
         return columns
     }

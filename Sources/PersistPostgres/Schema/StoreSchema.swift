@@ -14,6 +14,9 @@ struct StoreSchema: Sendable {
     var tables: [String: TableSchema] = [:]
     /// Every relation and type name in the schema: a new table must not take one.
     var takenNames: Set<String> = []
+    /// Table name → the name of its `PRIMARY KEY` constraint, for every table of the schema that
+    /// has one when it was loaded: a unique violation of it is a key taken (`alreadyExists`).
+    var primaryKeyConstraints: [String: String] = [:]
     /// Relations that are not item types.
     var skipped: [PostgresSkippedTable] = []
     /// Whether the schema exists.

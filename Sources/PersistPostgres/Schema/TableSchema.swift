@@ -37,6 +37,12 @@ final class TableSchema: Sendable {
     /// constraints, triggers, rules or row security added to a created one): such writes run in
     /// a savepoint and are read back.
     let isGuarded: Bool
+    /// Whether inserts and saves must do without `ON CONFLICT (key)`: the key is `DEFERRABLE`,
+    /// which PostgreSQL refuses as an arbiter, or a `NOT NULL` column without a default has a type
+    /// Persist does not map, so the row an upsert proposes would break it even when the key is
+    /// taken (PostgreSQL checks `NOT NULL` before it looks for a conflict). Such a table is
+    /// guarded; a save updates the row, and inserts only when there was none.
+    let avoidsConflictClause: Bool
 
     /// Every column of the table in the table's order, as `SELECT *` returns them, with what each
     /// holds: results are checked against it, so that a column another connection added or
@@ -70,7 +76,7 @@ final class TableSchema: Sendable {
 
     init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
          columns: [ColumnSchema], columnOrder: [String], takenNames: Set<String>, reservedAttributes: [String: String],
-         isGuarded: Bool) {
+         isGuarded: Bool, avoidsConflictClause: Bool = false) {
         self.itemType = itemType
         self.name = name
         self.qualified = SQLNames.qualified(schema, name)
@@ -82,7 +88,8 @@ final class TableSchema: Sendable {
         self.columnIndex = index
         self.takenNames = takenNames
         self.reservedAttributes = reservedAttributes
-        self.isGuarded = isGuarded
+        self.isGuarded = isGuarded || avoidsConflictClause
+        self.avoidsConflictClause = avoidsConflictClause
         var bySQLName: [String: Int] = [:]
         for (offset, column) in columns.enumerated() { bySQLName[column.name] = offset }
         layout = columnOrder.map { name in
@@ -97,10 +104,7 @@ final class TableSchema: Sendable {
         deleteByKey = "DELETE FROM \(qualified) WHERE \(key.quoted) = $1"
         deleteAll = "DELETE FROM \(qualified)"
         exists = "SELECT EXISTS (SELECT 1 FROM \(qualified))"
-        let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
-        let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
-        insertAll = "INSERT INTO \(qualified) (\(names))\(Self.overriding(key: key, columns: columns)) SELECT \(parameters) "
-            + "WHERE NOT EXISTS (SELECT 1 FROM \(qualified) WHERE \(key.quoted) = $1)"
+        insertAll = Self.insertUnlessTaken(into: qualified, key: key, columns: columns)
         // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value.
         let settable = columns.filter { !$0.isIdentityAlways }
         if settable.isEmpty {
@@ -120,9 +124,22 @@ final class TableSchema: Sendable {
 
     /// `INSERT INTO table (key, columns…) VALUES ($1, $2, …)`.
     static func insert(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
-        let names = ([key.quoted] + columns.map(\.quoted)).joined(separator: ", ")
-        let parameters = (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", ")
+        let (names, parameters) = insertLists(key: key, columns: columns)
         return "INSERT INTO \(table) (\(names))\(overriding(key: key, columns: columns)) VALUES (\(parameters))"
+    }
+
+    /// `INSERT INTO table (key, columns…) SELECT $1, $2, … WHERE NOT EXISTS (the key $1)`: no row
+    /// when the key is taken.
+    static func insertUnlessTaken(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
+        let (names, parameters) = insertLists(key: key, columns: columns)
+        return "INSERT INTO \(table) (\(names))\(overriding(key: key, columns: columns)) SELECT \(parameters) "
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(key.quoted) = $1)"
+    }
+
+    /// The column list `"key", "a", …` and the parameter list `$1, $2, …` of an insert.
+    private static func insertLists(key: ColumnSchema, columns: [ColumnSchema]) -> (String, String) {
+        (([key.quoted] + columns.map(\.quoted)).joined(separator: ", "),
+         (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", "))
     }
 
     /// ` OVERRIDING SYSTEM VALUE` when an insert gives a value to an identity column `GENERATED
@@ -151,7 +168,15 @@ final class TableSchema: Sendable {
         }
         return TableSchema(itemType: itemType, name: name, schema: schema, key: newKey ?? key,
                            keyKind: newKeyKind ?? keyKind, columns: replacement, columnOrder: order, takenNames: taken,
-                           reservedAttributes: reservedAttributes, isGuarded: isGuarded)
+                           reservedAttributes: reservedAttributes, isGuarded: isGuarded,
+                           avoidsConflictClause: avoidsConflictClause)
+    }
+
+    /// The same table, written without `ON CONFLICT` (see ``avoidsConflictClause``).
+    func avoidingConflictClause(schema: String) -> TableSchema {
+        TableSchema(itemType: itemType, name: name, schema: schema, key: key, keyKind: keyKind, columns: columns,
+                    columnOrder: layout.map(\.name), takenNames: takenNames, reservedAttributes: reservedAttributes,
+                    isGuarded: true, avoidsConflictClause: true)
     }
 }
 

@@ -104,36 +104,35 @@ extension PostgresWriter {
             given.append(column)
             parameters.append(parameter)
         }
-        var sql = TableSchema.insert(into: table.qualified, key: table.key, columns: given)
-            + " ON CONFLICT (\(table.key.quoted)) "
-        // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value,
-        // and the read-back below refuses an item that gives it another.
-        let settable = table.columns.filter { !$0.isIdentityAlways }
-        let missing = settable.filter { item.attributes[$0.attribute] == nil }
-        let assignments = given.filter { !$0.isIdentityAlways }.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }
-            + missing.map { "\($0.quoted) = NULL" }
-        sql += replacing && !assignments.isEmpty ? "DO UPDATE SET \(assignments.joined(separator: ", "))" : "DO NOTHING"
-        sql += " RETURNING \(table.selectList)"
         let operation = replacing ? "Saving \(item.reference)" : "Inserting \(item.reference)"
+        let (statements, setsColumns) = upsertStatements(item, table, given, replacing: replacing)
+        let commands = statements.map { PGCommand($0, parameters, prepared: true, operation: operation) }
         do {
-            try checkedUpsert(item, table, given, PGCommand(sql, parameters, prepared: true, operation: operation),
-                              key: key, keyTakenIsFine: replacing && assignments.isEmpty, replacing: replacing)
+            try checkedUpsert(item, table, given, commands, key: key, keyTakenIsFine: replacing && !setsColumns,
+                              replacing: replacing)
         } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
-            // The key conflicts are handled by ON CONFLICT: this is another unique index.
+            if table.avoidsConflictClause, violatesKey(of: table) {
+                // Another session inserted the key after this write found it free, and committed.
+                throw replacing ? concurrentInsert(item, table, error) : alreadyExists(item)
+            }
+            // The key conflicts are handled by ON CONFLICT or the check before the insert: this is
+            // another unique index.
             throw try namingUniqueViolation(error, item)
         }
     }
 
-    /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored.
+    /// Runs a guarded insert or save in a savepoint and checks the row PostgreSQL stored: the row
+    /// of the first of `commands` that returned one.
     ///
     /// No row comes back when the key is taken and the statement does nothing then (an insert, or
     /// a save with no column to set, `keyTakenIsFine`), or when a trigger or rule of the table
     /// skipped the row; a lookup of the key tells them apart.
-    private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ command: PGCommand,
+    private func checkedUpsert(_ item: Item, _ table: TableSchema, _ given: [ColumnSchema], _ commands: [PGCommand],
                                key: PGValue, keyTakenIsFine: Bool, replacing: Bool) throws {
-        _ = try inSavepoint(item.reference, command) { result in
-            guard result.rowCount > 0 else {
-                let lookup = PGCommand(table.selectByKey, [key], prepared: true, operation: command.operation)
+        let operation = commands.first?.operation ?? "Writing \(item.reference)"
+        _ = try inSavepoint(item.reference, commands) { results in
+            guard let result = results.first(where: { $0.rowCount > 0 }) else {
+                let lookup = PGCommand(table.selectByKey, [key], prepared: true, operation: operation)
                 if !replacing || keyTakenIsFine, try transaction.run([lookup])[0].rowCount > 0 {
                     if replacing { return }
                     throw alreadyExists(item)
@@ -187,15 +186,23 @@ extension PostgresWriter {
     /// the transaction goes on as if nothing had been tried.
     func inSavepoint(_ reference: ItemReference?, _ command: PGCommand,
                      verify: (PGResult) throws -> Void) throws -> PGResult {
-        let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: command.operation)
+        try inSavepoint(reference, [command]) { try verify($0[0]) }[0]
+    }
+
+    /// Runs `commands` in one savepoint and checks their results with `verify`, as
+    /// the form with one command does.
+    func inSavepoint(_ reference: ItemReference?, _ commands: [PGCommand],
+                     verify: ([PGResult]) throws -> Void) throws -> [PGResult] {
+        let operation = commands.first?.operation ?? "Writing"
+        let savepoint = PGCommand("SAVEPOINT persist_write", prepared: true, operation: operation)
         do {
-            let result = try transaction.run([savepoint, command])[1]
-            try verify(result)
-            releaseSavepoint("persist_write", operation: command.operation)
-            return result
+            let results = Array(try transaction.run([savepoint] + commands).dropFirst())
+            try verify(results)
+            releaseSavepoint("persist_write", operation: operation)
+            return results
         } catch {
             if let lost = error as? DataStoreError, PostgresSession.isConnectionLoss(lost) { throw lost }
-            try rollBackSavepoint("persist_write", operation: command.operation)
+            try rollBackSavepoint("persist_write", operation: operation)
             guard var named = error as? DataStoreError, named.items.isEmpty, let reference else { throw error }
             named.items = [reference]
             throw named
