@@ -59,8 +59,7 @@ enum PostgresErrors {
     private static func describe(_ failure: ServerFailure, url: PostgresURL, operation: String)
         -> (DataStoreError.Code, String) {
         let server = "PostgreSQL at \(url.location)"
-        let detail = failure.detail.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
-        let said = failure.message + (detail.map { " (\($0))" } ?? "")
+        let said = said(failure)
         let failed = "\(operation) failed on \(server): \(said)."
         let state = failure.sqlState.code
         switch state {
@@ -107,6 +106,13 @@ enum PostgresErrors {
         default:
             return classify(failure.sqlState.errorClass, failed)
         }
+    }
+
+    /// The server's message, and its detail in parentheses: `duplicate key value violates unique
+    /// constraint "t_pkey" (Key (id)=(1) already exists)`.
+    static func said(_ failure: ServerFailure) -> String {
+        let detail = failure.detail.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }
+        return failure.message + (detail.map { " (\($0))" } ?? "")
     }
 
     private static func classify(_ errorClass: String, _ failed: String) -> (DataStoreError.Code, String) {

@@ -40,6 +40,12 @@ struct StoreSchema: Sendable {
         SQLNames.qualified(name, object)
     }
 
+    /// Whether `failure` names the `PRIMARY KEY` constraint of a table of this schema.
+    func isPrimaryKey(_ failure: ServerFailure) -> Bool {
+        guard failure.schema == name, let table = failure.table, let constraint = failure.constraint else { return false }
+        return primaryKeyConstraints[table] == constraint
+    }
+
     /// The table whose SQL name is `name`.
     func table(named name: String) -> TableSchema? {
         tables.values.first { $0.name == name }

@@ -236,11 +236,16 @@ final class PostgresEngine: DataStoreEngine {
             pendingSnapshots.openAll()
             // The notification is delivered to listeners when, and only if, the block commits, and
             // sent only when it wrote something: a transaction gets an identifier at its first write.
-            _ = try session.run([
-                PGCommand("SELECT pg_catalog.pg_notify($1, '') WHERE pg_catalog.txid_current_if_assigned() IS NOT NULL",
-                          [.text(changeChannel)], prepared: true, operation: "Committing a write block"),
-                PGCommand("COMMIT", prepared: true, operation: "Committing a write block"),
-            ])
+            do {
+                _ = try session.run([
+                    PGCommand("SELECT pg_catalog.pg_notify($1, '') WHERE pg_catalog.txid_current_if_assigned() IS NOT NULL",
+                              [.text(changeChannel)], prepared: true, operation: "Committing a write block"),
+                    PGCommand("COMMIT", prepared: true, operation: "Committing a write block"),
+                ])
+            } catch let error as DataStoreError {
+                // A deferred constraint is checked only now.
+                throw CommitViolation.error(error, failure: session.connection.lastFailure, schema: writer.schema)
+            }
         } catch {
             rollback(session)
             throw error

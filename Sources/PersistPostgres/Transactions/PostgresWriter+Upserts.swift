@@ -38,11 +38,8 @@ extension PostgresWriter {
 
     /// Whether the last statement failed on the `PRIMARY KEY` of `table`.
     func violatesKey(of table: TableSchema) -> Bool {
-        guard let failure = transaction.session.connection.lastFailure, let constraint = failure.constraint else {
-            return false
-        }
-        return failure.schema == schema.name && failure.table == table.name
-            && schema.primaryKeyConstraints[table.name] == constraint
+        guard let failure = transaction.session.connection.lastFailure else { return false }
+        return failure.table == table.name && schema.isPrimaryKey(failure)
     }
 
     /// The error for a save that found no row with its key, and whose insert then met the row of
