@@ -3,9 +3,9 @@ import Persist
 extension PostgresWriter {
     /// The next integer identifier of a type whose key is an integer column.
     ///
-    /// - An adopted key with its own sequence (`serial`, `GENERATED … AS IDENTITY`) takes the
-    ///   identifier from that sequence with `nextval`, so legacy `INSERT`s that let the column
-    ///   default and Persist never hand out the same identifier. A sequence behind the table's
+    /// - An adopted key with a sequence (see ``keySequence``) takes the identifier from that
+    ///   sequence with `nextval`, so legacy `INSERT`s that let the column default and Persist
+    ///   never hand out the same identifier. A sequence behind the table's
     ///   largest key (rows inserted with explicit keys) is first moved up to it with `setval`.
     /// - Any other integer key gives one above `max(key)`. This is safe against other Persist
     ///   processes: every Persist write block on the schema holds the schema's transaction-level
@@ -22,7 +22,7 @@ extension PostgresWriter {
         let key = table.key.quoted
         let results = try transaction.run([
             PGCommand("SELECT max(\(key))::int8 FROM \(table.qualified)", prepared: true, operation: operation),
-            PGCommand("SELECT pg_catalog.pg_get_serial_sequence($1, $2)", [.text(table.qualified), .text(table.key.name)],
+            PGCommand("SELECT (\(Self.keySequence))::text", [.text(table.qualified), .text(table.key.name)],
                       prepared: true, operation: operation),
         ])
         let largest = try results[0].int64(0, 0)
@@ -51,8 +51,26 @@ extension PostgresWriter {
         return try moved.int64(0, 1) ?? IntegerIDs.after(largest, itemType: itemType)
     }
 
-    /// Moves the sequence of each adopted integer key this block wrote identifiers to (`serial`,
-    /// `GENERATED … AS IDENTITY`) up to the table's largest key, before the block commits, so that
+    /// The sequence of the key column `$2` of the table `$1` (qualified), as a `regclass`, or NULL:
+    /// the sequence the column owns (`serial`, `GENERATED … AS IDENTITY`), or else the one its
+    /// `DEFAULT` is exactly `nextval` of (a sequence the table does not own, which other tables may
+    /// share). The default is found by its dependency on the sequence in `pg_depend`, and must be
+    /// the call alone: a default computed from a sequence (`nextval('s') * 10`) gives no sequence.
+    static let keySequence = """
+        coalesce(pg_catalog.pg_get_serial_sequence($1, $2)::regclass, (
+            SELECT d.refobjid::regclass FROM pg_catalog.pg_attribute a
+            JOIN pg_catalog.pg_attrdef ad ON ad.adrelid = a.attrelid AND ad.adnum = a.attnum
+            JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_attrdef'::regclass AND d.objid = ad.oid
+                AND d.refclassid = 'pg_catalog.pg_class'::regclass
+            JOIN pg_catalog.pg_class s ON s.oid = d.refobjid AND s.relkind = 'S'
+            WHERE a.attrelid = $1::regclass AND a.attname = $2
+              AND pg_catalog.pg_get_expr(ad.adbin, ad.adrelid)
+                  = pg_catalog.format('nextval(%L::regclass)', d.refobjid::regclass)
+            LIMIT 1))
+        """
+
+    /// Moves the sequence of each adopted integer key this block wrote identifiers to (see
+    /// ``keySequence``) up to the table's largest key, before the block commits, so that
     /// a legacy `INSERT` that lets the key default never takes an identifier Persist wrote: one
     /// given by the item, or one of several `nextIntegerID` calls of the block, of which only the
     /// first asks the sequence. A sequence whose next value is already past the key, one that
@@ -62,7 +80,7 @@ extension PostgresWriter {
             guard let table = schema.tables[itemType], !table.isCreated else { return nil }
             return PGCommand("""
                 SELECT pg_catalog.setval(s.seq, s.top) FROM (
-                    SELECT pg_catalog.pg_get_serial_sequence($1, $2)::regclass AS seq,
+                    SELECT (\(Self.keySequence)) AS seq,
                            (SELECT max(\(table.key.quoted)) FROM \(table.qualified))::int8 AS top) s
                 JOIN pg_catalog.pg_sequence q ON q.seqrelid = s.seq
                 WHERE s.top IS NOT NULL AND s.top BETWEEN q.seqmin AND q.seqmax AND q.seqincrement > 0
