@@ -47,19 +47,22 @@ final class MigrationJob {
         self.signals = signals
     }
 
-    /// The tables of an SQL source whose rows a copy cannot take: those without a usable key (views,
-    /// virtual and internal tables, and partitions, hold no data of their own).
+    /// The tables of an SQL source whose rows a copy cannot take: those without a usable key, and
+    /// those whose name (or two of whose columns' names) is another spelling of one Swift finds
+    /// equal (views, virtual and internal tables, and partitions, hold no data of their own).
     private static func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
         if let sqlite = store as? SQLiteDataStore {
             return try sqlite.skippedTables().compactMap { table in
-                guard case .noUsableKey = table.reason else { return nil }
-                return (table.name, table.reason.description)
+                switch table.reason {
+                case .noUsableKey, .ambiguousName: return (table.name, table.reason.description)
+                default: return nil
+                }
             }
         }
         if let postgres = store as? PostgresDataStore {
             return try postgres.skippedTables().compactMap { table in
                 switch table.reason {
-                case .noUsableKey, .inheritedFrom: return (table.name, table.reason.description)
+                case .noUsableKey, .inheritedFrom, .ambiguousName: return (table.name, table.reason.description)
                 default: return nil
                 }
             }

@@ -73,6 +73,28 @@ struct SchemaFaithfulToolTests {
         #expect(notes?.contains { $0.contains("\"w\" was not copied") } == true, "\(json.stdout)")
     }
 
+    @Test("source tables skipped for names spelled two ways are named in the summary and in --json notes")
+    func ambiguousNamesReported() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("names.db"))
+        try raw.exec("""
+            CREATE TABLE "caf\u{E9}" (id INTEGER PRIMARY KEY, v TEXT);
+            CREATE TABLE "cafe\u{301}" (id INTEGER PRIMARY KEY, v TEXT);
+            CREATE TABLE cols (id INTEGER PRIMARY KEY, "na\u{EF}ve" TEXT, "nai\u{308}ve" TEXT);
+            INSERT INTO "caf\u{E9}" VALUES (1, 'composed');
+            INSERT INTO "cafe\u{301}" VALUES (2, 'decomposed');
+            INSERT INTO cols VALUES (1, 'a', 'b');
+            """)
+        raw.close()
+        let json = try Tool.run(["--from", "sqlite:names.db", "--to", "sqlite:copy.db", "--json"], in: directory.url)
+        #expect(json.status == 0, "\(json.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let notes = summary?["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.contains("\"caf\u{E9}\" was not copied: ambiguous name") }, "\(json.stdout)")
+        #expect(notes.contains { $0.contains("\"cols\" was not copied: ambiguous name") }, "\(json.stdout)")
+    }
+
     @Test("a schemaless source mixing kinds in one attribute reaches SQLite and comes back, verified")
     func mixedKinds() throws {
         let directory = try TemporaryDirectory()
