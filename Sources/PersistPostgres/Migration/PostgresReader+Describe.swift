@@ -73,7 +73,8 @@ extension PostgresReader: SchemaDescribingReader {
                 SELECT i.relname::text, ix.indisunique,
                        (SELECT pg_catalog.string_agg(a.attname::text, E'\\x1f' ORDER BY k.ord)
                         FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
-                        JOIN pg_catalog.pg_attribute a ON a.attrelid = ix.indrelid AND a.attnum = k.attnum)
+                        JOIN pg_catalog.pg_attribute a ON a.attrelid = ix.indrelid AND a.attnum = k.attnum
+                        WHERE k.ord <= ix.indnkeyatts)
                 FROM pg_catalog.pg_index ix JOIN pg_catalog.pg_class i ON i.oid = ix.indexrelid
                 WHERE ix.indrelid = $1::regclass AND NOT ix.indisprimary AND ix.indexprs IS NULL
                   AND ix.indpred IS NULL AND 0 <> ALL (ix.indkey::int2[])

@@ -232,4 +232,24 @@ struct PostgresSchemaTests {
         #expect(system.stderr.contains("\"xmin\" has the name of one of PostgreSQL's system columns"), "\(system.stderr)")
         #expect(try pg.sql("SELECT count(*) FROM pg_tables WHERE schemaname = '\(pg.schema)' AND tablename = 'h'") == "0")
     }
+
+    @Test("a UNIQUE index with INCLUDE columns comes back unique over its key columns alone")
+    func includedColumns() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        _ = try pg.sql("""
+            CREATE SCHEMA \(pg.schema);
+            CREATE TABLE \(pg.schema).u (id integer PRIMARY KEY, email text, code text);
+            CREATE UNIQUE INDEX u_email ON \(pg.schema).u (email) INCLUDE (code);
+            INSERT INTO \(pg.schema).u VALUES (1, 'a', 'x'), (2, 'b', 'x');
+            """)
+        let output = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let copy = try RawDatabase(directory.path("copy.sqlite"))
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT name FROM pragma_index_info('u_email') ORDER BY seqno") == [[.text("email")]])
+        #expect(throws: (any Error).self) { try copy.exec("INSERT INTO u VALUES (3, 'a', 'z')") }
+    }
 }
