@@ -132,7 +132,7 @@ extension ColumnType {
     /// Whether ``inexactness(_:)`` can find anything in this type's values.
     var mayBeInexact: Bool {
         switch self {
-        case .numeric, .timestamp, .timestamptz: true
+        case .numeric, .timestamp, .timestamptz, .json, .jsonb: true
         default: false
         }
     }
@@ -164,6 +164,11 @@ extension ColumnType {
             guard micros != .max, micros != .min else { return nil }
             if TimeCoding.microseconds(from: TimeCoding.date(fromMicroseconds: micros)) == micros { return nil }
             return "a timestamp whose microsecond a Date, which counts seconds from 2001 in a double, does not keep"
+        case .json:
+            return JSONValueCoding.inexactness(bytes)
+        case .jsonb:
+            guard bytes.first == 1 else { return nil }
+            return JSONValueCoding.inexactness(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
         default:
             return nil
         }

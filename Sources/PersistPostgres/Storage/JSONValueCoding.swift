@@ -19,6 +19,18 @@ enum JSONValueCoding {
         return parser.isAtEnd ? value : nil
     }
 
+    /// Why ``decode(_:)`` does not give exactly what a JSON text holds, or `nil` when it does: a
+    /// number no 64-bit integer or double equals, an object with a key twice (the last one is
+    /// kept), or `null` at the top level (read as no value). Reads give the nearest value, as
+    /// documented; a migration refuses to copy it.
+    static func inexactness(_ bytes: UnsafeRawBufferPointer) -> String? {
+        var parser = Parser(bytes: bytes, checksExactness: true)
+        parser.skipWhitespace()
+        guard let value = parser.value(depth: 0) else { return nil }
+        if value.isNull { return "the JSON null, which Persist reads as no value" }
+        return parser.inexactness
+    }
+
     /// The JSON text of a value; `nil` when it has no JSON form.
     static func encode(_ value: Value) -> String? {
         var text = ""
@@ -77,6 +89,10 @@ enum JSONValueCoding {
     private struct Parser {
         let bytes: UnsafeRawBufferPointer
         var offset = 0
+        /// Whether to note the first value read inexactly in ``inexactness``.
+        var checksExactness = false
+        /// The first value read inexactly, when ``checksExactness``.
+        var inexactness: String?
 
         var isAtEnd: Bool { offset == bytes.count }
 
@@ -123,6 +139,9 @@ enum JSONValueCoding {
                 offset += 1
                 skipWhitespace()
                 guard let entry = value(depth: depth + 1) else { return nil }
+                if checksExactness, inexactness == nil, entries[key] != nil {
+                    inexactness = "a JSON object with the key \(String(reflecting: key)) twice, of which only the last is kept"
+                }
                 entries[key] = entry
                 skipWhitespace()
                 if current == UInt8(ascii: ",") {
@@ -238,14 +257,24 @@ enum JSONValueCoding {
             return finish(start, isInteger)
         }
 
-        private func finish(_ start: Int, _ isInteger: Bool) -> Value? {
+        private mutating func finish(_ start: Int, _ isInteger: Bool) -> Value? {
             guard offset > start else { return nil }
             let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             if isInteger, let integer = Int64(text) { return .int(integer) }
             // The nearest double: a number beyond the doubles' range (legacy JSON may hold 1e400)
             // is an infinity, as a `numeric` column's is.
             guard let double = Double(text), !double.isNaN else { return nil }
+            if checksExactness, inexactness == nil, !Self.isExact(double, text) {
+                inexactness = "the JSON number \(text), which no 64-bit integer or double equals (the nearest is \(double))"
+            }
             return .double(double)
+        }
+
+        /// Whether `double` is exactly the number `text` writes.
+        private static func isExact(_ double: Double, _ text: String) -> Bool {
+            guard double.isFinite, let kept = NumericCoding.decimal(of: double.magnitude),
+                  let written = NumericCoding.decimal(ofNumber: text) else { return false }
+            return kept == written
         }
     }
 }

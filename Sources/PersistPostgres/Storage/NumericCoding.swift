@@ -103,7 +103,12 @@ enum NumericCoding {
     /// The shortest decimal of a finite double (Swift's own rendering) as significant digits and a
     /// power of ten: `0.25` is ("25", -2).
     static func decimal(of value: Double) -> (digits: String, exponent: Int)? {
-        let text = "\(value)"
+        decimal(ofNumber: "\(value)")
+    }
+
+    /// The significant digits and power of ten of a number's magnitude written as a plain
+    /// decimal or with an exponent (`-1.25e3` is ("125", 1)), as ``decimal(ofText:)`` gives them.
+    static func decimal(ofNumber text: String) -> (digits: String, exponent: Int)? {
         guard let marker = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else { return decimal(ofText: text) }
         guard let power = Int(text[text.index(after: marker)...]),
               let (digits, exponent) = decimal(ofText: String(text[..<marker])) else { return nil }

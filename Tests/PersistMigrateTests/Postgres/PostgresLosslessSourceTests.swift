@@ -81,4 +81,45 @@ struct PostgresLosslessSourceTests {
         let original = try pg.sql(rows.replacingOccurrences(of: "%@", with: pg.schema))
         #expect(copy == original, "\(copy)\n----\n\(original)")
     }
+
+    @Test("JSON numbers no integer or double equals, repeated keys and a JSON null fail the copy (65); exact JSON copies")
+    func inexactJSON() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let other = try PostgresScratch()
+        defer { other.drop() }
+        _ = try pg.sql("""
+            CREATE SCHEMA "\(pg.schema)";
+            CREATE TABLE "\(pg.schema)".fine (id integer PRIMARY KEY, j json, b jsonb);
+            INSERT INTO "\(pg.schema)".fine VALUES
+                (1, '{"a": 0.1, "b": 1e2, "c": -0.0, "d": 12, "e": [1.5, "x", null]}', '{"big": 9223372036854775807}'),
+                (2, '[1e300, 2.5e-3]', '"text"');
+            CREATE TABLE "\(pg.schema)".digits (id integer PRIMARY KEY, j jsonb);
+            INSERT INTO "\(pg.schema)".digits VALUES (1, '{"n": 0.1000000000000000000001}');
+            CREATE TABLE "\(pg.schema)".huge (id integer PRIMARY KEY, j json);
+            INSERT INTO "\(pg.schema)".huge VALUES (1, '[12345678901234567890]'), (2, '1e400');
+            CREATE TABLE "\(pg.schema)".twice (id integer PRIMARY KEY, j json);
+            INSERT INTO "\(pg.schema)".twice VALUES (1, '{"a": 1, "a": 2}');
+            CREATE TABLE "\(pg.schema)".nulls (id integer PRIMARY KEY, j json);
+            INSERT INTO "\(pg.schema)".nulls VALUES (1, 'null');
+            """)
+        for (type, says) in [("digits", "the JSON number 0.1000000000000000000001"),
+                             ("huge", "the JSON number 12345678901234567890"),
+                             ("twice", "the key \"a\" twice"), ("nulls", "the JSON null")] {
+            let refused = try Tool.run([pg.url, "copy.sqlite", "--progress", "never", "--types", type], in: directory.url)
+            #expect(refused.status == 65, "\(type): \(refused.stderr)")
+            #expect(refused.stderr.contains(says) && refused.stderr.contains("item \(type)/"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path("copy.sqlite")))
+        }
+        let copied = try Tool.run([pg.url, other.url, "--progress", "never", "--types", "fine"], in: directory.url)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        // Equal as JSON values (1e2 comes back as 100.0, the same number).
+        let equal = try pg.sql("""
+            SELECT count(*) FROM "\(pg.schema)".fine a JOIN "\(other.schema)".fine b USING (id)
+            WHERE a.j::jsonb = b.j::jsonb AND a.b = b.b
+            """)
+        #expect(equal == "2")
+    }
 }
