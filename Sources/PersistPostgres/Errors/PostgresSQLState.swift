@@ -90,6 +90,10 @@ public struct PostgresSQLState: Sendable, Hashable, CustomStringConvertible {
     public static let connectionFailure = PostgresSQLState(known: "08006")
     /// `23505`: a unique constraint or primary key rejected a row.
     public static let uniqueViolation = PostgresSQLState(known: "23505")
+    /// `42704`: an object the statement names, such as a type, does not exist.
+    public static let undefinedObject = PostgresSQLState(known: "42704")
+    /// `3F000`: a schema the statement names does not exist.
+    public static let invalidSchemaName = PostgresSQLState(known: "3F000")
     /// `40001`: a concurrent transaction made this one impossible to serialize.
     public static let serializationFailure = PostgresSQLState(known: "40001")
     /// `40P01`: a deadlock was detected and this transaction was chosen to fail.

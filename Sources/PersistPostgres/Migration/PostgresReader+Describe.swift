@@ -61,11 +61,19 @@ extension PostgresReader: SchemaDescribingReader {
         let relation: [PGValue] = [.text(table.qualified)]
         let results = try transaction.run([
             PGCommand("""
-                SELECT a.attname::text, pg_catalog.format_type(a.atttypid, a.atttypmod), a.attnotnull,
+                SELECT a.attname::text,
+                       CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, t.typtypmod)
+                            WHEN n.nspname IN ('pg_catalog', 'information_schema')
+                              OR pg_catalog.format_type(a.atttypid, a.atttypmod) LIKE '%.%'
+                            THEN pg_catalog.format_type(a.atttypid, a.atttypmod)
+                            ELSE pg_catalog.quote_ident(n.nspname) || '.' || pg_catalog.format_type(a.atttypid, a.atttypmod)
+                       END,
+                       a.attnotnull,
                        pg_catalog.col_description(a.attrelid, a.attnum),
                        EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conrelid = a.attrelid
                                AND c.contype = 'u' AND c.conkey = ARRAY[a.attnum])
-                FROM pg_catalog.pg_attribute a
+                FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+                JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
                 WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
                 ORDER BY a.attnum
                 """, relation, operation: Self.describing),

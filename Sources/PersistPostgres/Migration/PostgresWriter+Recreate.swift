@@ -94,7 +94,12 @@ extension PostgresWriter: SchemaRecreatingWriter {
                                           operation: Self.recreating))
             }
         }
-        _ = try transaction.run(commands)
+        do {
+            _ = try transaction.run(commands)
+        } catch let error as DataStoreError
+                    where [PostgresSQLState.undefinedObject, .invalidSchemaName].map(\.engineCode).contains(error.engineCode) {
+            throw missingType(error, description.itemType, columns)
+        }
         try reloadSchema()
         guard schema.tables[description.itemType] != nil else {
             throw DataStoreError(.unsupported, "the recreated table \(qualified) in PostgreSQL at \(location) cannot hold "
@@ -108,6 +113,21 @@ extension PostgresWriter: SchemaRecreatingWriter {
     }
 
     var columnFallbacks: [MigrationReport.Fallback] { recreation.fallbacks }
+
+    /// The error for a table whose recreation met a type the target database does not have: a
+    /// column of a type the source's database defines (an enum, a composite type), named by its
+    /// schema, which another database lacks.
+    private func missingType(_ error: DataStoreError, _ itemType: String, _ columns: [TableDescription.Column]) -> DataStoreError {
+        let defined = columns.filter { $0.declaredType.contains(".") }
+            .map { "\(String(reflecting: $0.name)) (\($0.declaredType))" }
+        let which = defined.isEmpty ? "a column's type" : "the type of its column " + defined.joined(separator: ", ")
+        return DataStoreError(
+            .unsupported,
+            "the table \(String(reflecting: itemType)) cannot be recreated in PostgreSQL at \(location): "
+                + "\(which) is not in the target database (\(error.engineMessage ?? error.message)); create the type "
+                + "there first, or leave the type out", path: location, engineCode: error.engineCode,
+            engineMessage: error.engineMessage)
+    }
 
     /// The name of the key column that holds the rowids of a table keyed by a rowid it does not
     /// name: the first of SQLite's names for it that no column has (SQLite compares names without

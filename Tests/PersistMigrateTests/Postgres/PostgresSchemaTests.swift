@@ -252,4 +252,50 @@ struct PostgresSchemaTests {
         #expect(try copy.rows("SELECT name FROM pragma_index_info('u_email') ORDER BY seqno") == [[.text("email")]])
         #expect(throws: (any Error).self) { try copy.exec("INSERT INTO u VALUES (3, 'a', 'z')") }
     }
+
+    @Test("a domain column comes back as its base type; a type of the source's schema is named with it, and unsupported (65) where missing")
+    func userDefinedTypes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let other = try PostgresScratch()
+        defer { other.drop() }
+        _ = try pg.sql("""
+            CREATE SCHEMA \(pg.schema);
+            CREATE DOMAIN \(pg.schema).posint AS integer CHECK (VALUE > 0);
+            CREATE TYPE \(pg.schema).mood AS ENUM ('ok', 'sad');
+            CREATE TABLE \(pg.schema).d (id integer PRIMARY KEY, p \(pg.schema).posint, m \(pg.schema).mood);
+            INSERT INTO \(pg.schema).d VALUES (1, 5, NULL);
+            """)
+        let copied = try Tool.run([pg.url, other.url, "--progress", "never"], in: directory.url)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        let types = try other.sql("""
+            SELECT a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a
+            WHERE a.attrelid = '\(other.schema).d'::regclass AND a.attnum > 0 ORDER BY a.attnum
+            """)
+        #expect(types == "id|integer\np|integer\nm|\(pg.schema).mood", "\(types)")
+        let sqlite = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(sqlite.status == 0, "\(sqlite.stderr)")
+        let copy = try RawDatabase(directory.path("copy.sqlite"))
+        #expect(try copy.rows("SELECT type FROM pragma_table_info('d') WHERE name = 'p'") == [[.text("INTEGER")]])
+        copy.close()
+
+        // Another database has no such type.
+        let database = "pgtool_db_" + pg.schema.suffix(12)
+        _ = try pg.sql("CREATE DATABASE \(database)")
+        defer { _ = try? pg.sql("DROP DATABASE IF EXISTS \(database)") }
+        guard let slash = pg.base.range(of: "/", options: .backwards) else {
+            Issue.record("the server URL \(pg.base) names no database")
+            return
+        }
+        let databaseURL = String(pg.base[..<slash.upperBound]) + database
+        let elsewhere = databaseURL + "?schema=copy"
+        let refused = try Tool.run([pg.url, elsewhere, "--progress", "never"], in: directory.url)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\"m\" (\(pg.schema).mood) is not in the target database"), "\(refused.stderr)")
+        let schemas = try ProductRunner.run("/usr/bin/psql", ["-X", "-q", "-A", "-t", "-d", databaseURL,
+                                                             "-c", "SELECT count(*) FROM pg_namespace WHERE nspname = 'copy'"])
+        #expect(schemas.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "\(schemas.stdout)\(schemas.stderr)")
+    }
 }
