@@ -96,6 +96,11 @@ struct ToolDiagnosis {
             if error.message.contains("unfinished commit") {
                 return "open it once with the program that wrote it, to finish its last commit, then copy it"
             }
+            if job?.source.kind == .postgresql {
+                return error.code == .readOnly
+                    ? "the role in the URL may not read \(source): grant it USAGE on the schema and SELECT on its tables"
+                    : "check that the URL names a database and schema the role in it can read"
+            }
             switch error.code {
             case .unsupported: return "it was written by a newer version of Persist; copy it with that version"
             case .notFound: return "check the path of the store to copy"
@@ -118,6 +123,9 @@ struct ToolDiagnosis {
                 default:
                     return "\(folder) is not a folder; choose another target path"
                 }
+            case .readOnly where job?.target.kind == .postgresql:
+                return "\(left); the role in the URL may not create or write in \(target): grant it CREATE on the "
+                    + "database (for a new schema) or on the schema, or name a schema it owns"
             case .readOnly:
                 return "\(target) or its folder cannot be written; check their permissions, or choose another target path"
             case .invalidArgument:
@@ -144,6 +152,10 @@ struct ToolDiagnosis {
             }
             let layout = job?.target.kind == .gdbm && job?.target.layout.isRaw == true
                 ? " (the raw layout holds only items of one type with bytes: --to-layout native holds any)" : ""
+            guard !error.items.isEmpty else {
+                // A check no single item failed, such as a deferred constraint at commit.
+                return "\(left); \(target) refused the copy as a whole, as said above"
+            }
             return "\(left); \(target) cannot hold the item named above as it is\(layout); leave its type out with --types"
         case .ioError:
             return "\(left); check free disk space and permissions"
