@@ -289,7 +289,9 @@ final class PostgresEngine: DataStoreEngine {
 
     private func rollback(_ session: PostgresSession) {
         session.abortCopy(reason: "the write block was rolled back")
-        guard !session.connection.isBroken else { return }
+        // A COMMIT that failed (a deferred constraint) has ended the transaction already: a
+        // ROLLBACK then only draws the server's warning that none is in progress.
+        guard !session.connection.isBroken, session.connection.transactionStatus != .idle else { return }
         do {
             _ = try session.run([PGCommand("ROLLBACK", prepared: true, operation: "Rolling back a write block")])
         } catch {
