@@ -199,6 +199,8 @@ final class PostgresEngine: DataStoreEngine {
         let environment = environment(generation: generation)
         let writer: PostgresWriter
         let value: T
+        // Whether a failed COMMIT ended the transaction, which then needs no ROLLBACK.
+        var ended = false
         do {
             if fingerprint != schema.fingerprint {
                 // Another process, or other SQL, changed the schema: read it again, under the lock.
@@ -243,11 +245,14 @@ final class PostgresEngine: DataStoreEngine {
                     PGCommand("COMMIT", prepared: true, operation: "Committing a write block"),
                 ])
             } catch let error as DataStoreError {
-                // A deferred constraint is checked only now.
+                // A deferred constraint is checked only now. Its failed COMMIT ends the transaction
+                // (the round trip has been read to its end, so the status is the server's); a
+                // ROLLBACK would only draw the server's warning that none is in progress.
+                ended = session.connection.transactionStatus == .idle
                 throw CommitViolation.error(error, failure: session.connection.lastFailure, schema: writer.schema)
             }
         } catch {
-            rollback(session)
+            if !ended { rollback(session) }
             throw error
         }
         if !writer.schemaChanges.isEmpty {
@@ -289,9 +294,7 @@ final class PostgresEngine: DataStoreEngine {
 
     private func rollback(_ session: PostgresSession) {
         session.abortCopy(reason: "the write block was rolled back")
-        // A COMMIT that failed (a deferred constraint) has ended the transaction already: a
-        // ROLLBACK then only draws the server's warning that none is in progress.
-        guard !session.connection.isBroken, session.connection.transactionStatus != .idle else { return }
+        guard !session.connection.isBroken else { return }
         do {
             _ = try session.run([PGCommand("ROLLBACK", prepared: true, operation: "Rolling back a write block")])
         } catch {
