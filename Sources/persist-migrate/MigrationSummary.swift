@@ -114,7 +114,8 @@ struct MigrationSummary: Codable, Sendable {
         }
         let nameWidth = max(types.map(\.itemType.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
-            "  " + cells[0].padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            // Padded by characters: Foundation's padding counts UTF-16 units, and cuts longer names.
+            "  " + cells[0].leftAligned(nameWidth)
                 + cells.dropFirst().map { "  " + $0.leftAligned(10) }.joined()
         }
         lines.append(row(["type", "read", dryRun ? "to write" : "written", dryRun ? "present" : "skipped", "bytes",

@@ -26,6 +26,21 @@ struct OptionTests {
         #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")) == Set(items.filter { $0.itemType == "Review" }))
     }
 
+    @Test("the summary's table aligns and never cuts item type names of any script")
+    func summaryNames() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let names = ["cafe\u{301}", "\u{1F469}\u{200D}\u{1F4BB} developers", "plain"]
+        try StoreFiles.gdbm(directory.path("old.db"), holding: names.map { Item(itemType: $0, id: 1, attributes: ["v": 1]) })
+        let output = try Tool.run(["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let rows = output.stdout.split(separator: "\n").map(String.init).filter { line in names.contains { line.hasPrefix("  " + $0) } }
+        #expect(rows.count == names.count, "\(output.stdout)")
+        // The first number of every row starts in the same column (counted in characters).
+        let starts = Set(rows.map { row in row.firstIndex(of: "1").map { row.distance(from: row.startIndex, to: $0) } ?? -1 })
+        #expect(starts.count == 1, "\(output.stdout)")
+    }
+
     @Test("--if-exists replace and skip treat the items already there as asked")
     func ifExists() throws {
         let directory = try TemporaryDirectory()
