@@ -37,6 +37,10 @@ struct LockingTests {
             let error = expectError(.locked) { try store.setup() }
             #expect(error?.path == path && error?.message.contains(path) == true)
             #expect(error?.engineCode != nil)
+            // A store that waited is told to wait longer, not to wait.
+            let waited = store.options.lockWait > .zero
+            #expect(error?.message.contains(waited ? "give the store a longer lock wait" : "give the store a lock wait") == true,
+                    "\(error?.message ?? "")")
         }
         #expect(fileBytes(path) == before)
         holder.closeInputAndWait()

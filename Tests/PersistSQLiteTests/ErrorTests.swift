@@ -166,6 +166,7 @@ struct ErrorTests {
             }
             #expect(error?.engineCode.map { $0 & 0xFF } == Int(SQLITE_BUSY))
             #expect(error?.message.contains(path) == true)
+            #expect(error?.message.contains("was not free within the busy timeout") == true, "\(error?.message ?? "")")
             // Reads still work, and see neither transaction.
             #expect(try allItems(store, "Note").map(\.id) == ["kept"])
             try other.exec("ROLLBACK;")

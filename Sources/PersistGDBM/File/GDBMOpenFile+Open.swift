@@ -58,7 +58,12 @@ extension GDBMOpenFile {
             } catch var error as DataStoreError where error.code == .locked {
                 let now = ContinuousClock.now
                 guard now < deadline else {
-                    if lockWait > .zero { error.message += " (waited \(lockWait) for it)" }
+                    if lockWait > .zero {
+                        // The advice to give the store a lock wait becomes one to lengthen it.
+                        error.message = error.message.replacingOccurrences(
+                            of: "give the store a lock wait", with: "give the store a longer lock wait")
+                            + " (waited \(lockWait) for it, while other processes took turns with the file)"
+                    }
                     throw error
                 }
                 let rest = deadline - now

@@ -25,7 +25,8 @@ enum SQLiteErrors {
     ) -> (DataStoreError.Code, String) {
         switch code & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:
-            return (.locked, "Another connection or process holds a lock on it for longer than the busy timeout; "
+            return (.locked, "The lock it needs was not free within the busy timeout: another connection or "
+                + "process held it that long, or several took it in turn (SQLite does not queue waiters); "
                 + "retry later, or raise SQLiteDataStore.Options.busyTimeout.")
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             return (.corrupt, "The file is damaged, truncated, or not an SQLite database; nothing was changed. "
