@@ -36,9 +36,9 @@ struct SchemaChangeReadTests {
             }
             let error = expectError(.io) {
                 try store.read { accessor in
-                    // A result of another table: the block's snapshot is now handed out, and no
-                    // lock is held on the table the other connection alters.
-                    _ = try accessor.countItems(forRequest: DataStoreRequest(itemType: "Other"))
+                    // Items of another table: the block's snapshot is now handed out, and no lock
+                    // is held on the table the other connection alters.
+                    _ = try accessor.items(forRequest: DataStoreRequest(itemType: "Other"))
                     let legacy = try TestServer.connect()
                     defer { legacy.close() }
                     try legacy.executeScript("ALTER TABLE \(schema).\"Wide\" ADD COLUMN extra text")

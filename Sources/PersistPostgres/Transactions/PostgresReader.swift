@@ -165,10 +165,10 @@ class PostgresReader: StoreReader {
     func withCurrentSchema<T>(_ itemType: String, _ body: (TableSchema) throws -> T) throws -> T? {
         guard let table = schema.tables[itemType] else {
             guard try refreshIfChanged(), let table = schema.tables[itemType] else { return nil }
-            return try observed(body(table))
+            return try body(table)
         }
         do {
-            return try observed(body(table))
+            return try body(table)
         } catch is StaleSchema {
             // The result shows columns another connection added since this block's snapshot,
             // whose catalog does not list them yet: a block that has handed out nothing starts over
@@ -182,18 +182,12 @@ class PostgresReader: StoreReader {
         }
         guard let table = schema.tables[itemType] else { return nil }
         do {
-            return try observed(body(table))
+            return try body(table)
         } catch is StaleSchema {
             throw DataStoreError(
                 .io, "the columns of table \(table.qualified) in PostgreSQL at \(location) changed while they were "
                     + "read, or have types the store did not expect; retry the block", path: location)
         }
-    }
-
-    /// `value`, a result the block hands out: from now on the block keeps its snapshot.
-    private func observed<T>(_ value: T) -> T {
-        transaction.hasObservedResults = true
-        return value
     }
 
     /// Reads the schema again if the catalog's fingerprint differs from the cached schema's;
