@@ -62,7 +62,7 @@ extension GDBMOpenFile {
                         // The advice to give the store a lock wait becomes one to lengthen it.
                         error.message = error.message.replacingOccurrences(
                             of: "give the store a lock wait", with: "give the store a longer lock wait")
-                            + " (waited \(lockWait) for it, while other processes took turns with the file)"
+                            + " (waited \(lockWait) for it: another process held it that long, or several took it in turn)"
                     }
                     throw error
                 }
