@@ -50,14 +50,6 @@ struct GDBMLiveQueryTests {
         let store = GDBMDataStore(path: path)
         try store.setup()
         defer { try? store.tearDown() }
-        try store.writeSync { try $0.insert(Item(itemType: "Note", id: "a", attributes: ["v": 1])) }
-        try FileManager.default.removeItem(atPath: path)
-        if how == "replaced" { try Data("another file".utf8).write(to: URL(fileURLWithPath: path)) }
-        let error = try #require(throws: DataStoreError.self) {
-            try store.writeSync { try $0.insert(Item(itemType: "Note", id: "b", attributes: ["v": 2])) }
-        }
-        #expect(error.code == .notFound && error.path == path, "\(error)")
-        #expect(error.message.contains(how == "removed" ? "was removed" : "was replaced by another file"), "\(error)")
-        if how == "replaced" { #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("another file".utf8)) }
+        try expectWriteFailsAfterFile(how, of: store, at: path)
     }
 }

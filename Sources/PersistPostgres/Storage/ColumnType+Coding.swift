@@ -150,10 +150,7 @@ extension ColumnType {
             // A decimal of at most 15 significant digits (within the doubles' range) reads back
             // exactly through its nearest double: no need to compare the digits.
             if NumericCoding.significantDigits(of: text) <= 15, text.utf8.count < 300 { return nil }
-            guard let double = Double(text), double.isFinite,
-                  let kept = NumericCoding.decimal(of: double.magnitude),
-                  let stored = NumericCoding.decimal(ofText: text), kept == stored
-            else {
+            guard let double = Double(text), NumericCoding.isExact(double, text) else {
                 return "the numeric \(text), which no 64-bit integer or double equals (the nearest is "
                     + "\(Double(text).map { "\($0)" } ?? "none"))"
             }

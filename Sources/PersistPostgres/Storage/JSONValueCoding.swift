@@ -264,17 +264,10 @@ enum JSONValueCoding {
             // The nearest double: a number beyond the doubles' range (legacy JSON may hold 1e400)
             // is an infinity, as a `numeric` column's is.
             guard let double = Double(text), !double.isNaN else { return nil }
-            if checksExactness, inexactness == nil, !Self.isExact(double, text) {
+            if checksExactness, inexactness == nil, !NumericCoding.isExact(double, text) {
                 inexactness = "the JSON number \(text), which no 64-bit integer or double equals (the nearest is \(double))"
             }
             return .double(double)
-        }
-
-        /// Whether `double` is exactly the number `text` writes.
-        private static func isExact(_ double: Double, _ text: String) -> Bool {
-            guard double.isFinite, let kept = NumericCoding.decimal(of: double.magnitude),
-                  let written = NumericCoding.decimal(ofNumber: text) else { return false }
-            return kept == written
         }
     }
 }

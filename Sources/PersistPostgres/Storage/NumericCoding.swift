@@ -106,6 +106,20 @@ enum NumericCoding {
         decimal(ofNumber: "\(value)")
     }
 
+    /// Whether `double` is exactly the number `text` writes (a plain decimal, or one with an
+    /// exponent): compared digit by digit, as the shortest decimal of the double.
+    ///
+    /// ```swift
+    /// NumericCoding.isExact(0.1, "0.1")                        // true
+    /// NumericCoding.isExact(0.1, "0.1000000000000000000001")   // false
+    /// ```
+    static func isExact(_ double: Double, _ text: String) -> Bool {
+        guard double.isFinite, let kept = decimal(of: double.magnitude), let written = decimal(ofNumber: text) else {
+            return false
+        }
+        return kept == written
+    }
+
     /// The significant digits and power of ten of a number's magnitude written as a plain
     /// decimal or with an exponent (`-1.25e3` is ("125", 1)), as ``decimal(ofText:)`` gives them.
     static func decimal(ofNumber text: String) -> (digits: String, exponent: Int)? {

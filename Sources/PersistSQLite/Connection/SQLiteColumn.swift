@@ -39,34 +39,9 @@ struct SQLiteColumn {
     var text: String? {
         guard let pointer = sqlite3_value_text(value) else { return "" }
         let bytes = UnsafeBufferPointer(start: pointer, count: Int(sqlite3_value_bytes(value)))
-        // ASCII is valid UTF-8 as it is: most text is decoded without a further check.
-        if Self.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
-        // Decoding repairs each invalid sequence with U+FFFD, whose UTF-8 starts with the byte EF:
-        // a decoded string without that byte was valid as it was. Checking so costs a byte scan;
-        // validating every string would cost several times the decoding.
-        let decoded = String(decoding: bytes, as: UTF8.self)
-        let clean = decoded.utf8.withContiguousStorageIfAvailable { utf8 in
-            utf8.baseAddress.map { memchr($0, 0xEF, utf8.count) == nil } ?? true
-        } ?? !decoded.utf8.contains(0xEF)
-        return clean ? decoded : String(validating: bytes, as: UTF8.self)
-    }
-
-    /// Whether every byte is ASCII, read eight bytes at a time.
-    @inline(__always)
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let start = bytes.baseAddress else { return true }
-        let raw = UnsafeRawPointer(start)
-        var bits: UInt64 = 0
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            offset += 8
-        }
-        while offset < bytes.count {
-            bits |= UInt64(start[offset])
-            offset += 1
-        }
-        return bits & 0x8080_8080_8080_8080 == 0
+        // ASCII, most text, is checked here, inline; other text is validated by decoding.
+        if ByteReader.isASCII(UnsafeRawBufferPointer(bytes)) { return String(decoding: bytes, as: UTF8.self) }
+        return ByteReader.validUTF8(UnsafeRawBufferPointer(bytes))
     }
 
     /// The value as text, invalid UTF-8 replaced by U+FFFD: for names in the schema, never for values.
