@@ -56,6 +56,22 @@ enum FileSystem {
 
     /// The path with `.`, `..` and symbolic links resolved, to tell whether two paths are one file.
     static func canonical(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        fileURL(path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+
+    /// The file URL of a path taken literally, as `stat`, `open` and `rename` take it. Foundation's
+    /// `URL(fileURLWithPath:)` expands a leading `~` to the home folder, which a path the shell
+    /// left alone (`sqlite:~/new.sqlite`, `'~/old.db'`) does not name: built from such a URL, a
+    /// staging file went to the home folder and a relative `~` folder's target was looked for there.
+    static func fileURL(_ path: String) -> URL {
+        URL(fileURLWithPath: path.hasPrefix("~") ? "./" + path : path)
+    }
+
+    /// For a path that starts with a `~` the shell did not expand, a note saying how to name the
+    /// home folder; empty otherwise.
+    static func unexpandedTildeNote(_ path: String) -> String {
+        guard path.hasPrefix("~") else { return "" }
+        return " (the shell expands ~ only at the start of a word, not after kind: or inside quotes; write $HOME/… "
+            + "for the home folder)"
     }
 }

@@ -197,7 +197,7 @@ final class MigrationJob {
         // Beside the target, which the run writes anyway; a server target has no directory, so the
         // copy goes to the temporary directory then.
         let besides = target.postgres == nil ? target.path : FileManager.default.temporaryDirectory
-            .appendingPathComponent(URL(fileURLWithPath: source.path).lastPathComponent).path
+            .appendingPathComponent(FileSystem.fileURL(source.path).lastPathComponent).path
         let copy = StagingFile(finalPath: besides, companions: { _ in [] }).path + ".recovering"
         recoveryCopy = copy
         do {
@@ -254,7 +254,7 @@ final class MigrationJob {
 
     /// The ways an error may name the file at `path`: as typed, standardized, and with links resolved.
     static func forms(of path: String) -> [String] {
-        let url = URL(fileURLWithPath: path)
+        let url = FileSystem.fileURL(path)
         return Array(Set([path, url.path, url.standardizedFileURL.path, url.standardizedFileURL.resolvingSymlinksInPath().path]))
     }
 }

@@ -232,7 +232,7 @@ struct StoreResolver {
         switch finding {
         case .missing:
             throw ToolFailure(.sourceUnavailable, code: "notFound", "there is no source at \(path)",
-                              hint: "check the path of the store to copy")
+                              hint: "check the path of the store to copy\(FileSystem.unexpandedTildeNote(path))")
         case .directory, .special, .unreadable, .empty, .berkeleyDB, .unknown:
             throw ToolFailure(.sourceUnavailable, code: finding == .empty ? "empty" : "unrecognized",
                               "the source \(path) is \(StoreDetector.describe(finding))",

@@ -83,7 +83,7 @@ struct ToolDiagnosis {
             if error.message.contains("while it was being copied") {
                 return "run again when nothing else writes to \(source)"
             }
-            let file = error.path.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "the store"
+            let file = error.path.map { FileSystem.fileURL($0).lastPathComponent } ?? "the store"
             return "another process is using \(file); run again when it has finished"
         case .sourceUnavailable:
             if GDBMDataStore.isNeedsRecovery(error) {
@@ -117,7 +117,8 @@ struct ToolDiagnosis {
                 let folder = FileSystem.directory(of: target)
                 switch FileSystem.entry(folder) {
                 case .missing:
-                    return "the folder \(folder) does not exist; create it, or choose another target path"
+                    return "the folder \(folder) does not exist\(FileSystem.unexpandedTildeNote(folder)); create it, or "
+                        + "choose another target path"
                 case .directory:
                     return "the folder \(folder) cannot be written; check its permissions, or choose another target path"
                 default:

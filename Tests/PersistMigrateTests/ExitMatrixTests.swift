@@ -150,6 +150,8 @@ enum ExitMatrix {
                  status: 66, mentions: ["empty.sqlite is empty (0 bytes)"], prepare: write("empty.sqlite", [])),
         ExitCase(name: "a source of undetectable content", arguments: ["noise.bin", "new.sqlite"], status: 66,
                  mentions: ["noise.bin is neither an SQLite database nor a GDBM file"], prepare: write("noise.bin", noise)),
+        ExitCase(name: "a source below a ~ the shell left alone", arguments: ["--from", "gdbm:~/old.db", "new.sqlite"],
+                 status: 66, mentions: ["there is no source at ~/old.db", "$HOME/"]),
         ExitCase(name: "a directory as the source", arguments: ["folder", "new.sqlite"], status: 66,
                  mentions: ["folder is a directory"], prepare: { directory in
                      try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: false)
@@ -196,6 +198,13 @@ enum ExitMatrix {
                      try FileManager.default.copyItem(atPath: directory.path("old.db"), toPath: directory.path("crashed.db"))
                      try MigrateFixtures.breakCleanClose(directory.path("crashed.db"))
                  }),
+        ExitCase(name: "a target below a ~ the shell left alone", arguments: ["old.db", "sqlite:~/new.sqlite"], status: 73,
+                 mentions: ["the folder ~ does not exist", "$HOME/"], refuses: ["free disk space"]),
+        ExitCase(name: "an existing target in a folder named ~", arguments: ["old.db", "~/kept.gdbm", "--if-exists", "skip"],
+                 status: 0, mentions: ["→ gdbm:~/kept.gdbm"], prepare: { directory in
+                     try FileManager.default.createDirectory(atPath: directory.path("~"), withIntermediateDirectories: false)
+                     try StoreFiles.gdbm(directory.path("~/kept.gdbm"), holding: [Item(itemType: "Other", id: 1)])
+                 }),
         ExitCase(name: "a directory as the target", arguments: ["old.db", "sqlite:folder"], status: 73,
                  mentions: ["folder"], refuses: ["--if-exists"], prepare: { directory in
                      try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: false)
@@ -238,6 +247,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 68, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 71, "update the count here and in the README")
     }
 }
