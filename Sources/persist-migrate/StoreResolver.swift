@@ -146,6 +146,12 @@ struct StoreResolver {
         } else {
             guard let targetPath = targetName.path else { throw ValidationError("name the target; \(Self.example)") }
             let targetFinding = StoreDetector.examine(targetPath)
+            if targetPath.hasSuffix("/"), targetFinding != .directory {
+                // Only a folder can be named so: the copy could be built, but never moved there.
+                throw ToolFailure(.cannotCreate, code: "notAFile",
+                                  "the target \(targetPath) ends in '/', so it names a folder, not a file",
+                                  hint: "give the path of a file, without the '/' at the end")
+            }
             let targetKind = try targetKind(targetName, targetPath, targetFinding)
             target = StorePlan(kind: targetKind.kind, path: targetPath, kindOrigin: targetKind.origin,
                                finding: targetFinding)

@@ -205,6 +205,10 @@ enum ExitMatrix {
                      try FileManager.default.createDirectory(atPath: directory.path("~"), withIntermediateDirectories: false)
                      try StoreFiles.gdbm(directory.path("~/kept.gdbm"), holding: [Item(itemType: "Other", id: 1)])
                  }),
+        ExitCase(name: "a new target whose path ends in /", arguments: ["old.db", "new.sqlite/"], status: 73,
+                 mentions: ["new.sqlite/ ends in '/'", "without the '/'"], refuses: ["free disk space"]),
+        ExitCase(name: "a file target named with a / after it", arguments: ["old.db", "sqlite:old.db/"], status: 73,
+                 mentions: ["old.db/ ends in '/'"], refuses: ["free disk space", "same file"]),
         ExitCase(name: "a directory as the target", arguments: ["old.db", "sqlite:folder"], status: 73,
                  mentions: ["folder"], refuses: ["--if-exists"], prepare: { directory in
                      try FileManager.default.createDirectory(atPath: directory.path("folder"), withIntermediateDirectories: false)
@@ -247,6 +251,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 71, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 73, "update the count here and in the README")
     }
 }
