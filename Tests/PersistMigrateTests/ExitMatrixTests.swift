@@ -114,6 +114,12 @@ enum ExitMatrix {
                  mentions: ["the source \"oracle:old.db\" has the unknown kind \"oracle\""]),
         ExitCase(name: "a positional kind:path without the path", arguments: ["old.db", "sqlite:"], status: 64,
                  mentions: ["\"sqlite:\" names the target's kind but no path"]),
+        ExitCase(name: "a path too many that is a URL with a password",
+                 arguments: ["old.db", "new.sqlite", "postgresql://app:s3cret@127.0.0.1:1/app"], status: 64,
+                 mentions: ["unexpected path \"postgresql://app@127.0.0.1:1/app\""], refuses: ["s3cret"]),
+        ExitCase(name: "a URL with a password where a number belongs",
+                 arguments: ["old.db", "--batch-size", "postgresql://app:s3cret@127.0.0.1:1/app"], status: 64,
+                 mentions: ["--batch-size", "postgresql://app@127.0.0.1:1/app"], refuses: ["s3cret"]),
         ExitCase(name: "a URL of an unknown scheme", arguments: ["old.db", "--to", "mysql://localhost/app"], status: 64,
                  mentions: ["unknown scheme \"mysql\"", "postgresql://"]),
         ExitCase(name: "an unreachable PostgreSQL server", arguments: ["old.db", "--to", "postgresql://app@127.0.0.1:1/app"],
@@ -251,6 +257,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 73, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 75, "update the count here and in the README")
     }
 }
