@@ -27,7 +27,9 @@ struct ToolDiagnosis {
             let signal = exit == .terminated ? "SIGTERM" : "SIGINT"
             let target = job?.target
             message = "stopped by \(signal)"
-            hint = target.map { $0.exists ? "\($0.path) was left as it was" : "no \($0.path) was created" }
+            // A PostgreSQL target's one transaction rolls back: its schema is as it was, whether
+            // or not it existed (the tool does not look).
+            hint = target.map { $0.exists || !$0.kind.isFile ? "\($0.path) was left as it was" : "no \($0.path) was created" }
                 .map { $0 + "; nothing was written" }
         case let error as DataStoreError:
             code = error.code.rawValue
