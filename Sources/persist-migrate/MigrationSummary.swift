@@ -129,8 +129,10 @@ struct MigrationSummary: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// `kind:path` for a file; a URL, which names its kind, as it is.
     private static func name(_ store: Store) -> String {
-        store.kind.map { "\($0):\(store.path)" } ?? store.path
+        guard let kind = store.kind, StoreName.Kind(rawValue: kind)?.isFile != false else { return store.path }
+        return "\(kind):\(store.path)"
     }
 
     private static func verification(_ verified: Bool, _ seconds: Double) -> String {

@@ -24,11 +24,14 @@ struct PostgresDirectionTests {
         let there = try Self.run([name, pg.url], directory.url)
         #expect(there.status == 0, "\(there.stderr)")
         #expect(there.stdout.contains("(verified)"))
+        // A URL names its kind: the summary gives it once, as typed (without a password).
+        #expect(there.stdout.hasPrefix("copied \(kind):\(name) → \(pg.url) in "), "\(there.stdout)")
         #expect(fileBytes(directory.path(name)) == before)
         #expect(try pg.contents() == Set(items))
         let back = kind == "gdbm" ? "back.gdbm" : "back.sqlite"
         let returned = try Self.run(["--from", "postgres", "--to", kind, pg.url, back], directory.url)
         #expect(returned.status == 0, "\(returned.stderr)")
+        #expect(returned.stdout.hasPrefix("copied \(pg.url) → \(kind):\(back) in "), "\(returned.stdout)")
         #expect(try StoreFiles.contents(kind == "gdbm" ? .gdbm : .sqlite, directory.path(back)) == Set(items))
     }
 
