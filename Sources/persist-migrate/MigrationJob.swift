@@ -84,7 +84,8 @@ final class MigrationJob {
         }
         let sourceStore: any DataStore
         if let url = source.postgres {
-            sourceStore = try PostgresDriver.openSource(url, logger: logger)
+            sourceStore = try signals.interruptible({ [logger] in try PostgresDriver.openSource(url, logger: logger) },
+                                                    abandoned: { try? $0.tearDown() })
         } else {
             sourceStore = try StoreDrivers.driver(for: source.kind, logger: logger)
                 .openReadOnly(path: sourcePath, layout: source.layout, unchanging: fingerprint != nil)
@@ -99,7 +100,8 @@ final class MigrationJob {
             // One transaction, whatever --batch-size says: the target is as it was or complete.
             options.batchSize = batchSize ?? 5_000
             options.atomic = true
-            let store = try PostgresDriver.open(url, logger: logger)
+            let store = try signals.interruptible({ [logger] in try PostgresDriver.open(url, logger: logger) },
+                                                  abandoned: { try? $0.tearDown() })
             return try copy(from: sourceStore, to: store, options: options, progress: progress, fingerprint: fingerprint)
         }
         let targetDriver = try StoreDrivers.driver(for: target.kind, logger: logger)

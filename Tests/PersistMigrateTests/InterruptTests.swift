@@ -68,6 +68,30 @@ struct InterruptTests {
     }
 }
 
+extension InterruptTests {
+    @Test("SIGINT and SIGTERM while a PostgreSQL server does not answer stop the run at once, as the signal says",
+          arguments: [SIGINT, SIGTERM])
+    func signalWhileConnecting(signal: Int32) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let server = try SilentServer()
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 5))
+        let url = "postgresql://app@127.0.0.1:\(server.port)/app"
+        for arguments in [[directory.path("old.db"), url], [url, directory.path("new.sqlite")]] {
+            let tool = try ChildProcess(product: "persist-migrate", arguments + ["--progress", "never"])
+            usleep(500_000)
+            let sent = Date()
+            tool.signal(signal)
+            // Not the 10 seconds of the connect timeout.
+            #expect(Date().timeIntervalSince(sent) < 5)
+            #expect(tool.exitStatus == (signal == SIGTERM ? 143 : 130))
+            let message = tool.errorOutput
+            #expect(message.contains(signal == SIGTERM ? "stopped by SIGTERM" : "stopped by SIGINT"), "\(message)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["old.db"])
+        }
+    }
+}
+
 extension ExitCase {
     /// Every file of a directory with its bytes.
     static func snapshotFiles(_ directory: TemporaryDirectory) -> [String: [UInt8]] {
