@@ -238,7 +238,7 @@ struct PersistMigrate: ParsableCommand {
 
     /// The summary's account of a store, from its plan or, when the run stopped before one was
     /// made, from what was typed.
-    private static func store(_ plan: StorePlan?, named: StoreName?) -> MigrationSummary.Store {
+    static func store(_ plan: StorePlan?, named: StoreName?) -> MigrationSummary.Store {
         guard let plan else {
             return MigrationSummary.Store(kind: named?.kind?.rawValue, path: named?.path ?? "", layout: nil,
                                           kindDetected: false, layoutDetected: false)

@@ -153,6 +153,30 @@ struct OptionTests {
         #expect((failure["error"] as? [String: String])?["code"] == "alreadyExists")
     }
 
+    @Test("--json prints the summary with its error for a usage error too (64), never with a URL's password",
+          arguments: [
+              (["old.db", "new.db"], "cannot tell which kind of store"),
+              (["old.db", "old.db"], "the same file"),
+              (["old.db", "new.sqlite", "--batch-size", "0"], "--batch-size must be at least 1"),
+              (["old.db", "new.sqlite", "--bogus"], "--bogus"),
+              (["old.db", "new.sqlite", "postgresql://app:s3cret@localhost/app"], "unexpected path"),
+          ])
+    func jsonUsageError(arguments: [String], says: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.source(directory)
+        let output = try Tool.run(arguments + ["--json"], in: directory.url)
+        #expect(output.status == 64, "\(output.stderr)")
+        let summary = try Self.summary(output)
+        #expect(summary["exit_status"] as? Int == 64, "\(output.stdout)")
+        let error = summary["error"] as? [String: String] ?? [:]
+        #expect(error["code"] == "usage" && error["message"]?.contains(says) == true, "\(output.stdout)")
+        #expect(error["hint"]?.contains("--help") == true)
+        #expect(Set(summary.keys).isSuperset(of: ["source", "target", "types", "totals", "notes", "error"]))
+        #expect(!(output.stdout + output.stderr).contains("s3cret"))
+        #expect(output.stderr.contains(says), "\(output.stderr)")
+    }
+
     @Test("--progress always draws a bar, never stays silent, auto prints lines off a terminal")
     func progress() throws {
         let directory = try TemporaryDirectory()
