@@ -38,6 +38,16 @@ enum FileSystem {
         return (try? handle.read(upToCount: count)).map { [UInt8]($0) } ?? []
     }
 
+    /// Why a `FileManager` call failed, in the system's words (its `localizedDescription` is often
+    /// only "The operation could not be completed").
+    static func reason(_ error: any Error) -> String {
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error,
+           (underlying as NSError).domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32((underlying as NSError).code)))
+        }
+        return error.localizedDescription
+    }
+
     /// The directory a path is in.
     static func directory(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent

@@ -39,8 +39,11 @@ struct GDBMDriver: StoreDriver {
             do {
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
             } catch {
-                throw DataStoreError(.io, "cannot copy \(path) to build the new version beside it: \(error.localizedDescription)",
-                                     path: path)
+                // Writing the copy failed (a full disk, a file size limit): an I/O error, 74, as a
+                // failed write of the copy's items is; the target itself was opened and is fine.
+                throw ToolFailure(.ioError, code: "io", "cannot copy \(path) to build the new version beside it: "
+                                    + FileSystem.reason(error), hint: "\(path) was left as it was; check free disk space "
+                                    + "and the file size limit (ulimit -f) for a copy of it beside it")
             }
         }
     }

@@ -210,7 +210,7 @@ final class MigrationJob {
             // The copy goes where the target does: failing to make it is the target side's failure.
             let folder = target.postgres == nil ? "the target's folder" : "the temporary folder"
             throw ToolFailure(.cannotCreate, code: "recoveryCopy",
-                              "cannot copy \(source.path) to \(copy) to recover it: \(error.localizedDescription)",
+                              "cannot copy \(source.path) to \(copy) to recover it: \(FileSystem.reason(error))",
                               hint: "check that \(folder) exists, is writable and has room for a copy of the source")
         }
         recovery = try GDBMDataStore.recover(path: copy, keepBackup: false, logger: logger)

@@ -33,6 +33,29 @@ struct ExitCodeTests {
         try body(directory)
     }
 
+    @Test("74, not 73, when the copy of an existing GDBM target cannot be written (a file size limit, a full disk)")
+    func existingGDBMTargetCopyFails() throws {
+        try Self.withSource { directory in
+            try StoreFiles.gdbm(directory.path("kept.gdbm"), holding: StoreFiles.items(count: 400))
+            let size = fileBytes(directory.path("kept.gdbm"))?.count ?? 0
+            // A limit below the target's size, in the shell's blocks (512 or 1024 bytes); SIGXFSZ
+            // ignored here stays ignored across exec, so the copy's write fails with EFBIG.
+            let blocks = max(1, size / 2048)
+            let tool = ProductRunner.productsDirectory.appendingPathComponent("persist-migrate").path
+            let before = fileBytes(directory.path("kept.gdbm"))
+            let output = try ProductRunner.run("/bin/sh", [
+                "-c", "trap '' XFSZ; ulimit -f \(blocks); exec \"$0\" \"$@\"", tool,
+                "old.db", "kept.gdbm", "--if-exists", "replace", "--progress", "never",
+            ], in: directory.url)
+            #expect(output.status == 74, "\(output.stderr)")
+            #expect(output.stderr.contains("File too large"), "\(output.stderr)")
+            #expect(output.stderr.contains("free disk space") && !output.stderr.contains("choose another target path"))
+            #expect(fileBytes(directory.path("kept.gdbm")) == before)
+            let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted()
+            #expect(listing == ["kept.gdbm", "old.db"])
+        }
+    }
+
     @Test("64 for a bad option or a missing one, or the same file twice", arguments: [
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--batch-size", "0"], "--batch-size"),
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--if-exists", "merge"], "if-exists"),
