@@ -242,6 +242,19 @@ struct MigrationTests {
         #expect(!unverified.verified && unverified.verificationSeconds == 0)
     }
 
+    @Test("a copy of an empty store is verified, unless verification is off or it is a dry run")
+    func emptyCopyVerified() throws {
+        let source = try Self.open(InMemoryDataStore())
+        let copied = try Migration(source: source, target: try Self.open(InMemoryDataStore())).run()
+        #expect(copied.types.isEmpty && copied.written == 0 && copied.verified)
+        let unverified = try Migration(source: source, target: try Self.open(InMemoryDataStore()),
+                                       options: MigrationOptions(verify: false)).run()
+        #expect(!unverified.verified)
+        let dry = try Migration(source: source, target: try Self.open(InMemoryDataStore()),
+                                options: MigrationOptions(dryRun: true)).run()
+        #expect(!dry.verified)
+    }
+
     @Test("a store and a child of it cannot be each other's source and target")
     func childAndParent() throws {
         let parent = try Self.open(InMemoryDataStore(), holding: Self.sample())

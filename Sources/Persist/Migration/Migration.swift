@@ -139,6 +139,7 @@ public struct Migration: Sendable {
         var report = MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
                                      seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
                                      fallbacks: copy.fallbacks)
+        report.verifiedEmptyCopy = copy.verifying
         if let chosen {
             let sourceTypes = Set(try source.read { accessor in try accessor.itemTypes() })
             report.absentTypes = chosen.filter { !sourceTypes.contains($0) }

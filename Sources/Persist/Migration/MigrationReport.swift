@@ -97,6 +97,10 @@ public struct MigrationReport: Sendable, Hashable {
     public var bytes: Int { types.reduce(0) { $0 + $1.bytes } }
     /// Seconds the verification took, over every type.
     public var verificationSeconds: TimeInterval { types.reduce(0) { $0 + $1.verificationSeconds } }
-    /// Whether every type was verified.
-    public var verified: Bool { !types.isEmpty && types.allSatisfy(\.verified) }
+    /// Whether the target was checked to hold exactly what was copied: every type was verified,
+    /// or, when the source held nothing to copy, verification ran (it is off in a dry run and with
+    /// ``MigrationOptions/verify`` false).
+    public var verified: Bool { types.isEmpty ? verifiedEmptyCopy : types.allSatisfy(\.verified) }
+    /// Whether verification ran on a copy of no items, for ``verified``.
+    var verifiedEmptyCopy = false
 }
