@@ -245,11 +245,14 @@ final class MigrationJob {
         return (Self.forms(of: source.path) + (recoveryCopy.map(Self.forms(of:)) ?? [])).contains(path)
     }
 
-    /// The error's text, naming the target rather than its staged copy, and the source rather
+    /// The error's text, naming the target rather than its staged copy (a new target is marked as
+    /// being built; an existing one's copy holds what the target holds), and the source rather
     /// than its recovered copy.
     func describe(_ error: any Error) -> String {
         var text = (error as? DataStoreError)?.description ?? String(describing: error)
-        if let stagingPath { text = text.replacingOccurrences(of: stagingPath, with: "\(target.path) (being built)") }
+        if let stagingPath {
+            text = text.replacingOccurrences(of: stagingPath, with: target.exists ? target.path : "\(target.path) (being built)")
+        }
         if let recoveryCopy { text = text.replacingOccurrences(of: recoveryCopy, with: "\(source.path) (recovered copy)") }
         return text
     }

@@ -27,10 +27,7 @@ struct ToolDiagnosis {
             let signal = exit == .terminated ? "SIGTERM" : "SIGINT"
             let target = job?.target
             message = "stopped by \(signal)"
-            // A PostgreSQL target's one transaction rolls back: its schema is as it was, whether
-            // or not it existed (the tool does not look).
-            hint = target.map { $0.exists || !$0.kind.isFile ? "\($0.path) was left as it was" : "no \($0.path) was created" }
-                .map { $0 + "; nothing was written" }
+            hint = target.map { Self.untouched($0) + "; nothing was written" }
         case let error as DataStoreError:
             code = error.code.rawValue
             // The code leads the description ("readOnly: …"), and the paths are the user's own:
@@ -48,6 +45,13 @@ struct ToolDiagnosis {
             message = String(describing: error)
             hint = nil
         }
+    }
+
+    /// What a failed run did to `target`: nothing, which for a file that did not exist means it
+    /// was not created. A PostgreSQL target's one transaction rolls back, so its schema is as it
+    /// was whether or not it existed (the tool does not look).
+    static func untouched(_ target: StorePlan) -> String {
+        target.exists || !target.kind.isFile ? "\(target.path) was left as it was" : "no \(target.path) was created"
     }
 
     /// The message without the sentences of advice written for Swift callers; words inside the
@@ -69,7 +73,7 @@ struct ToolDiagnosis {
                              options: MigrationOptions) -> String? {
         let source = job?.source.path ?? "the source"
         let target = job?.target.path ?? "the target"
-        let left = options.dryRun ? "nothing was written (dry run)" : "\(target) was left as it was"
+        let left = options.dryRun ? "nothing was written (dry run)" : job.map { Self.untouched($0.target) } ?? "\(target) was left as it was"
         if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true,
            error.message.hasPrefix(PostgresDriver.missingSchemaPrefix) {
             return "check the schema's name in the URL (?schema=NAME; public by default)"

@@ -180,6 +180,11 @@ enum ExitMatrix {
                  mentions: ["full.sqlite was left as it was", "--if-exists replace"], prepare: { directory in
                      try StoreFiles.sqlite(directory.path("full.sqlite"), holding: StoreFiles.items(count: 3))
                  }),
+        ExitCase(name: "an existing GDBM target that holds the items", arguments: ["old.db", "full.gdbm"], status: 73,
+                 mentions: ["full.gdbm already holds 3 of the items", "full.gdbm was left as it was", "--if-exists replace"],
+                 refuses: ["being built"], prepare: { directory in
+                     try StoreFiles.gdbm(directory.path("full.gdbm"), holding: StoreFiles.items(count: 3))
+                 }),
         ExitCase(name: "a target in a missing folder", arguments: ["old.db", "no/such/new.sqlite"], status: 73,
                  mentions: ["the folder no/such does not exist"], refuses: ["--if-exists"]),
         ExitCase(name: "a target below a file, not a folder", arguments: ["old.db", "old.db/new.sqlite"], status: 73,
@@ -225,16 +230,23 @@ enum ExitMatrix {
         ExitCase(name: "items a raw target cannot hold", arguments: ["old.db", "raw.dbm", "--to-layout", "raw"], status: 65,
                  mentions: ["raw.dbm", "--to-layout native", "--types"], refuses: ["--dry-run"]),
         ExitCase(name: "a source row of TEXT that is not valid UTF-8", arguments: ["utf.sqlite", "copy.sqlite"], status: 65,
-                 mentions: ["not valid UTF-8", "column \"v\"", "copy.sqlite was left as it was"], prepare: { directory in
+                 mentions: ["not valid UTF-8", "column \"v\"", "no copy.sqlite was created"], prepare: { directory in
                      let raw = try RawDatabase(directory.path("utf.sqlite"))
                      defer { raw.close() }
                      try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT); INSERT INTO t VALUES (1, CAST(x'ff61' AS TEXT));")
+                 }),
+        ExitCase(name: "a source store with no items is copied and verified", arguments: ["empty.sqlite", "new.gdbm"],
+                 status: 0, mentions: ["(verified)"], refuses: ["not verified"], creates: ["new.gdbm"],
+                 prepare: { directory in
+                     let raw = try RawDatabase(directory.path("empty.sqlite"))
+                     defer { raw.close() }
+                     try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT);")
                  }),
         ExitCase(name: "--types naming a type the source does not have only warns",
                  arguments: ["old.db", "new.sqlite", "--types", "Restaurant,Restuarant"], status: 0,
                  mentions: ["--types names \"Restuarant\", which the source does not have"], creates: ["new.sqlite"]),
         ExitCase(name: "a source column with an empty name that holds values", arguments: ["unnamed.sqlite", "copy.sqlite"],
-                 status: 65, mentions: ["\"t\".\"\" (an empty name)", "copy.sqlite was left as it was", "--types"],
+                 status: 65, mentions: ["\"t\".\"\" (an empty name)", "no copy.sqlite was created", "--types"],
                  refuses: ["the item named above"], prepare: { directory in
                      let raw = try RawDatabase(directory.path("unnamed.sqlite"))
                      defer { raw.close() }
@@ -257,6 +269,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 75, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 77, "update the count here and in the README")
     }
 }
