@@ -169,8 +169,12 @@ struct ToolDiagnosis {
         case .unavailable:
             return "\(left); start the server or check the URL's host and port, then run again"
         case .authentication:
-            return "\(left); check the user name and password in the URL (percent-encode @ : / ? # in a password), "
-                + "and the server's pg_hba.conf"
+            let urls = [job?.source.postgres, job?.target.postgres].compactMap { $0 }
+            let refused = urls.first { $0.location == error.path } ?? urls.first
+            let password = refused?.hasPassword == false
+                ? "the password (the URL has none, so it came from PGPASSWORD or ~/.pgpass, if either gave one)"
+                : "the password in the URL (percent-encode @ : / ? # in a password)"
+            return "\(left); check the user name and \(password), and the server's pg_hba.conf"
         case .ok, .usage, .software, .interrupted, .terminated:
             return nil
         }

@@ -89,7 +89,25 @@ struct PostgresExitTests {
         defer { directory.remove() }
         #expect(output.status == 77, "\(output.stderr)")
         #expect(output.stderr.contains("Authentication failed"))
+        #expect(output.stderr.contains("the password in the URL"), "\(output.stderr)")
         #expect(output.stdout.contains("\"exit_status\":77"))
+        #expect(!(output.stdout + output.stderr).contains("wrong-secret-word"))
+    }
+
+    @Test("a wrong password from PGPASSWORD exits 77, and the hint looks beyond the URL, which has none")
+    func authenticationFailureFromEnvironment() throws {
+        guard let port = PostgresScratch.port else { throw PostgresScratch.noServer }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 5))
+        var environment = ProcessInfo.processInfo.environment
+        environment["PGPASSWORD"] = "wrong-secret-word"
+        let output = try ProductRunner.run("persist-migrate", ["old.db", "postgresql://persist_pw@127.0.0.1:\(port)/persist",
+                                                               "--progress", "never"],
+                                           in: directory.url, environment: environment)
+        #expect(output.status == 77, "\(output.stderr)")
+        #expect(output.stderr.contains("PGPASSWORD or ~/.pgpass"), "\(output.stderr)")
+        #expect(!output.stderr.contains("the password in the URL"), "\(output.stderr)")
         #expect(!(output.stdout + output.stderr).contains("wrong-secret-word"))
     }
 
