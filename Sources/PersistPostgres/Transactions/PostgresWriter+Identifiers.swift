@@ -3,10 +3,14 @@ import Persist
 extension PostgresWriter {
     /// The next integer identifier of a type whose key is an integer column.
     ///
-    /// - An adopted key with a sequence (see ``keySequence``) takes the identifier from that
-    ///   sequence with `nextval`, so legacy `INSERT`s that let the column default and Persist
-    ///   never hand out the same identifier. A sequence behind the table's
-    ///   largest key (rows inserted with explicit keys) is first moved up to it with `setval`.
+    /// - An adopted key with a sequence (see ``keySequence``) that counts up takes the identifier
+    ///   from that sequence with `nextval`, so legacy `INSERT`s that let the column default and
+    ///   Persist never hand out the same identifier. A sequence behind the table's largest key
+    ///   (rows inserted with explicit keys) is first moved up to it with `setval`.
+    /// - A sequence that counts down, or whose `MAXVALUE` leaves no value above its last one or
+    ///   the table's largest key, is not asked (`nextval` would fail and abort the transaction, or
+    ///   give a value below a key): the identifier is one above `max(key)`, as for a key without
+    ///   one. Legacy inserts taking such a sequence never reach it.
     /// - Any other integer key gives one above `max(key)`. This is safe against other Persist
     ///   processes: every Persist write block on the schema holds the schema's transaction-level
     ///   advisory lock from its first statement to its commit, so no other Persist writer can
@@ -22,33 +26,54 @@ extension PostgresWriter {
         let key = table.key.quoted
         let results = try transaction.run([
             PGCommand("SELECT max(\(key))::int8 FROM \(table.qualified)", prepared: true, operation: operation),
-            PGCommand("SELECT (\(Self.keySequence))::text", [.text(table.qualified), .text(table.key.name)],
-                      prepared: true, operation: operation),
+            PGCommand("""
+                SELECT s.seq::text, q.seqincrement, q.seqmax, CASE
+                    WHEN pg_catalog.has_sequence_privilege(s.seq, 'SELECT, USAGE')
+                    THEN pg_catalog.pg_sequence_last_value(s.seq) END
+                FROM (SELECT (\(Self.keySequence)) AS seq) s JOIN pg_catalog.pg_sequence q ON q.seqrelid = s.seq
+                """, [.text(table.qualified), .text(table.key.name)], prepared: true, operation: operation),
         ])
         let largest = try results[0].int64(0, 0)
-        guard !table.isCreated, let sequence = try results[1].text(0, 0) else {
-            let next = try IntegerIDs.after(largest, itemType: itemType)
-            if let range = table.key.type.integerRange, next > range.upperBound {
-                throw DataStoreError(
-                    .unsupported,
-                    "the key column \(String(reflecting: table.key.name)) of table \(table.qualified) holds integers up to "
-                        + "\(range.upperBound) and already holds that identifier, so the item type \(String(reflecting: itemType)) "
-                        + "has no next integer identifier; give new items identifiers of your own, or widen the column",
-                    path: location)
-            }
-            return next
+        let found = results[1]
+        guard !table.isCreated, found.rowCount > 0, let sequence = try found.text(0, 0),
+              let increment = try found.int64(0, 1), increment > 0, let maximum = try found.int64(0, 2),
+              try found.int64(0, 3).map({ Self.fits($0, plus: increment, within: maximum) }) ?? true else {
+            return try oneAbove(largest, in: table)
         }
         let next = try transaction.run([
             PGCommand("SELECT pg_catalog.nextval($1::regclass)", [.text(sequence)], prepared: true, operation: operation),
         ])[0]
-        guard let value = try next.int64(0, 0) else { return try IntegerIDs.after(largest, itemType: itemType) }
+        guard let value = try next.int64(0, 0) else { return try oneAbove(largest, in: table) }
         guard let largest, value <= largest else { return value }
-        guard largest < .max else { throw IntegerIDs.exhausted(itemType) }
+        guard Self.fits(largest, plus: increment, within: maximum) else { return try oneAbove(largest, in: table) }
         let moved = try transaction.run([
             PGCommand("SELECT pg_catalog.setval($1::regclass, $2), pg_catalog.nextval($1::regclass)",
                       [.text(sequence), .int8(largest)], prepared: true, operation: operation),
         ])[0]
-        return try moved.int64(0, 1) ?? IntegerIDs.after(largest, itemType: itemType)
+        return try moved.int64(0, 1) ?? oneAbove(largest, in: table)
+    }
+
+    /// Whether `value + increment` is at most `maximum` (without overflowing).
+    private static func fits(_ value: Int64, plus increment: Int64, within maximum: Int64) -> Bool {
+        let (sum, overflow) = value.addingReportingOverflow(increment)
+        return !overflow && sum <= maximum
+    }
+
+    /// One above `largest` (1 for none), when the key column can hold it.
+    ///
+    /// - Throws: ``DataStoreError/Code/unsupported`` when it cannot.
+    private func oneAbove(_ largest: Int64?, in table: TableSchema) throws -> Int64 {
+        let next = try IntegerIDs.after(largest, itemType: table.itemType)
+        if let range = table.key.type.integerRange, next > range.upperBound {
+            throw DataStoreError(
+                .unsupported,
+                "the key column \(String(reflecting: table.key.name)) of table \(table.qualified) holds integers up to "
+                    + "\(range.upperBound) and already holds that identifier, so the item type "
+                    + "\(String(reflecting: table.itemType)) has no next integer identifier; give new items identifiers of "
+                    + "your own, or widen the column",
+                path: location)
+        }
+        return next
     }
 
     /// The sequence of the key column `$2` of the table `$1` (qualified), as a `regclass`, or NULL:
