@@ -31,7 +31,8 @@ extension PostgresWriter {
     /// On a guarded table (adopted, or with a unique index, a constraint, a trigger or a rule),
     /// whose declared types, triggers or constraints may refuse or change a value, the columns and
     /// the statement go in a savepoint, and the statement returns the rows it wrote. When the
-    /// server refuses it, or a row does not hold a value as given, the savepoint is rolled back
+    /// server refuses it, a row does not hold a value as given, or a trigger or rule skipped a
+    /// selected row (fewer rows came back than the request selects), the savepoint is rolled back
     /// (the columns added for the values too) and the general path (each item saved and read back)
     /// runs instead, to name the item and the reason in its error.
     func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
@@ -68,18 +69,21 @@ extension PostgresWriter {
         guard !assignments.isEmpty else { return try countItems(matching: request) }
         let queries: [CompiledQuery]
         let isPrepared: Bool
+        var selected: Int?
         if let query = RequestCompiler.update(request, of: table, setting: assignments) {
             guard !query.matchesNothing else { return 0 }
             (queries, isPrepared) = ([query], true)
         } else {
             // Not prepared: each key count is another statement.
             let ids = try items(matching: request).map(\.id)
-            (queries, isPrepared) = (RequestCompiler.update(ids: ids, of: table, setting: assignments), false)
+            (queries, isPrepared, selected) = (RequestCompiler.update(ids: ids, of: table, setting: assignments), false, ids.count)
         }
         guard current.isGuarded else {
             let commands = queries.map { PGCommand($0.sql, $0.parameters, prepared: isPrepared, operation: operation) }
             return commands.isEmpty ? 0 : try transaction.run(commands).reduce(0) { $0 + $1.affectedRows }
         }
+        // A trigger or rule may skip rows: the update must write every row it selects.
+        let expected = try selected ?? countItems(matching: request)
         var updated = 0
         for query in queries {
             let result = try transaction.run([PGCommand(query.sql + " RETURNING \(table.selectList)", query.parameters,
@@ -87,7 +91,8 @@ extension PostgresWriter {
             try Self.verify(result, of: table, holding: values, location: location)
             updated += result.rowCount
         }
-        return updated
+        // The general path saves each item, and names the one the table skipped.
+        return updated == expected ? updated : nil
     }
 
     /// Runs `body` in a savepoint; when it is refused (the server or the store objects to the

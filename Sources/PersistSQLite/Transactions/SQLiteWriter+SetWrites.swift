@@ -27,7 +27,7 @@ extension SQLiteWriter {
         })
         do {
             if mayAlter {
-                try updateChecked(query, assignments, values, table, operation)
+                try updateChecked(query, request, assignments, values, table, operation)
             } else {
                 try run(query.sql, query.bindings, operation)
             }
@@ -43,20 +43,33 @@ extension SQLiteWriter {
     }
 
     /// Runs the update in a savepoint and reads one updated row back as a read would. (The values
-    /// `RETURNING` gives are not those stored: it reports an integral REAL as an INTEGER.)
+    /// `RETURNING` gives are not those stored: it reports an integral REAL as an INTEGER.) A
+    /// selected row the update did not return was skipped by a trigger (`RAISE(IGNORE)`): the
+    /// update is refused, naming it, as a save of that item is.
     private func updateChecked(
-        _ query: CompiledQuery, _ assignments: [(column: ColumnSchema, binding: SQLBinding)], _ values: [String: Value],
-        _ table: TableSchema, _ operation: String
+        _ query: CompiledQuery, _ request: DataStoreRequest, _ assignments: [(column: ColumnSchema, binding: SQLBinding)],
+        _ values: [String: Value], _ table: TableSchema, _ operation: String
     ) throws {
         try inSavepoint {
             let decoder = RowDecoder(table: table, path: path)
-            var first: ItemID?
-            try connection.withStatement(query.sql + " RETURNING \(table.key.sql)", query.bindings) { statement in
-                while try statement.step(operation) {
-                    if first == nil { first = try decoder.identifier(statement) }
-                }
+            let selection = RequestCompiler.select(request, from: table, selecting: table.key.sql)
+            var selected: [ItemID] = []
+            try connection.withStatement(selection.sql, selection.bindings) { statement in
+                while try statement.step(operation) { selected.append(try decoder.identifier(statement)) }
             }
-            guard let first, let stored = try super.item(ofType: table.name, id: first) else { return }
+            var updated: Set<ItemID> = []
+            try connection.withStatement(query.sql + " RETURNING \(table.key.sql)", query.bindings) { statement in
+                while try statement.step(operation) { updated.insert(try decoder.identifier(statement)) }
+            }
+            if let skipped = selected.first(where: { !updated.contains($0) }) {
+                let reference = ItemReference(itemType: request.itemType, id: skipped)
+                throw DataStoreError(
+                    .invalidArgument,
+                    "SQLite did not update \(reference) in table \(String(reflecting: table.name)) of the database at \(path): "
+                        + "a trigger of the table skipped the row; nothing was updated",
+                    path: path, items: [reference])
+            }
+            guard let first = selected.first, let stored = try super.item(ofType: table.name, id: first) else { return }
             for (column, _) in assignments
             where stored.attributes[column.name] != values[column.name].flatMap({ $0.isNull ? nil : $0 }) {
                 throw DataStoreError(
