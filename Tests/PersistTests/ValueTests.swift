@@ -125,6 +125,8 @@ struct DataStoreErrorTests {
         #expect(!(DataStoreError.notFound ~= error))
         #expect(error.description == "locked: the file is in use (file: /tmp/x.db) [engine code 11: busy]")
         #expect(error.localizedDescription == error.description)
+        let server = DataStoreError(.io, "the server went away", path: "postgresql://app@db:5432/shop?schema=public")
+        #expect(server.description == "io: the server went away (server: postgresql://app@db:5432/shop?schema=public)")
     }
 }
 

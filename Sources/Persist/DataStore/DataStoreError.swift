@@ -51,7 +51,8 @@ public struct DataStoreError: Error, Sendable, Hashable {
     public var code: Code
     /// A sentence for people: what happened and, where it helps, what to do.
     public var message: String
-    /// The path of the file concerned, when there is one.
+    /// The path of the file concerned, or a server store's location (its URL without a
+    /// password), when there is one.
     public var path: String?
     /// The engine's own result code (an SQLite result code, a GDBM error number), when there is one.
     public var engineCode: Int?
@@ -122,7 +123,8 @@ extension DataStoreError: CustomStringConvertible {
     /// The code, the message, and the path and engine details when present.
     public var description: String {
         var text = "\(code): \(message)"
-        if let path, !message.contains(path) { text += " (file: \(path))" }
+        // A server store's location is its URL (without a password): not a file.
+        if let path, !message.contains(path) { text += path.contains("://") ? " (server: \(path))" : " (file: \(path))" }
         if let engineCode {
             text += " [engine code \(engineCode)"
             if let engineMessage { text += ": \(engineMessage)" }
