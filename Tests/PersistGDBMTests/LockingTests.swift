@@ -123,6 +123,28 @@ struct LockingTests {
         try writer.tearDown()
     }
 
+    @Test("names differing only in Unicode normalization are two files: both open for writing, and neither touches the other's replay copy")
+    func normalizationForms() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let composed = directory.path("caf\u{E9}.db")
+        let decomposed = directory.path("cafe\u{301}.db")
+        // Another process replaying a journal into a copy of the decomposed file.
+        let replayCopy = decomposed + ".replay-1-1"
+        try Data([1]).write(to: URL(fileURLWithPath: replayCopy))
+        let first = Self.store(composed)
+        try first.setup()
+        #expect(FileManager.default.fileExists(atPath: replayCopy))
+        try first.writeSync { try $0.insert(Item(itemType: "Note", id: "composed", attributes: [:])) }
+        let second = Self.store(decomposed)
+        try second.setup()
+        try second.writeSync { try $0.insert(Item(itemType: "Note", id: "decomposed", attributes: [:])) }
+        try second.tearDown()
+        try GDBMDataStore.deleteFiles(atPath: decomposed)
+        #expect(try first.read { try $0.items(forRequest: DataStoreRequest(itemType: "Note")).map(\.id) } == ["composed"])
+        try first.tearDown()
+    }
+
     @Test("tearDown gives the file up even when an accessor escaped its block")
     func escapedAccessor() throws {
         let directory = try TemporaryDirectory()

@@ -174,8 +174,7 @@ extension GDBMOpenFile {
     private static func removeStaleCreations(of path: String) {
         let folder = (path as NSString).deletingLastPathComponent
         let prefix = (path as NSString).lastPathComponent + creatingMarker
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
-        for name in names where name.hasPrefix(prefix) {
+        for name in FileNames.entries(of: folder, startingWith: prefix) {
             let rest = name.dropFirst(prefix.count)
             guard let owner = rest.split(separator: "-").first.flatMap({ pid_t($0) }), owner > 0,
                   kill(owner, 0) != 0, errno == ESRCH else { continue }

@@ -43,8 +43,7 @@ enum JournalReplay {
         let url = URL(fileURLWithPath: path)
         let prefix = url.lastPathComponent + replaySuffix
         let directory = url.deletingLastPathComponent()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) {
+        for name in FileNames.entries(of: directory.path, startingWith: prefix) {
             unlink(directory.appendingPathComponent(name).path)
         }
     }

@@ -13,15 +13,17 @@ enum OpenFileRegistry {
         var readers = 0
     }
 
-    private static let holders = Locked<[String: Holders]>([:])
+    /// Holders by the UTF-8 bytes of the canonical path: Linux names files by bytes, so "café"
+    /// precomposed and decomposed are two files, which `String` equality would take for one.
+    private static let holders = Locked<[[UInt8]: Holders]>([:])
 
     /// A file held by one store; ``release()`` (or deallocation) gives it up, once.
     final class Claim: Sendable {
-        let key: String
+        let key: [UInt8]
         let isWriter: Bool
         private let released = Locked(false)
 
-        fileprivate init(key: String, isWriter: Bool) {
+        fileprivate init(key: [UInt8], isWriter: Bool) {
             self.key = key
             self.isWriter = isWriter
         }
@@ -61,7 +63,7 @@ enum OpenFileRegistry {
 
     /// Claims `path` for writing (alone) or reading (shared); `nil` when the claim conflicts.
     static func claim(_ path: String, writer: Bool) -> Claim? {
-        let key = canonicalPath(path)
+        let key = Array(canonicalPath(path).utf8)
         let granted = holders.withLock { holders -> Bool in
             var entry = holders[key] ?? Holders()
             if entry.writers > 0 || (writer && entry.readers > 0) { return false }
