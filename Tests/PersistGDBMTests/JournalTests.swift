@@ -51,6 +51,19 @@ struct JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["data.db"])
     }
 
+    @Test("the journal of a removed file is not replayed into the new, empty file a store creates at its path")
+    func orphanJournal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let journal = try Self.interruptedCommit(path)
+        // The file is removed and its journal stays (a deleteFiles cut short, or rm data.db).
+        try FileManager.default.removeItem(atPath: path)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        #expect(try Self.ids(path) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["data.db"])
+    }
+
     @Test("through a symbolic link, the journal lives beside the real file and the link stays a link")
     func symbolicLink() throws {
         let directory = try TemporaryDirectory()

@@ -141,28 +141,49 @@ extension GDBMOpenFile {
         removeStaleCreations(of: path)
         let temporary = path + Self.creatingMarker + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(temporary) }
-        do {
-            let handle = try GDBMHandle.open(path: temporary, access: .creator)
+        // Failures are reported against the file the caller asked for, not the temporary name.
+        func reported<R>(_ body: () throws -> R) throws -> R {
+            do {
+                return try body()
+            } catch var error as DataStoreError {
+                error.message = error.message.replacingOccurrences(of: temporary, with: path)
+                error.path = path
+                throw error
+            }
+        }
+        let handle = try reported { try GDBMHandle.open(path: temporary, access: .creator) }
+        try reported {
             if case .native = codec {
                 try GDBMStorageFormat.metadataKey.withUnsafeBytes { key in
                     try GDBMStorageFormat.metadataValue.withUnsafeBytes { value in try handle.store(key, value) }
                 }
             }
             if options.durability == .full { try handle.sync() }
-            try handle.close()
-        } catch var error as DataStoreError {
-            // Report the failure against the file the caller asked for, not the temporary name.
-            error.message = error.message.replacingOccurrences(of: temporary, with: path)
-            error.path = path
-            throw error
         }
-        if link(temporary, path) != 0 && errno != EEXIST {
+        // The handle keeps the writer's lock on the new file until a journal left beside it is
+        // gone, so that no store commits to the file, writing a journal of its own, before then.
+        if link(temporary, path) == 0 {
+            try discardOrphanJournal(of: path, options: options)
+        } else if errno != EEXIST {
             let code = errno
             throw DataStoreError(.io, "could not create the GDBM file at \(path): \(GDBMErrors.systemText(code))",
                                  path: path, engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
         }
+        try reported { try handle.close() }
         if options.durability == .full { try GDBMJournal.syncDirectory(of: path) }
         options.logger.debug("created a new GDBM file", metadata: ["store": .string(path), "layout": .string("\(options.layout)")])
+    }
+
+    /// Removes the journal beside a file this store just created: it was left by a file removed
+    /// since (a `deleteFiles` cut short between its two deletions, or a database deleted by hand),
+    /// and replaying it would put a part of that file's data into the new, empty one.
+    private static func discardOrphanJournal(of path: String, options: GDBMDataStore.Options) throws {
+        let journalPath = GDBMJournal.path(forDatabase: path)
+        var status = stat()
+        guard lstat(journalPath, &status) == 0 else { return }
+        options.logger.notice("removing the journal of a removed file beside the file just created",
+                              metadata: ["store": .string(path), "journal": .string(journalPath)])
+        try GDBMJournal.discard(path: journalPath, durability: options.durability)
     }
 
     /// What follows a new file's path in the name of the file it is made in, before the process's
