@@ -46,6 +46,26 @@ enum GDBMErrors {
             path: path, engineCode: Int(code), engineMessage: engineMessage)
     }
 
+    /// Whether a system error says the process may not write a file or folder.
+    static func deniesWriting(_ systemError: Int32) -> Bool {
+        systemError == EACCES || systemError == EPERM || systemError == EROFS
+    }
+
+    /// The error for a failed system call on a file the store writes beside the database at `path`
+    /// (the journal, a replay copy): `readOnly` when the process may not write there, as when it
+    /// may not write the database itself, else `io`.
+    ///
+    /// - Parameter failure: what failed, naming the file ("could not create the journal …").
+    static func besideFile(_ systemError: Int32, _ failure: String, path: String) -> DataStoreError {
+        let text = systemText(systemError)
+        let advice = deniesWriting(systemError)
+            ? "The process may not write in the folder of \(path), where write blocks keep their journal; "
+                + "open the store with readOnly, or fix the folder's permissions"
+            : "Check the disk and the folder's permissions"
+        return DataStoreError(deniesWriting(systemError) ? .readOnly : .io, "\(failure): \(text). \(advice)",
+                              path: path, engineCode: Int(systemError), engineMessage: text)
+    }
+
     /// The error for a file GDBM opened but flagged `GDBM_NEED_RECOVERY`.
     static func needsRecovery(path: String) -> DataStoreError {
         error(code: Int32(GDBM_NEED_RECOVERY), systemError: 0, path: path, action: "open")
@@ -67,7 +87,7 @@ enum GDBMErrors {
             switch systemError {
             case ENOENT, ENOTDIR:
                 return (.notFound, "Check the path, or let the store create the file")
-            case EACCES, EPERM, EROFS:
+            case _ where deniesWriting(systemError):
                 return (.readOnly, "The process may not write the file; open it with readOnly, or fix its permissions")
             case EISDIR:
                 return (.invalidArgument, "The path names a directory; give the path of the database file")

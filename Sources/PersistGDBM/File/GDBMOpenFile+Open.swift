@@ -183,7 +183,7 @@ extension GDBMOpenFile {
         guard lstat(journalPath, &status) == 0 else { return }
         options.logger.notice("removing the journal of a removed file beside the file just created",
                               metadata: ["store": .string(path), "journal": .string(journalPath)])
-        try GDBMJournal.discard(path: journalPath, durability: options.durability)
+        try GDBMJournal.discard(forDatabase: path, durability: options.durability)
     }
 
     /// What follows a new file's path in the name of the file it is made in, before the process's
@@ -230,7 +230,7 @@ extension GDBMOpenFile {
         case .torn(let reason):
             logger.notice("discarding a torn journal: its commit never started applying",
                           metadata: ["store": .string(path), "journal": .string(journalPath), "reason": .string(reason)])
-            if !options.readOnly { try GDBMJournal.discard(path: journalPath, durability: options.durability) }
+            if !options.readOnly { try GDBMJournal.discard(forDatabase: filePath, durability: options.durability) }
             return false
         case .complete(let entries):
             guard !options.readOnly else {
@@ -241,7 +241,7 @@ extension GDBMOpenFile {
             logger.notice("replaying the journal of an interrupted commit",
                           metadata: ["store": .string(path), "entries": .stringConvertible(entries.count)])
             try JournalReplay.replay(entries, path: filePath, options: options)
-            try GDBMJournal.discard(path: journalPath, durability: options.durability)
+            try GDBMJournal.discard(forDatabase: filePath, durability: options.durability)
             return true
         }
     }

@@ -9,6 +9,8 @@ import Persist
 final class GDBMJournal {
     /// The journal's own path.
     let path: String
+    /// The database file it belongs to, which errors name.
+    private let databasePath: String
     private let durability: Durability
     private var descriptor: Int32 = -1
 
@@ -19,6 +21,7 @@ final class GDBMJournal {
 
     init(databasePath: String, durability: Durability) {
         path = Self.path(forDatabase: databasePath)
+        self.databasePath = databasePath
         self.durability = durability
     }
 
@@ -27,9 +30,7 @@ final class GDBMJournal {
     }
 
     private func ioError(_ action: String, _ code: Int32 = errno) -> DataStoreError {
-        let text = GDBMErrors.systemText(code)
-        return DataStoreError(.io, "could not \(action) the journal \(path): \(text). Check the disk and the directory's permissions",
-                              path: path, engineCode: Int(code), engineMessage: text)
+        GDBMErrors.besideFile(code, "could not \(action) the journal \(path)", path: databasePath)
     }
 
     // MARK: Reading
@@ -132,12 +133,11 @@ final class GDBMJournal {
         if stat(path, &status) == 0, status.st_size == 0 { unlink(path) }
     }
 
-    /// Empties and removes the journal file after a replay or a discarded torn write.
-    static func discard(path: String, durability: Durability) throws {
+    /// Removes the journal file of the database at `databasePath` after a replay or a discarded torn write.
+    static func discard(forDatabase databasePath: String, durability: Durability) throws {
+        let path = path(forDatabase: databasePath)
         if unlink(path) != 0 && errno != ENOENT {
-            let code = errno
-            throw DataStoreError(.io, "could not remove the journal \(path): \(GDBMErrors.systemText(code))",
-                                 path: path, engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+            throw GDBMErrors.besideFile(errno, "could not remove the journal \(path)", path: databasePath)
         }
         if durability == .full { try syncDirectory(of: path) }
     }

@@ -51,9 +51,7 @@ enum JournalReplay {
     /// Copies a file's bytes, permissions and (when allowed) owner.
     private static func copyFile(from source: String, to destination: String) throws {
         func failure(_ action: String) -> DataStoreError {
-            let code = errno
-            return DataStoreError(.io, "could not \(action) while replaying the journal of \(source): \(GDBMErrors.systemText(code))",
-                                  path: source, engineCode: Int(code), engineMessage: GDBMErrors.systemText(code))
+            GDBMErrors.besideFile(errno, "could not \(action) while replaying the journal of \(source)", path: source)
         }
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw failure("read the file") }
