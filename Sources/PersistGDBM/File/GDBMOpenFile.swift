@@ -269,11 +269,12 @@ final class GDBMOpenFile: @unchecked Sendable {
         return try snapshot.withExclusive { try handle.withFile(body) }
     }
 
-    /// Closes the journal (removing it when empty) and the file, and gives the file up to other
-    /// stores in this process (even if an escaped accessor still refers to this open file).
+    /// Closes the journal (removing it when empty and the file is still in place) and the file, and
+    /// gives the file up to other stores in this process (even if an escaped accessor still refers
+    /// to this open file).
     func close() throws {
         defer { claim.release() }
-        journal?.close()
+        journal?.close(removingEmptyFile: (try? checkStillInPlace()) != nil)
         try handle.close()
     }
 }

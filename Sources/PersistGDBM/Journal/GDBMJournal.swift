@@ -123,14 +123,18 @@ final class GDBMJournal {
         if ftruncate(descriptor, 0) != 0 { throw ioError("empty") }
     }
 
-    /// Closes the journal and removes its file when it is empty (nothing left to replay).
-    func close() {
+    /// Closes the journal and, when `removingEmptyFile`, removes its file when it is empty
+    /// (nothing left to replay).
+    ///
+    /// - Parameter removingEmptyFile: `false` when the database file is no longer at its path: the
+    ///   journal there then belongs to the file that replaced it, and to the store that has it open.
+    func close(removingEmptyFile: Bool) {
         if descriptor >= 0 {
             Foundation.close(descriptor)
             descriptor = -1
         }
         var status = stat()
-        if stat(path, &status) == 0, status.st_size == 0 { unlink(path) }
+        if removingEmptyFile, stat(path, &status) == 0, status.st_size == 0 { unlink(path) }
     }
 
     /// Removes the journal file of the database at `databasePath` after a replay or a discarded torn write.
