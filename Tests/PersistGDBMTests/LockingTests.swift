@@ -107,6 +107,9 @@ struct LockingTests {
         try writer.setup()
         let error = expectError(.locked) { try Self.store(path).setup() }
         #expect(error?.message.contains("this process") == true)
+        let waited = expectError(.locked) { try Self.store(path, lockWait: .milliseconds(20)).setup() }
+        #expect(waited?.message.contains("this process") == true && waited?.message.contains("another process") == false,
+                "\(waited?.message ?? "")")
         expectError(.locked) { try Self.store(path, readOnly: true).setup() }
         let aliased = directory.url.appendingPathComponent(".").appendingPathComponent("twice.db").path
         expectError(.locked) { try Self.store(aliased).setup() }

@@ -62,7 +62,7 @@ extension GDBMOpenFile {
                         // The advice to give the store a lock wait becomes one to lengthen it.
                         error.message = error.message.replacingOccurrences(
                             of: "give the store a lock wait", with: "give the store a longer lock wait")
-                            + " (waited \(lockWait) for it: another process held it that long, or several took it in turn)"
+                            + " (waited \(lockWait) for it: it was held that long, or taken in turn by several)"
                     }
                     throw error
                 }
