@@ -17,6 +17,16 @@ struct GDBMIndexTests {
         try ForeignFile.pairs(path)
     }
 
+    /// A closed file at `path` with an index on Restaurant.city holding `items`, and its store.
+    static func indexedFile(_ path: String, _ items: [Item]) throws -> GDBMDataStore {
+        let store = GDBMDataStore(path: path, options: .init(logger: .quiet))
+        try store.setup()
+        try store.writeSync { accessor in try accessor.ensureIndex(ofType: "Restaurant", on: ["city"], unique: false) }
+        try seed(store, items)
+        try store.tearDown()
+        return store
+    }
+
     @Test("the catalog and the entries are in the file as documented, and the format record names version 2")
     func format() throws {
         let directory = try TemporaryDirectory()
@@ -62,11 +72,7 @@ struct GDBMIndexTests {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.path("store.gdbm")
-        let store = GDBMDataStore(path: path, options: .init(logger: .quiet))
-        try store.setup()
-        try store.writeSync { accessor in try accessor.ensureIndex(ofType: "Restaurant", on: ["city"], unique: false) }
-        try seed(store, [Self.restaurant(1, "Leeds"), Self.restaurant(2, "York"), Self.restaurant(3, "Leeds")])
-        try store.tearDown()
+        let store = try Self.indexedFile(path, [Self.restaurant(1, "Leeds"), Self.restaurant(2, "York"), Self.restaurant(3, "Leeds")])
         // Damage as a recovery may leave it: Leeds's entry lost, and York's only item lost.
         let leeds = GDBMStorageFormat.indexEntryKey(number: 1, values: ["Leeds"])
         let york = GDBMStorageFormat.indexEntryKey(number: 1, values: ["York"])
@@ -85,6 +91,27 @@ struct GDBMIndexTests {
         var inLeeds = DataStoreRequest(itemType: "Restaurant")
         inLeeds.filter = .attribute("city") == "Leeds"
         #expect(try store.read { try $0.items(forRequest: inLeeds) }.map(\.id) == [1, 3])
+    }
+
+    @Test("a damaged index entry that a write block changes gives corrupt naming the file and the entry; nothing is stored")
+    func damagedEntryOnWrite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store.gdbm")
+        let store = try Self.indexedFile(path, [Self.restaurant(1, "Leeds")])
+        let leeds = GDBMStorageFormat.indexEntryKey(number: 1, values: ["Leeds"])
+        let file = try #require(gdbm_open(path, 0, GDBM_WRITER, 0o644, nil))
+        #expect(ForeignFile.withDatum(leeds) { key in ForeignFile.withDatum([0x01, 0x09]) { gdbm_store(file, key, $0, GDBM_REPLACE) } } == 0)
+        gdbm_close(file)
+        let before = try Self.pairs(path)
+
+        try store.setup()
+        let error = expectError(.corrupt) { try store.writeSync { try $0.insert(Self.restaurant(2, "Leeds")) } }
+        #expect(error?.path == path && error?.message.contains(path) == true
+                    && error?.message.contains(leeds.map { String(format: "%02x", $0) }.joined()) == true, "\(error?.message ?? "")")
+        #expect(try store.read { try $0.item(ofType: "Restaurant", id: 2) } == nil)
+        try store.tearDown()
+        #expect(try Self.pairs(path) == before)
     }
 
     @Test("an equality query on an indexed attribute reads only the items its entry lists")

@@ -57,8 +57,14 @@ class GDBMReader: StoreReader {
 
     /// The identifiers the file's entry of index `number` for `tuple` lists.
     final func fileEntryIdentifiers(_ number: UInt64, tuple: [UInt8]) throws -> [[UInt8]] {
-        let key = GDBMIndexFormat.entryKey(number, tuple: tuple)
-        return try key.withUnsafeBytes { keyBytes in
+        try fileEntryIdentifiers(atKey: GDBMIndexFormat.entryKey(number, tuple: tuple))
+    }
+
+    /// The identifiers the file's index entry under `key` lists.
+    ///
+    /// - Throws: `corrupt` naming the file and the key when the entry does not parse.
+    final func fileEntryIdentifiers(atKey key: [UInt8]) throws -> [[UInt8]] {
+        try key.withUnsafeBytes { keyBytes in
             try openFile.handle.fetch(keyBytes) { record in
                 do {
                     return try GDBMIndexFormat.decodeEntry(record)

@@ -297,9 +297,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
             let number = try GDBMIndexFormat.number(ofEntryKey: key)
             var identifiers: Set<[UInt8]> = []
             if !newIndexNumbers.contains(number) {
-                identifiers = Set(try key.withUnsafeBytes { keyBytes in
-                    try openFile.handle.fetch(keyBytes) { try GDBMIndexFormat.decodeEntry($0) }
-                } ?? [])
+                identifiers = Set(try fileEntryIdentifiers(atKey: key))
             }
             identifiers.subtract(change.removed)
             identifiers.formUnion(change.added)
