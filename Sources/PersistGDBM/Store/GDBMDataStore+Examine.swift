@@ -17,12 +17,14 @@ extension GDBMDataStore {
     /// and closes it again: nothing is written.
     ///
     /// - Throws: `locked` when another process writes the file (after `lockWait`), `corrupt` when
-    ///   it is not a GDBM file GDBM can open, `notFound` for a missing file.
+    ///   it is not a GDBM file GDBM can open (an empty file included), `notFound` for a missing
+    ///   file, `invalidArgument` for a directory or another file that is not a regular one.
     package static func examineFile(atPath path: String, lockWait: Duration) throws -> FileContents {
         guard let claim = OpenFileRegistry.claim(path, writer: false) else {
             throw DataStoreError(.locked, "the GDBM file at \(path) is open for writing in this process", path: path)
         }
         defer { claim.release() }
+        try ExistingFile.check(path, action: "examine", done: "examined")
         let handle = try GDBMOpenFile.waitWhileLocked(until: ContinuousClock.now + lockWait, lockWait: lockWait) {
             try GDBMHandle.open(path: path, access: .reader)
         }

@@ -137,17 +137,7 @@ public final class GDBMDataStore: EngineBackedDataStore {
                                  path: path)
         }
         defer { withExtendedLifetime(claim) {} }
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            throw DataStoreError(.notFound, "there is no GDBM file at \(path) to recover", path: path)
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw DataStoreError(.invalidArgument, "\(path) is not a regular file, so it cannot be recovered", path: path)
-        }
-        guard status.st_size > 0 else {
-            throw DataStoreError(.corrupt, "\(path) is empty (0 bytes), not a GDBM file, so there is nothing to recover",
-                                 path: path)
-        }
+        try ExistingFile.check(path, action: "recover", done: "recovered")
         // GDBM renames files by the name it was given; work on the file a symbolic link leads to.
         let handle = try GDBMHandle.open(path: OpenFileRegistry.canonicalPath(path), access: .writer)
         let report: GDBMRecoveryReport
