@@ -31,4 +31,25 @@ struct ReplacedFileTests {
         try old.tearDown()
         #expect(FileManager.default.fileExists(atPath: path + "-journal"))
     }
+
+    @Test("a symbolic link that comes to lead to another file: the next write block is notFound and stores nothing in either file")
+    func retargetedLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let (first, second, link) = (directory.path("first.db"), directory.path("second.db"), directory.path("current.db"))
+        for path in [first, second] {
+            let store = JournalTests.store(path)
+            try store.setup()
+            try store.tearDown()
+        }
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "first.db")
+        let store = JournalTests.store(link)
+        try store.setup()
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "second.db")
+        let error = expectError(.notFound) { try store.writeSync { try $0.insert(Item(itemType: "Note", id: "n", attributes: [:])) } }
+        #expect(error?.path == link)
+        try store.tearDown()
+        #expect(try JournalTests.ids(first) == [] && JournalTests.ids(second) == [])
+    }
 }

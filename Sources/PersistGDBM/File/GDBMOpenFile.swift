@@ -15,6 +15,9 @@ final class GDBMOpenFile: @unchecked Sendable {
     let path: String
     /// The file `path` leads to (through symbolic links), and its device and inode when opened.
     private let filePath: String
+    /// `path` made absolute when the file was opened (symbolic links kept), which a later change
+    /// of the working directory does not redirect.
+    private let absolutePath: String
     private let identity: FileIdentity?
     let options: GDBMDataStore.Options
     let codec: GDBMLayoutCodec
@@ -56,6 +59,7 @@ final class GDBMOpenFile: @unchecked Sendable {
          claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64, catalog: GDBMIndexCatalog) {
         self.path = path
         self.filePath = filePath
+        absolutePath = URL(fileURLWithPath: path).path
         identity = FileIdentity.existing(filePath)
         self.options = options
         self.codec = codec
@@ -229,9 +233,12 @@ final class GDBMOpenFile: @unchecked Sendable {
     }
 
     /// Throws `notFound` when the store's path no longer names the file it opened.
+    ///
+    /// The store's own path is checked, as live queries and the SQLite store check theirs: a
+    /// symbolic link that now leads to another file no longer names the file the store writes.
     private func checkStillInPlace() throws {
         guard let identity, !options.buildsPrivateFile else { return }
-        try identity.checkStillAt(filePath, file: "the GDBM file", location: path)
+        try identity.checkStillAt(absolutePath, file: "the GDBM file", location: path)
     }
 
     private static func entries(_ changes: [[UInt8]: GDBMWriter.Change]) -> [GDBMJournalEntry] {
@@ -274,7 +281,8 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// to this open file).
     func close() throws {
         defer { claim.release() }
-        journal?.close(removingEmptyFile: (try? checkStillInPlace()) != nil)
+        // The journal beside the file is this store's while the file is still where it opened it.
+        journal?.close(removingEmptyFile: identity.map { FileIdentity.existing(filePath) == $0 } ?? true)
         try handle.close()
     }
 }
