@@ -64,6 +64,23 @@ struct JournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["data.db"])
     }
 
+    @Test("replaying keeps the file's permissions, whatever the process's umask")
+    func replayKeepsPermissions() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        let journal = try Self.interruptedCommit(path)
+        #expect(chmod(path, 0o664) == 0)
+        try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let mask = status.split(separator: "\n").first { $0.hasPrefix("Umask:") }
+            .flatMap { Int($0.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8) }
+        #expect(mask.map { $0 & 0o020 != 0 } == true, "the test needs a umask that takes group write away")
+        #expect(try Self.ids(path) == ["added"])
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o664)
+    }
+
     @Test("through a symbolic link, the journal lives beside the real file and the link stays a link")
     func symbolicLink() throws {
         let directory = try TemporaryDirectory()

@@ -62,6 +62,8 @@ enum JournalReplay {
         guard output >= 0 else { throw failure("create a copy of the file") }
         defer { close(output) }
         _ = fchown(output, status.st_uid, status.st_gid)
+        // The umask took bits away from the mode `open` was given.
+        guard fchmod(output, status.st_mode & 0o777) == 0 else { throw failure("set the permissions of a copy of the file") }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
