@@ -59,8 +59,8 @@ enum GDBMErrors {
     static func besideFile(_ systemError: Int32, _ failure: String, path: String) -> DataStoreError {
         let text = systemText(systemError)
         let advice = deniesWriting(systemError)
-            ? "The process may not write in the folder of \(path), where write blocks keep their journal; "
-                + "open the store with readOnly, or fix the folder's permissions"
+            ? "The process may not write in the folder of \(path), where write blocks keep their journal, or may "
+                + "not write a file there; open the store with readOnly, or fix the permissions"
             : "Check the disk and the folder's permissions"
         return DataStoreError(deniesWriting(systemError) ? .readOnly : .io, "\(failure): \(text). \(advice)",
                               path: path, engineCode: Int(systemError), engineMessage: text)

@@ -66,8 +66,16 @@ final class GDBMJournal {
 
     private func openForWriting() throws {
         guard descriptor < 0 else { return }
-        let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard opened >= 0 else { throw ioError("create") }
+        var opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        var code = errno
+        if opened < 0, GDBMErrors.deniesWriting(code), Self.isEmptyFile(path) {
+            // An empty journal (nothing to replay) that a process of another user left when it was
+            // killed between commits. The store holds the file's writer lock, so no one else uses
+            // it: this store makes its own.
+            opened = unlink(path) == 0 ? open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : -1
+            code = errno
+        }
+        guard opened >= 0 else { throw ioError("create", code) }
         descriptor = opened
         if durability == .full { try Self.syncDirectory(of: path) }
     }
@@ -83,6 +91,11 @@ final class GDBMJournal {
             done += written
             offset += off_t(written)
         }
+    }
+
+    private static func isEmptyFile(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size == 0
     }
 
     /// Replaces the journal's contents with `entries` and, for `Durability.full`, syncs it.
