@@ -27,13 +27,17 @@ struct SharedFileTests {
             try store.tearDown()
             return
         }
-        // As root, whom permissions do not stop, another user writes: a worker run as nobody.
+        // As root, whom permissions do not stop, another user writes: a worker run as nobody. It
+        // runs from a copy in the shared folder, since the build folder may be in one that nobody
+        // cannot enter (such as /root).
         #expect(chmod(path + "-journal", 0o644) == 0)
+        let workerCopy = directory.path("persist-crash-worker")
+        try FileManager.default.copyItem(atPath: ChildProcess.productsDirectory.appendingPathComponent("persist-crash-worker").path,
+                                         toPath: workerCopy)
+        #expect(chmod(workerCopy, 0o755) == 0)
         let worker = Process()
         worker.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        worker.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups",
-                            ChildProcess.productsDirectory.appendingPathComponent("persist-crash-worker").path,
-                            "ids", "gdbm", path, "1"]
+        worker.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", workerCopy, "ids", "gdbm", path, "1"]
         let errors = Pipe()
         worker.standardOutput = FileHandle.nullDevice
         worker.standardError = errors
