@@ -1,4 +1,5 @@
 import Foundation
+import Persist
 
 /// The few questions the tool asks the file system about the paths it is given.
 enum FileSystem {
@@ -74,7 +75,7 @@ enum FileSystem {
     /// left alone (`sqlite:~/new.sqlite`, `'~/old.db'`) does not name: built from such a URL, a
     /// staging file went to the home folder and a relative `~` folder's target was looked for there.
     static func fileURL(_ path: String) -> URL {
-        URL(fileURLWithPath: path.hasPrefix("~") ? "./" + path : path)
+        LiteralPath.url(path)
     }
 
     /// For a path that starts with a `~` the shell did not expand, a note saying how to name the

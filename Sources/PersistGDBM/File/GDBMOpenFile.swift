@@ -59,7 +59,7 @@ final class GDBMOpenFile: @unchecked Sendable {
          claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64, catalog: GDBMIndexCatalog) {
         self.path = path
         self.filePath = filePath
-        absolutePath = URL(fileURLWithPath: path).path
+        absolutePath = LiteralPath.absolute(path)
         identity = FileIdentity.existing(filePath)
         self.options = options
         self.codec = codec

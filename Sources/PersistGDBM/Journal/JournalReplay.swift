@@ -40,7 +40,7 @@ enum JournalReplay {
     /// Removes copies left behind by replays that were themselves interrupted. Only the holder of
     /// the file's writer lock replays, so while the caller holds it, no such copy is in use.
     static func removeLeftovers(of path: String) {
-        let url = URL(fileURLWithPath: path)
+        let url = LiteralPath.url(path)
         let prefix = url.lastPathComponent + replaySuffix
         let directory = url.deletingLastPathComponent()
         for name in FileNames.entries(of: directory.path, startingWith: prefix) {

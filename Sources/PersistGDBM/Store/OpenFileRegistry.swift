@@ -54,7 +54,7 @@ enum OpenFileRegistry {
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        let url = URL(fileURLWithPath: path)
+        let url = LiteralPath.url(path)
         let directory = url.deletingLastPathComponent().path
         guard let resolved = realpath(directory, nil) else { return url.standardizedFileURL.path }
         defer { free(resolved) }

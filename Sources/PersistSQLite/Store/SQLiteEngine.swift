@@ -93,7 +93,7 @@ final class SQLiteEngine: BulkLoadingEngine {
         }
         openWriter.withLock { $0 = connection }
         // Absolute, as SQLite makes it: a later change of the working directory moves nothing.
-        let absolute = URL(fileURLWithPath: location).standardizedFileURL.path
+        let absolute = LiteralPath.url(location).standardizedFileURL.path
         openedFile.withLock { $0 = isScratch ? nil : FileIdentity.existing(absolute).map { (absolute, $0) } }
         pool.open()
     }
