@@ -70,9 +70,13 @@ extension SQLiteDataStore {
             self.logger = logger
         }
 
-        /// Throws `invalidArgument` for a negative busy timeout, a negative pool size or a poll
-        /// interval that is not positive.
+        /// Throws `invalidArgument` for an empty path, a negative busy timeout, a negative pool size
+        /// or a poll interval that is not positive.
         func validate(path: String) throws {
+            if path.isEmpty {
+                throw DataStoreError(.invalidArgument, "the SQLite store was given an empty path; give the path of "
+                    + "its database file, or use SQLiteDataStore.inMemory() for a private database", path: path)
+            }
             if busyTimeout < .zero {
                 throw DataStoreError(.invalidArgument, "the busy timeout for the SQLite database at \(path) is "
                     + "\(busyTimeout); give zero or more", path: path)

@@ -36,6 +36,10 @@ public final class SQLiteDataStore: EngineBackedDataStore {
 
     /// A store on the database at `path`. Nothing is opened until ``setup()``.
     ///
+    /// The path names a file, taken literally: `:memory:` and `file:…` are file names, not
+    /// SQLite's in-memory database or a URI (use ``inMemory(options:)`` for a private database),
+    /// and an empty path is `invalidArgument` at setup.
+    ///
     /// ```swift
     /// let store = SQLiteDataStore(path: "app.sqlite", options: .init(durability: .full))
     /// ```

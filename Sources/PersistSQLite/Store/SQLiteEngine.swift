@@ -48,10 +48,15 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     /// The name to open and the extra flag: the path itself, or for a read-only store on an
     /// unchanging file, an `immutable` URI (with `%`, `?` and `#` escaped).
+    ///
+    /// A relative path is opened as `./path`, so that SQLite takes it literally, as every other
+    /// store does: `:memory:`, `file:…` (SQLite is built to read URIs) and the empty path would
+    /// otherwise each give every connection a private database, whose writes no read ever sees.
     private static func fileName(_ path: String, options: SQLiteDataStore.Options) -> (String, Int32) {
-        guard options.readOnly, options.readsUnchangingFile else { return (path, 0) }
+        let literal = path.hasPrefix("/") ? path : "./" + path
+        guard options.readOnly, options.readsUnchangingFile else { return (literal, 0) }
         var escaped = ""
-        for character in path.unicodeScalars {
+        for character in literal.unicodeScalars {
             switch character {
             case "%": escaped += "%25"
             case "?": escaped += "%3f"
