@@ -74,6 +74,8 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             if let update = table.update, let keyBindings = table.keyBindings(for: item.id) {
                 try run(update, keyBindings + values, operation)
                 if connection.changes > 0 { return }
+                // A trigger's RAISE(IGNORE) skipped the update of a row that exists: the check reports it.
+                if table.hasTriggers, try super.item(ofType: item.itemType, id: item.id) != nil { return }
             } else if try super.item(ofType: item.itemType, id: item.id) != nil {
                 return
             }
@@ -393,20 +395,26 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     private func mayAlter(_ item: Item, _ table: TableSchema, _ columns: [ColumnSchema], _ values: [SQLBinding]) -> Bool {
-        if case .column(_, let affinity, let needsBinaryCollation) = table.key,
-           needsBinaryCollation || ValueCodec.storageClass(ValueCodec.binding(item.id)).map(affinity.mayConvertOnStore) == true {
-            return true
-        }
+        if mayAlterKey(item, table) { return true }
         for (column, value) in zip(columns, values) {
             if let storage = ValueCodec.storageClass(value), column.affinity.mayConvertOnStore(storage) { return true }
         }
         return false
     }
 
+    /// Whether the key's affinity or collation could store the item's identifier differently.
+    private func mayAlterKey(_ item: Item, _ table: TableSchema) -> Bool {
+        guard case .column(_, let affinity, let needsBinaryCollation) = table.key else { return false }
+        return needsBinaryCollation || ValueCodec.storageClass(ValueCodec.binding(item.id)).map(affinity.mayConvertOnStore) == true
+    }
+
     private func verify(_ item: Item, _ table: TableSchema, _ columns: [ColumnSchema], _ values: [SQLBinding]) throws {
         guard let stored = try super.item(ofType: table.name, id: item.id) else {
-            throw altered(item, table, "its identifier \(item.id) would be stored as a different key, or match "
-                + "another row's key under the key column's collation")
+            // Without a key that could change it, only a trigger's RAISE(IGNORE) leaves no row.
+            throw altered(item, table, mayAlterKey(item, table)
+                ? "its identifier \(item.id) would be stored as a different key, or match another row's key under "
+                    + "the key column's collation"
+                : "a trigger of the table skipped the row")
         }
         for column in columns {
             let expected = item.attributes[column.name]
