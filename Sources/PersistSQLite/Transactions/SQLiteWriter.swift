@@ -52,6 +52,10 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                 try run(sql, [key] + given, "Inserting \(item.reference)")
             }
         } catch let error as DataStoreError where error.code == .alreadyExists {
+            // The key's affinity or collation made the identifier another row's: the item is not there.
+            if mayAlterKey(item, table), try super.item(ofType: item.itemType, id: item.id) == nil {
+                throw altered(item, table, Self.keyChangeDetail(item))
+            }
             throw DataStoreError(
                 .alreadyExists, "\(item.reference) already exists in the SQLite database at \(path); "
                     + "use save to replace it, or give the new item another identifier",
@@ -411,10 +415,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private func verify(_ item: Item, _ table: TableSchema, _ columns: [ColumnSchema], _ values: [SQLBinding]) throws {
         guard let stored = try super.item(ofType: table.name, id: item.id) else {
             // Without a key that could change it, only a trigger's RAISE(IGNORE) leaves no row.
-            throw altered(item, table, mayAlterKey(item, table)
-                ? "its identifier \(item.id) would be stored as a different key, or match another row's key under "
-                    + "the key column's collation"
-                : "a trigger of the table skipped the row")
+            throw altered(item, table, mayAlterKey(item, table) ? Self.keyChangeDetail(item) : "a trigger of the table skipped the row")
         }
         for column in columns {
             let expected = item.attributes[column.name]
@@ -436,6 +437,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             throw altered(item, table, "\(cause) would turn \(Self.brief(expected)) into \(actual.map(Self.brief) ?? "null") "
                 + "in the column \(String(reflecting: column.name))")
         }
+    }
+
+    private static func keyChangeDetail(_ item: Item) -> String {
+        "its identifier \(item.id) would be stored as a different key, or match another row's key under the key "
+            + "column's collation"
     }
 
     private func altered(_ item: Item, _ table: TableSchema, _ detail: String) -> DataStoreError {
