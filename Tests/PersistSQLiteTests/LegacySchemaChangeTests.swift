@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistConformance
 import PersistSQLite
 import PersistTestSupport
 import Testing
@@ -25,5 +26,23 @@ struct LegacySchemaChangeTests {
         #expect(try store.read { try $0.item(ofType: "t", id: 1)?["b"] } == nil)
         try store.writeSync { try $0.insert(Item(itemType: "t", id: 2, attributes: ["a": "a2", "b": "new"])) }
         #expect(try store.read { try $0.item(ofType: "t", id: 2) }?.attributes == ["a": "a2", "b": "new"])
+    }
+
+    @Test("a table the store created keeps the kinds of its values after another connection renames it, and a write keeps them")
+    func renamedCreatedTable() throws {
+        try withFileStore { store, path in
+            let event = Item(itemType: "Event", id: "e1", attributes: [
+                "at": .date(Date(timeIntervalSinceReferenceDate: 5)), "done": true, "tags": ["a"], "count": 1,
+            ])
+            try store.writeSync { try $0.insert(event) }
+            let raw = try RawDatabase(path)
+            try raw.exec("ALTER TABLE Event RENAME TO Archive")
+            raw.close()
+            let archived = Item(itemType: "Archive", id: "e1", attributes: event.attributes)
+            #expect(try allItems(store, "Archive") == [archived])
+            let later = Item(itemType: "Archive", id: "e2", attributes: ["at": .date(Date(timeIntervalSinceReferenceDate: 6)), "done": false])
+            try store.writeSync { try $0.insert(later) }
+            #expect(try allItems(store, "Archive") == [archived, later])
+        }
     }
 }

@@ -14,8 +14,15 @@ struct DatabaseSchema: Sendable {
 
     /// The unique index on ``createdKeyColumn`` of a table the store creates for `itemType`.
     static func keyIndexName(for itemType: String) -> String {
-        "persist_key:" + itemType
+        keyIndexPrefix + itemType
     }
+
+    /// The item type a key index was created for, or `nil` for an index not named by the store.
+    static func itemType(ofKeyIndex index: String) -> String? {
+        index.hasPrefix(keyIndexPrefix) ? String(index.dropFirst(keyIndexPrefix.count)) : nil
+    }
+
+    private static let keyIndexPrefix = "persist_key:"
 
     /// Item type → table; names match exactly.
     var tables: [String: TableSchema] = [:]

@@ -35,7 +35,7 @@ enum SchemaLoader {
                 switch entry.type {
                 case "table":
                     switch try loadTable(entry.name, withoutRowid: entry.withoutRowid, strict: entry.strict,
-                                         kinds: kinds[entry.name] ?? [:], connection) {
+                                         kinds: kinds, connection) {
                     case .success(let table):
                         reason = adopt(table, into: &schema)
                     case .failure(let skipped):
@@ -79,10 +79,10 @@ enum SchemaLoader {
             if try statement.step(operation) { flags = (statement.int64(0) != 0, statement.int64(1) != 0) }
         }
         guard let flags else { return nil }
-        var kinds: [String: ColumnSchema.Storage] = [:]
+        var kinds: [String: [String: ColumnSchema.Storage]] = [:]
         if try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name = ?1", [.text(DatabaseSchema.metadataTable)],
                                   operation: operation) > 0 {
-            kinds = try loadKinds(connection)[name] ?? [:]
+            kinds = try loadKinds(connection)
         }
         if case .success(let table) = try loadTable(name, withoutRowid: flags.withoutRowid, strict: flags.strict,
                                                     kinds: kinds, connection) {
@@ -106,7 +106,8 @@ enum SchemaLoader {
     }
 
     private static func loadTable(
-        _ name: String, withoutRowid: Bool, strict: Bool, kinds: [String: ColumnSchema.Storage], _ connection: SQLiteConnection
+        _ name: String, withoutRowid: Bool, strict: Bool, kinds: [String: [String: ColumnSchema.Storage]],
+        _ connection: SQLiteConnection
     ) throws -> Result<TableSchema, Skip> {
         var raw: [RawColumn] = []
         try connection.withStatement(
@@ -134,6 +135,7 @@ enum SchemaLoader {
         for column in raw { taken[SQLName.folded(column.name)] = column.name }
         let primaryKey = raw.filter { $0.primaryKeyPosition > 0 }
         var key: TableKey?
+        var recorded = kinds[name] ?? [:]
         var skipDetail = ""
         if primaryKey.count == 1, let column = primaryKey.first {
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
@@ -149,10 +151,11 @@ enum SchemaLoader {
         }
         if key == nil, !withoutRowid, primaryKey.isEmpty,
            let column = raw.first(where: { $0.name == DatabaseSchema.createdKeyColumn && !$0.isGenerated }),
-           try hasKeyIndex(name, connection) {
+           let index = try keyIndex(name, connection) {
             // The form of the tables the store creates: a rowid table with a unique index on persist_id.
             key = .column(name: column.name, affinity: ColumnAffinity(declaredType: column.declaredType, strict: strict),
                           needsBinaryCollation: column.collation.uppercased() != "BINARY")
+            recorded = recordedKinds(name, keyIndex: index, kinds)
         }
         if key == nil {
             if withoutRowid {
@@ -175,8 +178,8 @@ enum SchemaLoader {
             let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
             // A recorded kind counts only for a column as the store creates it: no affinity, BINARY.
-            if affinity == .none, !needsBinaryCollation, let recorded = kinds[column.name] {
-                storage = recorded
+            if affinity == .none, !needsBinaryCollation, let kind = recorded[column.name] {
+                storage = kind
             } else {
                 storage = .legacy(affinity)
             }
@@ -190,18 +193,36 @@ enum SchemaLoader {
                                     hasTriggers: hasTriggers))
     }
 
-    /// Whether `table` has a unique index, without a WHERE clause, on exactly its
-    /// ``DatabaseSchema/createdKeyColumn`` column with BINARY collation.
-    private static func hasKeyIndex(_ table: String, _ connection: SQLiteConnection) throws -> Bool {
-        try connection.integer(
+    /// The kinds recorded for `table`'s columns. A table the store created that another connection
+    /// renamed since (`ALTER TABLE … RENAME TO`) keeps its key index, named after the item type it
+    /// was created for, and the kinds recorded under that name; those recorded under its own name
+    /// since are newer.
+    private static func recordedKinds(
+        _ table: String, keyIndex: String, _ kinds: [String: [String: ColumnSchema.Storage]]
+    ) -> [String: ColumnSchema.Storage] {
+        let own = kinds[table] ?? [:]
+        guard let original = DatabaseSchema.itemType(ofKeyIndex: keyIndex), original != table else { return own }
+        return (kinds[original] ?? [:]).merging(own) { _, newer in newer }
+    }
+
+    /// The name of a unique index of `table`, without a WHERE clause, on exactly its
+    /// ``DatabaseSchema/createdKeyColumn`` column with BINARY collation (the store's own first);
+    /// `nil` when it has none.
+    private static func keyIndex(_ table: String, _ connection: SQLiteConnection) throws -> String? {
+        var names: [String] = []
+        try connection.withStatement(
             """
-            SELECT count(*) FROM pragma_index_list(?1, 'main') AS list
+            SELECT list.name FROM pragma_index_list(?1, 'main') AS list
             WHERE list."unique" = 1 AND list.partial = 0
               AND (SELECT count(*) FROM pragma_index_xinfo(list.name, 'main') WHERE key = 1) = 1
               AND EXISTS (SELECT 1 FROM pragma_index_xinfo(list.name, 'main')
                           WHERE key = 1 AND name = ?2 AND upper(coll) = 'BINARY')
             """,
-            [.text(table), .text(DatabaseSchema.createdKeyColumn)], operation: operation) > 0
+            [.text(table), .text(DatabaseSchema.createdKeyColumn)]
+        ) { statement in
+            while try statement.step(operation) { names.append(statement.text(0)) }
+        }
+        return names.first(where: { DatabaseSchema.itemType(ofKeyIndex: $0) != nil }) ?? names.first
     }
 
     private static func loadKinds(_ connection: SQLiteConnection) throws -> [String: [String: ColumnSchema.Storage]] {
