@@ -18,6 +18,9 @@
 //   persist-crash-worker ids <sqlite|gdbm|postgres> <path-or-url> <items>
 //       Inserts Ticket items one write block each, with generated integer identifiers, printing
 //       each identifier, then exits.
+//   persist-crash-worker cd-read <sqlite|gdbm> <path> <directory>
+//       Opens the store at a path relative to the working directory, writes Note/1, changes the
+//       working directory, then reads Note/1, writes and reads Note/2, printing each item read.
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 
@@ -28,6 +31,7 @@ let modes: [String: ([String]) throws -> Void] = [
     "merge": MergeMode.run,
     "update": UpdateMode.run,
     "ids": IDMode.run,
+    "cd-read": DirectoryMode.run,
     "gdbm-hold": HoldMode.run,
 ]
 

@@ -38,7 +38,8 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     ///
     /// The path names a file, taken literally: `:memory:` and `file:…` are file names, not
     /// SQLite's in-memory database or a URI (use ``inMemory(options:)`` for a private database),
-    /// and an empty path is `invalidArgument` at setup.
+    /// and an empty path is `invalidArgument` at setup. A relative path is resolved against the
+    /// working directory at setup: changing the directory later moves nothing.
     ///
     /// ```swift
     /// let store = SQLiteDataStore(path: "app.sqlite", options: .init(durability: .full))

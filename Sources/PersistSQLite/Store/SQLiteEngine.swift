@@ -22,15 +22,21 @@ final class SQLiteEngine: BulkLoadingEngine {
     /// The database file's absolute path and its device and inode when the store opened it (none
     /// for a scratch file): a write block commits only while the path still names that file.
     private let openedFile = Locked<(path: String, identity: FileIdentity)?>(nil)
+    /// The name SQLite opens and its extra flag, made absolute when the store opens: reader
+    /// connections opened later name the writer's file, whatever the working directory is by then.
+    private let openName: Locked<(name: String, flags: Int32)>
 
     init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
         location = path
         self.options = options
         self.isScratch = isScratch
         let timeout = options.busyTimeout
-        let (name, uri) = Self.fileName(path, options: options)
+        let openName = Locked(Self.fileName(path, options: options))
+        self.openName = openName
         pool = ReaderPool(capacity: max(options.readerPoolSize, 0), location: path) {
-            try SQLiteConnection.open(path: name, displayPath: path, flags: SQLITE_OPEN_READONLY | uri, busyTimeout: timeout)
+            let (name, uri) = openName.value
+            return try SQLiteConnection.open(path: name, displayPath: path, flags: SQLITE_OPEN_READONLY | uri,
+                                             busyTimeout: timeout)
         }
     }
 
@@ -46,14 +52,15 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     private var logger: Logger { options.logger }
 
-    /// The name to open and the extra flag: the path itself, or for a read-only store on an
-    /// unchanging file, an `immutable` URI (with `%`, `?` and `#` escaped).
+    /// The name to open and the extra flag: the path made absolute against the working directory,
+    /// or for a read-only store on an unchanging file, an `immutable` URI of it (with `%`, `?` and
+    /// `#` escaped).
     ///
-    /// A relative path is opened as `./path`, so that SQLite takes it literally, as every other
-    /// store does: `:memory:`, `file:…` (SQLite is built to read URIs) and the empty path would
-    /// otherwise each give every connection a private database, whose writes no read ever sees.
-    private static func fileName(_ path: String, options: SQLiteDataStore.Options) -> (String, Int32) {
-        let literal = path.hasPrefix("/") ? path : "./" + path
+    /// The path is taken literally, as every other store takes it: `:memory:`, `file:…` (SQLite is
+    /// built to read URIs) and the empty path would otherwise each give every connection a private
+    /// database, whose writes no read ever sees.
+    private static func fileName(_ path: String, options: SQLiteDataStore.Options) -> (name: String, flags: Int32) {
+        let literal = path.hasPrefix("/") ? path : LiteralPath.absolute(path)
         guard options.readOnly, options.readsUnchangingFile else { return (literal, 0) }
         var escaped = ""
         for character in literal.unicodeScalars {
@@ -64,8 +71,7 @@ final class SQLiteEngine: BulkLoadingEngine {
             default: escaped.unicodeScalars.append(character)
             }
         }
-        let absolute = escaped.hasPrefix("/") ? "//" + escaped : escaped
-        return ("file:" + absolute + "?immutable=1", SQLITE_OPEN_URI)
+        return ("file://" + escaped + "?immutable=1", SQLITE_OPEN_URI)
     }
 
     // MARK: Lifecycle
@@ -78,6 +84,7 @@ final class SQLiteEngine: BulkLoadingEngine {
             ? SQLITE_OPEN_READONLY
             : SQLITE_OPEN_READWRITE | (options.createIfMissing || isScratch ? SQLITE_OPEN_CREATE : 0)
         let (name, uri) = Self.fileName(location, options: options)
+        openName.withLock { $0 = (name, uri) }
         let connection = try SQLiteConnection.open(path: name, displayPath: location, flags: flags | uri,
                                                    busyTimeout: options.busyTimeout)
         do {
