@@ -20,7 +20,8 @@
 //       each identifier, then exits.
 //   persist-crash-worker cd-read <sqlite|gdbm> <path> <directory>
 //       Opens the store at a path relative to the working directory, writes Note/1, changes the
-//       working directory, then reads Note/1, writes and reads Note/2, printing each item read.
+//       working directory, then reads Note/1, opens a live query on Note, writes and reads Note/2,
+//       printing each item read and then "observed" with the live query's second result.
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 

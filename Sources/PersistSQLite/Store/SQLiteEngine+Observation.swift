@@ -32,8 +32,9 @@ extension SQLiteEngine: ExternalChangeSource {
         changeWatch.withLock { $0 = nil }
     }
 
-    /// The identity of the database file; `notFound` when it is gone.
+    /// The identity of the database file, at the path the store resolved when it opened it (a
+    /// later change of the working directory moves nothing); `notFound` when it is gone.
     private func fileIdentity() throws -> FileIdentity {
-        try FileIdentity.of(location, file: "the SQLite database")
+        try FileIdentity.of(openedFile.value?.path ?? location, file: "the SQLite database")
     }
 }

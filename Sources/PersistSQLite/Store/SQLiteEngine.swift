@@ -21,7 +21,7 @@ final class SQLiteEngine: BulkLoadingEngine {
     let changeWatch = Locked<SQLiteChangeWatch?>(nil)
     /// The database file's absolute path and its device and inode when the store opened it (none
     /// for a scratch file): a write block commits only while the path still names that file.
-    private let openedFile = Locked<(path: String, identity: FileIdentity)?>(nil)
+    let openedFile = Locked<(path: String, identity: FileIdentity)?>(nil)
     /// The name SQLite opens and its extra flag, made absolute when the store opens: reader
     /// connections opened later name the writer's file, whatever the working directory is by then.
     private let openName: Locked<(name: String, flags: Int32)>
