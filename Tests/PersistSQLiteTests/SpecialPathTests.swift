@@ -4,9 +4,9 @@ import PersistSQLite
 import PersistTestSupport
 import Testing
 
-/// Store paths are file names, taken literally and resolved once: `:memory:`, a `file:` URI and the
-/// empty path (a private temporary database) would not be files the store's readers share, nor
-/// would a relative path the readers resolved again after the working directory changed.
+/// Store paths are file names, taken literally: `:memory:`, a `file:` URI and the empty path (a
+/// private temporary database) would not be files the store's readers share. (A relative path
+/// after the working directory changes is tested in RelativePathProcessTests.)
 @Suite("SQLite store paths name one file for every connection")
 struct SpecialPathTests {
     @Test("a relative path spelled like :memory: or a file: URI names that file, and its items are kept",
@@ -34,18 +34,5 @@ struct SpecialPathTests {
             (error as? DataStoreError)?.code == .invalidArgument
         }
         try? store.tearDown()
-    }
-
-    @Test("a store opened by a relative path keeps reading and observing its own file after the process changes its working directory")
-    func workingDirectoryChange() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let elsewhere = directory.path("elsewhere")
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
-        let output = try ProductRunner.run(ChildProcess.productsDirectory.appendingPathComponent("persist-crash-worker").path,
-                                           ["cd-read", "sqlite", "notes.db", elsewhere], in: directory.url)
-        #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.split(separator: "\n") == [#"Note/1 {v: "before"}"#, #"Note/2 {v: "after"}"#, "observed [1, 2]"], "\(output.stdout)")
-        #expect(!FileManager.default.fileExists(atPath: directory.path("elsewhere/notes.db")))
     }
 }

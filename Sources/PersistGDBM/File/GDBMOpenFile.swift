@@ -17,7 +17,7 @@ final class GDBMOpenFile: @unchecked Sendable {
     private let filePath: String
     /// `path` made absolute when the file was opened (symbolic links kept), which a later change
     /// of the working directory does not redirect.
-    private let absolutePath: String
+    let absolutePath: String
     private let identity: FileIdentity?
     let options: GDBMDataStore.Options
     let codec: GDBMLayoutCodec

@@ -29,8 +29,9 @@ extension GDBMEngine: ExternalChangeSource {
         watchedFile.withLock { $0 = nil }
     }
 
-    /// The identity of the file at the store's path; `notFound` when it is gone.
+    /// The identity of the file at the store's path, made absolute when the store opened it (a
+    /// later change of the working directory moves nothing); `notFound` when it is gone.
     private func fileIdentity() throws -> FileIdentity {
-        try FileIdentity.of(location, file: "the GDBM file")
+        try FileIdentity.of(current.value?.absolutePath ?? location, file: "the GDBM file")
     }
 }

@@ -6,7 +6,7 @@ import Persist
 final class GDBMEngine: DataStoreEngine {
     let location: String
     let options: GDBMDataStore.Options
-    private let current = Locked<GDBMOpenFile?>(nil)
+    let current = Locked<GDBMOpenFile?>(nil)
     /// The device and inode of the file while live queries watch it (see `GDBMEngine+Observation.swift`).
     let watchedFile = Locked<FileIdentity?>(nil)
 
