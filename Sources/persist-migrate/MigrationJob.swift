@@ -200,6 +200,9 @@ final class MigrationJob {
         // copy goes to the temporary directory then.
         let besides = target.postgres == nil ? target.path : FileManager.default.temporaryDirectory
             .appendingPathComponent(FileSystem.fileURL(source.path).lastPathComponent).path
+        // Copies that runs killed before they finished left there (in the temporary folder, no
+        // later run's staging would find them) go first; a running migration keeps its own.
+        StagingFile.removeLeftovers(of: besides, companions: { _ in [] })
         let copy = StagingFile(finalPath: besides, companions: { _ in [] }).path + ".recovering"
         recoveryCopy = copy
         do {

@@ -57,6 +57,32 @@ struct PostgresDirectionTests {
         #expect(leftovers.isEmpty, "\(leftovers)")
     }
 
+    @Test("--recover into PostgreSQL removes the recovery copy a killed run left in the temporary folder, and keeps a running one's")
+    func recoverRemovesStaleCopies() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        try StoreFiles.gdbm(directory.path("crashed.db"), holding: StoreFiles.items(count: 3))
+        try MigrateFixtures.breakCleanClose(directory.path("crashed.db"))
+        // The tool's temporary folder is this test's own, through TMPDIR.
+        let temporary = directory.path("tmp")
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/true")
+        try finished.run()
+        finished.waitUntilExit()
+        let stale = ".crashed.db.persist-migrate-\(finished.processIdentifier)-7.recovering"
+        let running = ".crashed.db.persist-migrate-\(getpid())-7.recovering"
+        for name in [stale, running] { try Data([1, 2, 3]).write(to: URL(fileURLWithPath: temporary + "/" + name)) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = temporary
+        let output = try ProductRunner.run("persist-migrate", ["crashed.db", pg.url, "--recover", "--progress", "never"],
+                                           in: directory.url, environment: environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [running])
+    }
+
     @Test("a raw GDBM file → PostgreSQL → a raw GDBM file, byte for byte pair by pair")
     func rawThroughPostgres() throws {
         let directory = try TemporaryDirectory()
