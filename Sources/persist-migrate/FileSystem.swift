@@ -67,15 +67,7 @@ enum FileSystem {
 
     /// The path with `.`, `..` and symbolic links resolved, to tell whether two paths are one file.
     static func canonical(_ path: String) -> String {
-        fileURL(path).standardizedFileURL.resolvingSymlinksInPath().path
-    }
-
-    /// The file URL of a path taken literally, as `stat`, `open` and `rename` take it. Foundation's
-    /// `URL(fileURLWithPath:)` expands a leading `~` to the home folder, which a path the shell
-    /// left alone (`sqlite:~/new.sqlite`, `'~/old.db'`) does not name: built from such a URL, a
-    /// staging file went to the home folder and a relative `~` folder's target was looked for there.
-    static func fileURL(_ path: String) -> URL {
-        LiteralPath.url(path)
+        LiteralPath.url(path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
     /// For a path that starts with a `~` the shell did not expand, a note saying how to name the

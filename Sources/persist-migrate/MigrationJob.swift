@@ -199,7 +199,7 @@ final class MigrationJob {
         // Beside the target, which the run writes anyway; a server target has no directory, so the
         // copy goes to the temporary directory then.
         let besides = target.postgres == nil ? target.path : FileManager.default.temporaryDirectory
-            .appendingPathComponent(FileSystem.fileURL(source.path).lastPathComponent).path
+            .appendingPathComponent(LiteralPath.url(source.path).lastPathComponent).path
         // Copies that runs killed before they finished left there (in the temporary folder, no
         // later run's staging would find them) go first; a running migration keeps its own.
         StagingFile.removeLeftovers(of: besides, companions: { _ in [] })
@@ -262,7 +262,7 @@ final class MigrationJob {
 
     /// The ways an error may name the file at `path`: as typed, standardized, and with links resolved.
     static func forms(of path: String) -> [String] {
-        let url = FileSystem.fileURL(path)
+        let url = LiteralPath.url(path)
         return Array(Set([path, url.path, url.standardizedFileURL.path, url.standardizedFileURL.resolvingSymlinksInPath().path]))
     }
 }

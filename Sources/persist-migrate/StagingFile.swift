@@ -14,14 +14,14 @@ struct StagingFile {
     init(finalPath: String, companions: @escaping (String) -> [String]) {
         self.finalPath = finalPath
         self.companions = companions
-        let url = FileSystem.fileURL(finalPath)
+        let url = LiteralPath.url(finalPath)
         let name = ".\(url.lastPathComponent)\(Self.marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         path = url.deletingLastPathComponent().appendingPathComponent(name).path
     }
 
     /// Removes staging files that runs killed before they finished left beside `finalPath`.
     static func removeLeftovers(of finalPath: String, companions: (String) -> [String]) {
-        let url = FileSystem.fileURL(finalPath)
+        let url = LiteralPath.url(finalPath)
         let directory = url.deletingLastPathComponent()
         let prefix = ".\(url.lastPathComponent)\(marker)"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
@@ -47,7 +47,7 @@ struct StagingFile {
             throw DataStoreError(.io, "cannot move the finished copy \(path) to \(finalPath): \(String(cString: strerror(code)))",
                                  path: finalPath, engineCode: Int(code))
         }
-        try Self.sync(FileSystem.fileURL(finalPath).deletingLastPathComponent().path)
+        try Self.sync(LiteralPath.url(finalPath).deletingLastPathComponent().path)
     }
 
     /// Deletes the staged store and its companion files.

@@ -89,7 +89,7 @@ struct ToolDiagnosis {
             if error.message.contains("while it was being copied") {
                 return "run again when nothing else writes to \(source)"
             }
-            let file = error.path.map { FileSystem.fileURL($0).lastPathComponent } ?? "the store"
+            let file = error.path.map { LiteralPath.url($0).lastPathComponent } ?? "the store"
             return "another process is using \(file); run again when it has finished"
         case .sourceUnavailable:
             if GDBMDataStore.isNeedsRecovery(error) {

@@ -31,7 +31,7 @@ final class SQLiteEngine: BulkLoadingEngine {
         self.options = options
         self.isScratch = isScratch
         let timeout = options.busyTimeout
-        let openName = Locked(Self.fileName(path, options: options))
+        let openName = Locked(Self.fileName(LiteralPath.absolute(path), options: options))
         self.openName = openName
         pool = ReaderPool(capacity: max(options.readerPoolSize, 0), location: path) {
             let (name, uri) = openName.value
@@ -52,18 +52,17 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     private var logger: Logger { options.logger }
 
-    /// The name to open and the extra flag: the path made absolute against the working directory,
-    /// or for a read-only store on an unchanging file, an `immutable` URI of it (with `%`, `?` and
-    /// `#` escaped).
+    /// The name to open and the extra flag for the store's path made absolute (``LiteralPath``):
+    /// that path, or for a read-only store on an unchanging file, an `immutable` URI of it (with
+    /// `%`, `?` and `#` escaped).
     ///
     /// The path is taken literally, as every other store takes it: `:memory:`, `file:…` (SQLite is
     /// built to read URIs) and the empty path would otherwise each give every connection a private
     /// database, whose writes no read ever sees.
-    private static func fileName(_ path: String, options: SQLiteDataStore.Options) -> (name: String, flags: Int32) {
-        let literal = path.hasPrefix("/") ? path : LiteralPath.absolute(path)
-        guard options.readOnly, options.readsUnchangingFile else { return (literal, 0) }
+    private static func fileName(_ absolute: String, options: SQLiteDataStore.Options) -> (name: String, flags: Int32) {
+        guard options.readOnly, options.readsUnchangingFile else { return (absolute, 0) }
         var escaped = ""
-        for character in literal.unicodeScalars {
+        for character in absolute.unicodeScalars {
             switch character {
             case "%": escaped += "%25"
             case "?": escaped += "%3f"
@@ -83,7 +82,10 @@ final class SQLiteEngine: BulkLoadingEngine {
         let flags = readOnly
             ? SQLITE_OPEN_READONLY
             : SQLITE_OPEN_READWRITE | (options.createIfMissing || isScratch ? SQLITE_OPEN_CREATE : 0)
-        let (name, uri) = Self.fileName(location, options: options)
+        // Absolute once, here: reader connections opened later and the replaced-file checks name
+        // this file, whatever the working directory is by then.
+        let absolute = LiteralPath.absolute(location)
+        let (name, uri) = Self.fileName(absolute, options: options)
         openName.withLock { $0 = (name, uri) }
         let connection = try SQLiteConnection.open(path: name, displayPath: location, flags: flags | uri,
                                                    busyTimeout: options.busyTimeout)
@@ -104,8 +106,6 @@ final class SQLiteEngine: BulkLoadingEngine {
             throw error
         }
         openWriter.withLock { $0 = connection }
-        // Absolute, as SQLite makes it: a later change of the working directory moves nothing.
-        let absolute = LiteralPath.url(location).standardizedFileURL.path
         openedFile.withLock { $0 = isScratch ? nil : FileIdentity.existing(absolute).map { (absolute, $0) } }
         pool.open()
     }
