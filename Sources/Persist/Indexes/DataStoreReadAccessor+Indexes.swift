@@ -96,8 +96,10 @@ extension DataStoreReadWriteAccessor {
     /// each other or with an item it leaves alone, before anything is written.
     func checkUnique(updating request: DataStoreRequest, setting values: [String: Value]) throws {
         guard !writer.enforcesUniqueIndexes else { return }
+        // Names as the item's attributes match them, as Swift strings: setting "e\u{301}mail"
+        // changes the value an index on "\u{E9}mail" holds.
         let touched = try uniqueIndexes(ofType: request.itemType).filter { index in
-            index.attributes.contains { name in values.keys.contains { $0.utf8.elementsEqual(name.utf8) } }
+            index.attributes.contains { values[$0] != nil }
         }
         guard !touched.isEmpty else { return }
         let updated = try writer.items(matching: request).map { $0.setting(values) }

@@ -158,6 +158,22 @@ enum IndexTests {
             try parent.merge(child)
             #expect(try allItems(parent, "User") == [user("a", ["email": "x"])])
         },
+        ConformanceTest("an updateItems naming an indexed attribute in another Unicode spelling is checked by the index",
+                        group: .indexes) { context in
+            // An item holds one attribute for both spellings (its attributes are a Swift
+            // dictionary), so every store updates the indexed value, and must check it.
+            let store = try context.makeStore()
+            let composed = "\u{E9}mail", decomposed = "e\u{301}mail"
+            try store.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: [composed], unique: true) }
+            try seed(store, [user("a", [composed: "a@example.com"]), user("b", [composed: "b@example.com"])])
+            var request = DataStoreRequest(itemType: "User")
+            request.setFilter(whereAttribute: composed, equalsValue: "b@example.com")
+            let error = expectError(.uniqueViolation) {
+                try store.writeSync { accessor in try accessor.updateItems(forRequest: request, setting: [decomposed: "a@example.com"]) }
+            }
+            #expect(Set(error?.items ?? []) == [ItemReference(itemType: "User", id: "a"), ItemReference(itemType: "User", id: "b")])
+            #expect(try allItems(store, "User").map { $0[composed] } == ["a@example.com", "b@example.com"])
+        },
         ConformanceTest("declared indexes survive reopening the store", group: .indexes,
                         requires: [.persistent, .persistentIndexes]) { context in
             let store = try context.makeStore()
