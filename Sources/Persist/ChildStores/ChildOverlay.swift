@@ -127,8 +127,9 @@ final class ChildOverlay: StoreWriter {
 
     /// The parent's indexes and the child's own declarations: a child keeps a catalog, and the
     /// accessor checks the child's writes against its unique indexes by queries on this overlay.
+    /// Types match as Swift strings, as the child's changes are keyed.
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
-        try parent.indexes(ofType: itemType) + declaredIndexes.filter { $0.itemType.utf8.elementsEqual(itemType.utf8) }
+        try parent.indexes(ofType: itemType) + declaredIndexes.filter { $0.itemType == itemType }
     }
 
     // MARK: Writing

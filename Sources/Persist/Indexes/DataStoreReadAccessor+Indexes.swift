@@ -14,11 +14,12 @@ extension DataStoreReadAccessor {
         return try currentIndexes(ofType: itemType)
     }
 
-    /// The engine's indexes of the type, or the scheduler's declarations and this block's.
+    /// The engine's indexes of the type, or the scheduler's declarations and this block's. Types
+    /// match as Swift strings, as the scheduler's catalog and the in-memory store match them.
     func currentIndexes(ofType itemType: String) throws -> [DataStoreIndex] {
         if let own = try context.locating({ try reader.indexes(ofType: itemType) }) { return own }
         return context.catalog.indexes(ofType: itemType)
-            + context.declaredIndexes.filter { $0.itemType.utf8.elementsEqual(itemType.utf8) }
+            + context.declaredIndexes.filter { $0.itemType == itemType }
     }
 }
 

@@ -33,7 +33,8 @@ extension DataStore {
     /// The stream ends with ``DataStoreError/Code/invalidArgument`` when the request is for another
     /// item type, and with ``DataStoreError/Code/typeMismatch`` when an item does not decode.
     public func observe<E: DataStoreEntity>(_ type: E.Type, _ request: DataStoreRequest) -> AsyncThrowingStream<[E], any Error> {
-        guard request.itemType.utf8.elementsEqual(E.itemType.utf8) else {
+        // As getAll(_:forRequest:) compares them: names as Swift strings.
+        guard request.itemType == E.itemType else {
             let location = self.location
             return AsyncThrowingStream { continuation in
                 continuation.finish(throwing: DataStoreError(
