@@ -2,8 +2,8 @@
 ///
 /// Reads happen in read blocks that see one consistent committed state; writes happen in write
 /// blocks that are serialized, atomic (all of it or none of it) and durable when `writeSync`
-/// returns. The same contract holds for ``InMemoryDataStore``, the SQLite and GDBM wrappers and
-/// child stores, and `PersistConformance` proves it for each (see <doc:Contract>).
+/// returns. The same contract holds for ``InMemoryDataStore``, the SQLite, GDBM and PostgreSQL
+/// wrappers and child stores, and `PersistConformance` proves it for each (see <doc:Contract>).
 ///
 /// ```swift
 /// let store: any DataStore = InMemoryDataStore()
@@ -80,10 +80,15 @@ public protocol DataStore: AnyObject, Sendable {
     func makeChildDataStore() throws -> any DataStore
 
     /// Applies every change of `child` to this store in one atomic write, then empties the child,
-    /// which can go on being used. Queued asynchronous writes of the child finish first.
+    /// which can go on being used. Queued asynchronous writes of the child finish first. When the
+    /// merge throws, nothing of it is applied and the child keeps its changes.
     ///
-    /// - Throws: ``DataStoreError/Code/misuse`` when `child` is not a child of this store;
-    ///   ``DataStoreError/Code/conflict`` with policy ``MergePolicy/fail`` and conflicting items.
+    /// - Throws: ``DataStoreError/Code/misuse`` when `child` is not a child of this store, when
+    ///   either store is not open, or inside one of the child's blocks;
+    ///   ``DataStoreError/Code/conflict`` with policy ``MergePolicy/fail`` and conflicting items;
+    ///   ``DataStoreError/Code/uniqueViolation`` when a change would break a unique index of this
+    ///   store (it took a value the child gives to an item meanwhile); any error of this store's
+    ///   write.
     func merge(_ child: any DataStore, policy: MergePolicy) throws
 
     /// The indexes of `itemType`: those declared with
