@@ -49,6 +49,24 @@ struct NameSpellingTests {
         #expect(error?.code == .uniqueViolation)
     }
 
+    @Test("an index declared again on an attribute spelled the other way is the same index, in the store and in a child")
+    func indexDeclaredTwice() throws {
+        let store = InMemoryDataStore()
+        try store.setup()
+        defer { try? store.tearDown() }
+        let child = try store.makeChildDataStore()
+        try child.setup()
+        for target in [store, child] as [any DataStore] {
+            let type = target === store ? "Shop" : "Kiosk"
+            let added = try target.writeSync { accessor in
+                [try accessor.ensureIndex(ofType: type, on: ["caf\u{E9}"], unique: false),
+                 try accessor.ensureIndex(ofType: type, on: ["cafe\u{301}"], unique: false)]
+            }
+            #expect(added == [true, false])
+            #expect(try target.indexes(ofType: type).count == 1)
+        }
+    }
+
     @Test("a typed live query takes a request naming the entity's type in another spelling, as getAll does")
     func typedObserve() async throws {
         let store = InMemoryDataStore()

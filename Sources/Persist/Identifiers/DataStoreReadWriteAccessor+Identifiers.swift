@@ -16,7 +16,7 @@ extension DataStoreReadWriteAccessor {
     /// ```
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name;
-    ///   ``DataStoreError/Code/unsupported`` when the type already holds the identifier `Int64.max`.
+    ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`.
     public func createItem(ofType itemType: String, idGeneration: IDGeneration) throws -> MutableItem {
         switch idGeneration {
         case .uuid: return try createItem(ofType: itemType, id: .generate())
@@ -36,7 +36,7 @@ extension DataStoreReadWriteAccessor {
     /// ```
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name;
-    ///   ``DataStoreError/Code/unsupported`` when the type already holds the identifier `Int64.max`.
+    ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`.
     public func nextIntegerID(ofType itemType: String) throws -> Int64 {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }

@@ -13,7 +13,8 @@ package enum IntegerIDs {
     package static func exhausted(_ itemType: String) -> DataStoreError {
         DataStoreError(
             .unsupported,
-            "the item type \(String(reflecting: itemType)) already holds the identifier \(Int64.max), so no larger "
-                + "integer identifier is left; give new items identifiers of your own")
+            "the integer identifiers of the item type \(String(reflecting: itemType)) have reached \(Int64.max) (an "
+                + "item holds it, or held it before it was deleted), so no larger one is left; give new items "
+                + "identifiers of your own")
     }
 }

@@ -37,14 +37,15 @@ public struct DataStoreIndex: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this index makes a declaration of `attributes` (in that order) with `unique`
-    /// redundant: same attributes, and unique when uniqueness is asked for.
+    /// redundant: same attributes (names compared as Swift strings, as an item's attributes are
+    /// keyed), and unique when uniqueness is asked for.
     ///
     /// ```swift
     /// let unique = DataStoreIndex(itemType: "User", attributes: ["email"], isUnique: true)
     /// assert(unique.satisfies(attributes: ["email"], unique: false))
     /// ```
     public func satisfies(attributes wanted: [String], unique: Bool) -> Bool {
-        attributes.count == wanted.count && zip(attributes, wanted).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+        attributes.count == wanted.count && zip(attributes, wanted).allSatisfy { $0 == $1 }
             && (isUnique || !unique)
     }
 
