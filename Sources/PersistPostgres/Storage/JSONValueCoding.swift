@@ -7,8 +7,8 @@ import Persist
 /// 64 bits, otherwise a `.double`.
 ///
 /// Written values must be JSON: bytes, dates, NaN and the infinities have no JSON form. Doubles
-/// are written with Swift's shortest rendering, which always shows a fraction or an exponent, so
-/// they read back as doubles.
+/// are written with a fraction or an exponent, so they read back as doubles (see
+/// ``numberText(_:)``).
 enum JSONValueCoding {
     /// The value of a JSON text; `nil` when it is not valid JSON.
     static func decode(_ bytes: UnsafeRawBufferPointer) -> Value? {
@@ -44,7 +44,7 @@ enum JSONValueCoding {
         case .int(let int): text += String(int)
         case .double(let double):
             guard double.isFinite else { return false }
-            text += "\(double)"
+            text += numberText(double)
         case .string(let string): appendString(string, to: &text)
         case .bytes, .date: return false
         case .array(let elements):
@@ -65,6 +65,17 @@ enum JSONValueCoding {
             text += "}"
         }
         return true
+    }
+
+    /// The JSON text of a finite double: Swift's shortest rendering, which always shows a
+    /// fraction or an exponent, except that a whole number it writes with an exponent and a
+    /// 64-bit integer equals (`1e+16`) is written out with `.0` (`10000000000000000.0`).
+    /// `jsonb` keeps numbers as `numeric`, which drops the exponent: `1e+16` would come back as
+    /// `10000000000000000`, an integer.
+    static func numberText(_ double: Double) -> String {
+        let shortest = "\(double)"
+        guard shortest.contains("e"), let integer = Int64(exactly: double) else { return shortest }
+        return "\(integer).0"
     }
 
     private static func appendString(_ string: String, to text: inout String) {

@@ -1,0 +1,28 @@
+import Foundation
+import Persist
+import PersistConformance
+import PersistPostgres
+import Testing
+
+/// Values written to adopted `json` and `jsonb` columns read back as they were written.
+@Suite("PostgresDataStore writes adopted json and jsonb columns so that they read back as written")
+struct JSONColumnTests {
+    @Test("whole doubles of 1e16 and beyond stay doubles in json and jsonb, and legacy SQL sees their numbers",
+          arguments: [1e16, -1e16, 1.5e17, 9.2e18, -9.223372036854775808e18, 1e22, 1e300, 1234.0])
+    func wholeDoubles(_ number: Double) throws {
+        try withPostgresStore(creatingWith: "CREATE TABLE doc (id integer PRIMARY KEY, doc json, docb jsonb)") { store, schema in
+            let item = Item(itemType: "doc", id: 1, attributes: [
+                "doc": ["n": .double(number)], "docb": [.double(number), ["n": .double(number)]],
+            ])
+            try store.writeSync { try $0.insert(item) }
+            #expect(try store.read { try $0.item(ofType: "doc", id: 1) } == item)
+            let connection = try TestServer.connect()
+            defer { connection.close() }
+            let row = try connection.executeScript("""
+                SELECT ((doc->>'n')::numeric = (docb->>0)::numeric AND (docb->1->>'n')::float8 = \(number)::float8)::text
+                FROM \(schema).doc
+                """)
+            #expect(try row.text(0, 0) == "true")
+        }
+    }
+}
