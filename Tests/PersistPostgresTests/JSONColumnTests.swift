@@ -25,4 +25,17 @@ struct JSONColumnTests {
             #expect(try row.text(0, 0) == "true")
         }
     }
+
+    @Test("a legacy json string with a lone surrogate escape, which json keeps, reads as U+FFFD, and the table stays readable")
+    func loneSurrogates() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE doc (id integer PRIMARY KEY, body json);
+            INSERT INTO doc VALUES (1, '"cut \\ud83d"'), (2, '["\\ude00", "\\ud83d\\u0041", "\\ud83d\\ude00"]'), (3, '{"k": 1}');
+            """) { store, _ in
+            let bodies = try allItems(store, "doc").map { $0["body"] }
+            #expect(bodies == [
+                "cut \u{FFFD}", ["\u{FFFD}", "\u{FFFD}A", "\u{1F600}"], ["k": 1],
+            ])
+        }
+    }
 }

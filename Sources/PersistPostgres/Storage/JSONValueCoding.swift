@@ -221,16 +221,7 @@ enum JSONValueCoding {
                     case UInt8(ascii: "t"): scalars.append("\t")
                     case UInt8(ascii: "u"):
                         guard let unit = hex4() else { return nil }
-                        if (0xD800..<0xDC00).contains(unit) {
-                            guard consume("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low),
-                                  let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) else {
-                                return nil
-                            }
-                            scalars.append(scalar)
-                        } else {
-                            guard let scalar = Unicode.Scalar(unit) else { return nil }
-                            scalars.append(scalar)
-                        }
+                        scalars.append(scalar(escaping: unit))
                     default: return nil
                     }
                 default:
@@ -238,6 +229,27 @@ enum JSONValueCoding {
                 }
             }
             return nil
+        }
+
+        /// The scalar of a `\u` escape of the UTF-16 code unit `unit`, with the escape of the low
+        /// surrogate that follows a high one. A lone surrogate, which PostgreSQL's `json` keeps
+        /// (a string a program cut in the middle of an emoji) but no Swift string can hold, is
+        /// read as U+FFFD, the nearest value, and noted as inexact.
+        private mutating func scalar(escaping unit: UInt32) -> Unicode.Scalar {
+            if let scalar = Unicode.Scalar(unit) { return scalar }
+            if unit < 0xDC00 {
+                let start = offset
+                if consume("\\u"), let low = hex4(), (0xDC00..<0xE000).contains(low),
+                   let scalar = Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)) {
+                    return scalar
+                }
+                offset = start
+            }
+            if checksExactness, inexactness == nil {
+                inexactness = "the JSON string escape \\u\(String(unit, radix: 16)), half of a UTF-16 surrogate pair, "
+                    + "which Persist reads as U+FFFD"
+            }
+            return "\u{FFFD}"
         }
 
         private mutating func hex4() -> UInt32? {

@@ -82,7 +82,7 @@ struct PostgresLosslessSourceTests {
         #expect(copy == original, "\(copy)\n----\n\(original)")
     }
 
-    @Test("JSON numbers no integer or double equals, repeated keys and a JSON null fail the copy (65); exact JSON copies")
+    @Test("JSON numbers no integer or double equals, repeated keys, lone surrogates and a JSON null fail the copy (65); exact JSON copies")
     func inexactJSON() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -104,10 +104,13 @@ struct PostgresLosslessSourceTests {
             INSERT INTO "\(pg.schema)".twice VALUES (1, '{"a": 1, "a": 2}');
             CREATE TABLE "\(pg.schema)".nulls (id integer PRIMARY KEY, j json);
             INSERT INTO "\(pg.schema)".nulls VALUES (1, 'null');
+            CREATE TABLE "\(pg.schema)".halves (id integer PRIMARY KEY, j json);
+            INSERT INTO "\(pg.schema)".halves VALUES (1, '"\\ud83d"');
             """)
         for (type, says) in [("digits", "the JSON number 0.1000000000000000000001"),
                              ("huge", "the JSON number 12345678901234567890"),
-                             ("twice", "the key \"a\" twice"), ("nulls", "the JSON null")] {
+                             ("twice", "the key \"a\" twice"), ("nulls", "the JSON null"),
+                             ("halves", "half of a UTF-16 surrogate pair")] {
             let refused = try Tool.run([pg.url, "copy.sqlite", "--progress", "never", "--types", type], in: directory.url)
             #expect(refused.status == 65, "\(type): \(refused.stderr)")
             #expect(refused.stderr.contains(says) && refused.stderr.contains("item \(type)/"), "\(refused.stderr)")
