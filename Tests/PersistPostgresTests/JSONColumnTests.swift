@@ -38,4 +38,27 @@ struct JSONColumnTests {
             ])
         }
     }
+
+    @Test("legacy JSON nested as deep as Persist values go reads; deeper is unsupported, naming the item and the column, not corrupt")
+    func nesting() throws {
+        let deepest = BinaryValueCoding.maximumDepth
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE doc (id integer PRIMARY KEY, body json, bodyb jsonb, name text);
+            INSERT INTO doc VALUES (1, (repeat('[', \(deepest)) || repeat(']', \(deepest)))::json,
+                (repeat('{"a":', \(deepest - 1)) || '{}' || repeat('}', \(deepest - 1)))::jsonb, 'fits'),
+                (2, (repeat('[', \(deepest + 1)) || repeat(']', \(deepest + 1)))::json, NULL, 'deep'),
+                (3, NULL, (repeat('{"a":', \(deepest)) || '{}' || repeat('}', \(deepest)))::jsonb, 'deep b');
+            """) { store, _ in
+            let fits = try #require(try store.read { try $0.item(ofType: "doc", id: 1) })
+            #expect(fits["body"]?.nestingDepth == deepest && fits["bodyb"]?.nestingDepth == deepest)
+            // What was read is an item that can be written back.
+            try store.writeSync { try $0.save(fits.setting(["name": "saved"])) }
+            for (id, column) in [(2, "body"), (3, "bodyb")] {
+                let error = expectError(.unsupported) { try store.read { try $0.item(ofType: "doc", id: .int(Int64(id))) } }
+                #expect(error?.message.contains("\"\(column)\"") == true && error?.message.contains("512 levels") == true,
+                        "\(String(describing: error))")
+                #expect(error?.items == [ItemReference(itemType: "doc", id: .int(Int64(id)))])
+            }
+        }
+    }
 }

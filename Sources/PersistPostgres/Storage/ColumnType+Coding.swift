@@ -40,10 +40,10 @@ extension ColumnType {
             guard let string = UUIDCoding.string(bytes) else { throw corrupt("a uuid") }
             return .string(string)
         case .json:
-            guard let value = JSONValueCoding.decode(bytes) else { throw corrupt("JSON") }
+            guard let value = try JSONValueCoding.decode(bytes) else { throw corrupt("JSON") }
             return value.isNull ? nil : value
         case .jsonb:
-            guard bytes.first == 1, let value = JSONValueCoding.decode(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
+            guard bytes.first == 1, let value = try JSONValueCoding.decode(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
             else { throw corrupt("jsonb") }
             return value.isNull ? nil : value
         case .persistDate:
@@ -195,18 +195,23 @@ extension ColumnType {
     }
 }
 
-/// Bytes that are not a value of their column's type; the caller turns it into a `corrupt`
-/// `DataStoreError` naming the place.
+/// A column value that cannot be read: bytes that are not a value of the column's type
+/// (`corrupt`), or a value of it that Persist cannot hold (`unsupported`); the caller turns it
+/// into a `DataStoreError` naming the place.
 struct DecodingFailure: Error {
     /// What is wrong, after the place: "holds 3 bytes that are not a boolean".
     let detail: String
+    /// The error's code: `corrupt` for bytes that are not a value of the type, `unsupported` for
+    /// a value of the type that Persist cannot hold.
+    let code: DataStoreError.Code
 
-    init(_ detail: String) {
+    init(_ detail: String, code: DataStoreError.Code = .corrupt) {
         self.detail = detail
+        self.code = code
     }
 
     /// The error for `place` ("the column "x" of item …").
     func error(at place: String, path: String? = nil, items: [ItemReference] = []) -> DataStoreError {
-        DataStoreError(.corrupt, "\(place) \(detail)", path: path, items: items)
+        DataStoreError(code, "\(place) \(detail)", path: path, items: items)
     }
 }

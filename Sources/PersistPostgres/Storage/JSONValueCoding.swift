@@ -11,10 +11,19 @@ import Persist
 /// ``numberText(_:)``).
 enum JSONValueCoding {
     /// The value of a JSON text; `nil` when it is not valid JSON.
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> Value? {
+    ///
+    /// - Throws: ``DecodingFailure`` (`unsupported`) for JSON that nests arrays and objects more
+    ///   than ``BinaryValueCoding/maximumDepth`` levels deep, which PostgreSQL keeps and no
+    ///   Persist value can hold.
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws -> Value? {
         var parser = Parser(bytes: bytes)
         parser.skipWhitespace()
-        guard let value = parser.value(depth: 0) else { return nil }
+        let value = parser.value(depth: 0)
+        if parser.isTooDeep {
+            throw DecodingFailure("holds JSON that nests arrays and objects more than \(BinaryValueCoding.maximumDepth) "
+                + "levels deep, which no Persist value can; flatten it with SQL", code: .unsupported)
+        }
+        guard let value else { return nil }
         parser.skipWhitespace()
         return parser.isAtEnd ? value : nil
     }
@@ -104,6 +113,8 @@ enum JSONValueCoding {
         var checksExactness = false
         /// The first value read inexactly, when ``checksExactness``.
         var inexactness: String?
+        /// Whether parsing stopped at an array or object nested deeper than Persist values go.
+        private(set) var isTooDeep = false
 
         var isAtEnd: Bool { offset == bytes.count }
 
@@ -121,8 +132,14 @@ enum JSONValueCoding {
             return true
         }
 
+        /// The value at `depth` arrays and objects down; one more of them at the maximum depth
+        /// would make a value deeper than ``BinaryValueCoding/maximumDepth``.
         mutating func value(depth: Int) -> Value? {
-            guard depth <= BinaryValueCoding.maximumDepth, let byte = current else { return nil }
+            guard let byte = current else { return nil }
+            if depth >= BinaryValueCoding.maximumDepth, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                isTooDeep = true
+                return nil
+            }
             switch byte {
             case UInt8(ascii: "{"): return object(depth: depth)
             case UInt8(ascii: "["): return array(depth: depth)
