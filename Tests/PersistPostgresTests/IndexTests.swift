@@ -82,6 +82,27 @@ struct PostgresIndexTests {
         }
     }
 
+    @Test("a unique index over an adopted case-insensitive text column tells \"Rust\" from \"rust\", as predicates do")
+    func nondeterministicCollation() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE COLLATION ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+            CREATE TABLE tag (id integer PRIMARY KEY, name text COLLATE ci, label varchar(10) COLLATE ci);
+            INSERT INTO tag VALUES (1, 'Swift', 'A'), (2, 'swift', 'a');
+            """) { store, _ in
+            try store.writeSync { accessor in
+                #expect(try accessor.ensureIndex(ofType: "tag", on: ["name"], unique: true) == true)
+                #expect(try accessor.ensureIndex(ofType: "tag", on: ["label"], unique: true) == true)
+                try accessor.insert(Item(itemType: "tag", id: 3, attributes: ["name": "Rust", "label": "B"]))
+                try accessor.insert(Item(itemType: "tag", id: 4, attributes: ["name": "rust", "label": "b"]))
+                let error = expectError(.uniqueViolation) {
+                    try accessor.insert(Item(itemType: "tag", id: 5, attributes: ["name": "Rust"]))
+                }
+                #expect(Set(error?.items ?? []) == [ItemReference(itemType: "tag", id: 3), ItemReference(itemType: "tag", id: 5)])
+            }
+            #expect(try allItems(store, "tag").map(\.id) == [1, 2, 3, 4])
+        }
+    }
+
     @Test("adopted indexes and UNIQUE constraints are listed; expression and partial indexes are not")
     func adopted() throws {
         let sql = """

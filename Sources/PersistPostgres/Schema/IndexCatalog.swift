@@ -8,7 +8,8 @@ import Persist
 /// A declared index is created as `persist_index_N` as soon as its table and columns exist. A
 /// unique one lists each mixed-encoded column as the encoding without the byte that tells equal
 /// numbers (and dates) of different kinds apart, so that PostgreSQL's unique check compares
-/// values as predicates do: `1` and `1.0`, `-0.0` and `0.0` are equal.
+/// values as predicates do: `1` and `1.0`, `-0.0` and `0.0` are equal; it lists text under
+/// `COLLATE "C"`, so that strings are equal only byte for byte.
 struct IndexCatalog {
     let run: ([PGCommand]) throws -> [PGResult]
     let schema: StoreSchema
@@ -92,10 +93,22 @@ struct IndexCatalog {
         var terms: [String] = []
         for attribute in declared.attributes {
             guard let column = table.column(attribute) else { return nil }
-            terms.append(declared.isUnique && column.type == .mixed ? comparableForm(column.quoted) : column.quoted)
+            terms.append(term(column, unique: declared.isUnique))
         }
         return "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLNames.quoted(declared.name)) ON "
             + "\(table.qualified) (\(terms.joined(separator: ", ")))"
+    }
+
+    /// How an index lists a column: a mixed-encoded one of a unique index in its comparable form,
+    /// and text whose collation does not compare bytes (an adopted column's, or `char(n)`) under
+    /// `COLLATE "C"`, as requests compare it: under a nondeterministic collation PostgreSQL's
+    /// unique check would take `"Rust"` and `"rust"` for one value.
+    private static func term(_ column: ColumnSchema, unique: Bool) -> String {
+        switch column.type {
+        case .mixed where unique: comparableForm(column.quoted)
+        case .text(_, byteOrdered: false), .character: "\(column.quoted) COLLATE \"C\""
+        default: column.quoted
+        }
     }
 
     /// Whether a declaration over `table` lists a column as an expression (see ``comparableForm(_:)``).
