@@ -125,6 +125,8 @@ struct URLParsingTests {
         ("postgresql://app@h/shop?sslmode=maybe", "sslmode"),
         ("postgresql://app@h/shop?host=relative/dir", "host"),
         ("postgresql://app@h/shop?host=/tmp", "both a host and a socket directory"),
+        ("postgresql://app@h/shop?host=", "parameter 'host' is empty"),
+        ("postgresql://app@/shop?host=", "parameter 'host' is empty"),
         ("postgresql://app@h/shop#top", "fragment"),
     ]
 

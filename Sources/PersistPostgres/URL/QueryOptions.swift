@@ -31,6 +31,10 @@ struct QueryOptions {
         case "schema":
             schema = value
         case "host":
+            guard !value.isEmpty else {
+                throw URLPartRules.invalid("the query parameter 'host' is empty (give the absolute path of the server's "
+                    + "socket directory, or leave it out)")
+            }
             socketDirectory = value
         case "connect_timeout":
             guard let seconds = Int(value), seconds >= 1 else {
