@@ -95,6 +95,23 @@ struct AdoptionTests {
         }
     }
 
+    @Test("a number with more digits before its point than a numeric(p, s) column keeps names the column",
+          arguments: [("price", Value.double(1000.5)), ("price", -1000.0), ("whole", .int(10_000)), ("whole", .int(.min)),
+                      ("tiny", 1.5)] as [(String, Value)])
+    func numericOverflow(_ attribute: String, _ value: Value) throws {
+        let table = "CREATE TABLE prices (id integer PRIMARY KEY, price numeric(5,2), whole numeric(4), tiny numeric(2,2));"
+        try withPostgresStore(creatingWith: table) { store, _ in
+            let fitting = Item(itemType: "prices", id: 1, attributes: ["price": 999.99, "whole": -9999, "tiny": 0.25])
+            try store.writeSync { accessor in try accessor.insert(fitting) }
+            let error = expectError(.typeMismatch) {
+                try store.writeSync { accessor in try accessor.save(Item(itemType: "prices", id: 1, attributes: [attribute: value])) }
+            }
+            #expect(error?.message.contains("the column \"\(attribute)\"") == true, "\(error?.message ?? "no error")")
+            #expect(error?.items == [ItemReference(itemType: "prices", id: 1)])
+            #expect(try allItems(store, "prices") == [fitting])
+        }
+    }
+
     @Test("constraints still apply, and a violation leaves the rest of the block free to go on")
     func constraints() throws {
         let sql = """

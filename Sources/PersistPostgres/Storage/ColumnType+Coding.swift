@@ -77,8 +77,11 @@ extension ColumnType {
             guard let regular = Int32(exactly: int) else { return nil }
             return .raw(type: PGType.int4, bytes: bigEndian(UInt32(bitPattern: regular)))
         case (.bigint, .int(let int)): return .int8(int)
-        case (.numeric, .int(let int)): return .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
-        case (.numeric, .double(let double)):
+        case (.numeric(let precision, let scale), .int(let int)):
+            guard Self.fits(int.magnitude, precision: precision, scale: scale) else { return nil }
+            return .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
+        case (.numeric(let precision, let scale), .double(let double)):
+            guard !double.isFinite || Self.fits(double.magnitude, precision: precision, scale: scale) else { return nil }
             return NumericCoding.encode(double).map { .raw(type: PGType.numeric, bytes: $0) }
         case (.real, .double(let double)):
             let single = Float(double)
@@ -119,6 +122,33 @@ extension ColumnType {
         default:
             return nil
         }
+    }
+
+    /// Whether an integer's magnitude has no more digits than a `numeric(precision, scale)` keeps
+    /// before its decimal point (`precision - scale`), so that the server does not refuse it with
+    /// "numeric field overflow", which names no column.
+    static func fits(_ magnitude: UInt64, precision: Int?, scale: Int?) -> Bool {
+        guard let precision else { return true }
+        let digits = precision - (scale ?? 0)
+        // UInt64.max has 20 digits; Int64's magnitudes have at most 19.
+        guard digits < 19 else { return true }
+        guard digits > 0 else { return magnitude == 0 }
+        var bound: UInt64 = 1
+        for _ in 0..<digits { bound *= 10 }
+        return magnitude < bound
+    }
+
+    /// ``fits(_:precision:scale:)`` for a double's magnitude, checked where the bound is a double
+    /// exactly (10^22 and below); a value that only rounding to the scale carries over the bound
+    /// (999.999 in `numeric(5,2)`) is left to the server, which refuses it the same way.
+    static func fits(_ magnitude: Double, precision: Int?, scale: Int?) -> Bool {
+        guard let precision else { return true }
+        let digits = precision - (scale ?? 0)
+        guard digits <= 22 else { return true }
+        guard digits > 0 else { return magnitude < 1 }
+        var bound = 1.0
+        for _ in 0..<digits { bound *= 10 }
+        return magnitude < bound
     }
 
     /// What a column of this type gives back for `value` once stored: the value itself for every
