@@ -57,25 +57,33 @@ struct PersistMigrate: ParsableCommand {
               persist-migrate app.sqlite app.gdbm --types Restaurant,Review
               persist-migrate legacy.dbm legacy.sqlite --raw-type Entry
               persist-migrate old.db existing.sqlite --if-exists skip --json
-              persist-migrate legacy.sqlite 'postgresql://app@db.example.com/shop?schema=legacy'
-              persist-migrate --from postgres --to sqlite 'postgres://app@localhost/shop' back.sqlite
+              persist-migrate legacy.sqlite \\
+                  'postgresql://app@db.example.com/shop?schema=legacy'
+              persist-migrate --from postgres --to sqlite \\
+                  'postgres://app@localhost/shop' back.sqlite
               persist-migrate crashed.db new.sqlite --recover
-              persist-migrate notes.gdbm notes.sqlite --rename-type Note=Memo --rename-attribute Note.titel=title
-              persist-migrate sessions.dbm sessions.sqlite --raw-value json --drop-attribute Entry.csrf
+              persist-migrate notes.gdbm notes.sqlite --rename-type Note=Memo \\
+                  --rename-attribute Note.titel=title
+              persist-migrate sessions.dbm sessions.sqlite --raw-value json \\
+                  --drop-attribute Entry.csrf
 
             Exit status:
               0   done and verified (or verification turned off)
-              64  usage: a malformed store name or URL (a bad ?schema= included), an unknown kind or URL scheme, a bad
-                  option or reshape rule
-              65  data error: an item cannot be decoded, reshaped or stored, or verification found a difference
-              66  the source is missing, empty, not a store, or needs --recover; the source's PostgreSQL database does
-                  not exist
-              69  a PostgreSQL server cannot be reached (the message names host and port) or lost the connection
-              73  the target cannot be created, or already holds items (with --if-exists fail); the target's
-                  PostgreSQL database does not exist
+              64  usage: a malformed store name or URL (a bad ?schema= included), an
+                  unknown kind or URL scheme, a bad option or reshape rule
+              65  data error: an item cannot be decoded, reshaped or stored, or
+                  verification found a difference
+              66  the source is missing, empty, not a store, or needs --recover; the
+                  source's PostgreSQL database does not exist
+              69  a PostgreSQL server cannot be reached (the message names host and
+                  port) or lost the connection
+              73  the target cannot be created, or already holds items (with
+                  --if-exists fail); the target's PostgreSQL database does not exist
               74  input/output error
-              75  a store is locked by another process, or the source changed while it was copied
-              77  a PostgreSQL server refused the URL's user or password (authentication failed)
+              75  a store is locked by another process, or the source changed while
+                  it was copied
+              77  a PostgreSQL server refused the URL's user or password
+                  (authentication failed)
               130 stopped by SIGINT, 143 by SIGTERM: the target was left as it was
             """)
 

@@ -202,4 +202,31 @@ struct OptionTests {
         #expect(output.stdout.contains("77  a PostgreSQL server refused"))
         #expect(output.stdout.contains("postgresql://app@db.example.com/shop?schema=legacy"))
     }
+
+    @Test("--help on an 80-column terminal keeps each example a command to copy and each exit status on its own lines")
+    func helpLayout() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"
+        let output = try ProductRunner.run("persist-migrate", ["--help"], in: directory.url, environment: environment)
+        #expect(output.status == 0)
+        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func section(_ title: String) -> [String] {
+            Array(lines.drop { $0 != title }.dropFirst().prefix { !$0.isEmpty })
+        }
+        let examples = section("Examples:")
+        #expect(examples.count >= 10)
+        // A line that starts no command continues the one above, which says so with a backslash.
+        for (index, line) in examples.enumerated() where !line.hasPrefix("  persist-migrate ") {
+            #expect(index > 0 && examples[index - 1].hasSuffix(" \\") && line.hasPrefix("      "),
+                    "an example broken across lines: \(line)")
+        }
+        let statuses = section("Exit status:")
+        #expect(statuses.count >= 11)
+        for line in statuses {
+            #expect(line.hasPrefix("      ") || line.range(of: #"^  [0-9]+ "#, options: .regularExpression) != nil,
+                    "an exit status line wrapped out of its column: \(line)")
+        }
+    }
 }
