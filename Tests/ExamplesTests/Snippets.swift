@@ -5,11 +5,23 @@ import PersistTestSupport
 /// built modules, in Swift 6 mode, without the package's name (so `package` symbols are hidden).
 enum Snippets {
     static func typecheck(_ name: String) throws -> ProductRunner.Output {
-        let snippet = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Snippets/\(name).swift")
+        try typecheck(file: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Snippets/\(name).swift"))
+    }
+
+    /// Type-checks `file`, which may import the wrappers: their C modules are found as the
+    /// package finds them, from their module maps and libpq's pkg-config flags.
+    static func typecheck(file: URL) throws -> ProductRunner.Output {
         let modules = ProductRunner.productsDirectory.appendingPathComponent("Modules")
+        let sources = GuideCodeTests.root.appendingPathComponent("Sources")
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"] ?? "/opt/swift/usr/bin/swiftc"
-        return try ProductRunner.run(swiftc, ["-typecheck", "-swift-version", "6", "-I", modules.path, snippet.path])
+        var arguments = ["-typecheck", "-swift-version", "6", "-I", modules.path]
+        for module in ["CSQLite", "CGDBM", "CLibPQ"] {
+            arguments += ["-I", sources.appendingPathComponent(module).path]
+        }
+        let libpq = try ProductRunner.run("/usr/bin/env", ["pkg-config", "--cflags-only-I", "libpq"])
+        for flag in libpq.stdout.split(whereSeparator: \.isWhitespace) { arguments += ["-Xcc", String(flag)] }
+        return try ProductRunner.run(swiftc, arguments + [file.path])
     }
 
     /// The lines of `output` that report an error or a warning in a source file.
