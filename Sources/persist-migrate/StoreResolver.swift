@@ -119,12 +119,21 @@ struct StoreResolver {
         let target = try complete(to, "--to", "target")
         if let extra = remaining.first {
             throw ValidationError("unexpected path \(String(reflecting: extra)): the source and the target are named "
-                                    + "already (\(Self.describe(source)) and \(Self.describe(target)))")
+                                    + "already (\(Self.describe(source)) and \(Self.describe(target)))"
+                                    + Self.notAKind(from, "--from", "source") + Self.notAKind(to, "--to", "target"))
         }
         for name in [source, target] where name.path?.isEmpty == true {
             throw ValidationError("an empty path names no store; \(Self.example)")
         }
         return (source, target)
+    }
+
+    /// Why an option's word was taken for a path: a misspelled kind (`--from sqlit`) names no file,
+    /// and the paths after the options then look like one too many.
+    private static func notAKind(_ name: StoreName?, _ option: String, _ role: String) -> String {
+        guard case .path(let path)? = name, !FileSystem.exists(path) else { return "" }
+        return "; \(option) \(String(reflecting: path)) is no kind (the kinds are \(StoreName.Kind.list)) and no file, "
+            + "so it was taken for the \(role)'s path"
     }
 
     private static func describe(_ name: StoreName) -> String {

@@ -203,6 +203,26 @@ struct OptionTests {
         #expect(output.stdout.contains("postgresql://app@db.example.com/shop?schema=legacy"))
     }
 
+    @Test("a misspelled kind in --from or --to is named as the reason the paths after the options are one too many")
+    func misspelledKind() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        _ = try Self.source(directory)
+        for (arguments, option) in [(["--from", "sqlit", "old.db", "new.sqlite"], "--from \"sqlit\""),
+                                    (["--from", "gdbm", "--to", "sqlit", "old.db", "new.sqlite"], "--to \"sqlit\"")] {
+            let output = try Tool.run(arguments, in: directory.url)
+            #expect(output.status == 64)
+            #expect(output.stderr.contains("unexpected path \"new.sqlite\""), "\(output.stderr)")
+            #expect(output.stderr.contains("\(option) is no kind (the kinds are gdbm, sqlite and postgresql)"),
+                    "\(output.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path("new.sqlite")))
+        }
+        // A word that is a file's name is a path, as --help says, and no kind is blamed.
+        try Data().write(to: directory.url.appendingPathComponent("sqlit"))
+        let output = try Tool.run(["--from", "sqlit", "old.db", "new.sqlite"], in: directory.url)
+        #expect(output.status == 64 && !output.stderr.contains("is no kind"), "\(output.stderr)")
+    }
+
     @Test("--help on an 80-column terminal keeps each example a command to copy and each exit status on its own lines")
     func helpLayout() throws {
         let directory = try TemporaryDirectory()
