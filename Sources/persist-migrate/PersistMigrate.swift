@@ -218,7 +218,7 @@ struct PersistMigrate: ParsableCommand {
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
-            notes: (job.map(Self.notes) ?? []) + Self.absentTypeNotes(report) + reshapeNotes(ruleLines, plans: plans),
+            notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + Self.absentTypeNotes(report) + reshapeNotes(ruleLines, plans: plans),
             reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {
@@ -262,13 +262,19 @@ struct PersistMigrate: ParsableCommand {
     }
 
     /// What the run found or did that the summary should say.
-    private static func notes(_ job: MigrationJob) -> [String] {
+    private static func notes(_ job: MigrationJob, rawValue: RawValueMode) -> [String] {
         var notes: [String] = []
         let source = job.source
         if source.kind == .gdbm, source.layoutDetected, case .raw(let itemType, let attribute) = source.layout {
+            let value = switch rawValue {
+            case .bytes: "its value in \(String(reflecting: attribute))"
+            case .utf8: "its value read as a string (--raw-value utf8) in \(String(reflecting: attribute))"
+            case .json: "its value read as JSON (--raw-value json): an object's members as attributes, any other "
+                + "value in \(String(reflecting: attribute))"
+            }
             notes.append("\(source.path) is a GDBM file of another program (it has no Persist format record): read in the "
-                            + "raw layout, each key/value pair an item of type \(itemType) with its value in "
-                            + "\(String(reflecting: attribute)); give --from-layout native to refuse such files")
+                            + "raw layout, each key/value pair an item of type \(itemType) with \(value); give "
+                            + "--from-layout native to refuse such files")
         }
         for table in job.skippedSourceTables {
             notes.append("the source's table \(String(reflecting: table.name)) was not copied: \(table.reason)")

@@ -145,6 +145,10 @@ struct ReshapeTests {
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let rules = (summary["reshape"] as? [[String: Any]] ?? []).map { "\($0["rule"] ?? "")=\($0["items"] ?? "")" }
         #expect(rules == ["--rename-attribute Entry.user=login=2", "--drop-attribute Entry.csrf=1"])
+        // The note on the detected raw layout says where the values went: not into "value".
+        let notes = summary["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.contains("read as JSON (--raw-value json): an object's members as attributes") },
+                "notes: \(notes)")
     }
 
     @Test("--help documents the reshape options and their exit codes")
