@@ -21,7 +21,7 @@ struct ErrorMappingTests {
     }
 
     static let table: [(state: String, code: DataStoreError.Code, says: String)] = [
-        ("08001", .io, "make postgres"), ("08006", .io, "connection lost"), ("08003", .io, "connection lost"),
+        ("08001", .io, "pg_ctl start"), ("08006", .io, "connection lost"), ("08003", .io, "connection lost"),
         ("57P01", .io, "connection lost"), ("57P02", .io, "connection lost"), ("57P03", .io, "Could not connect"),
         ("28P01", .invalidArgument, "Authentication failed for user \"app\""),
         ("28000", .invalidArgument, "Authentication failed"),

@@ -11,7 +11,7 @@ struct ServerErrorTests {
         let url = try TestServer.url(port: 1)
         let error = expectError(.io) { try PGConnection.connect(to: url, options: TestServer.quietOptions()) }
         #expect(error?.message.contains("127.0.0.1:1") == true, "\(error as Any)")
-        #expect(error?.message.contains("make postgres") == true)
+        #expect(error?.message.contains("pg_ctl start") == true)
         #expect(error?.engineMessage?.hasPrefix("08001: ") == true)
         #expect(error?.engineCode == PostgresSQLState.unableToConnect.engineCode)
         #expect(error?.path == url.location)

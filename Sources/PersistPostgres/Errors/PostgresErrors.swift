@@ -66,8 +66,7 @@ enum PostgresErrors {
         case "08001", "08004", "57P03":
             return (.io, "Could not connect to \(server): \(said). "
                 + "Is a server running on \(url.serverDescription) and accepting connections? Start one with "
-                + "`pg_ctl start -D DATADIR`, or for development `make postgres` or "
-                + "`scripts/postgres-cluster.sh start DIR`.")
+                + "the system's service manager (`systemctl start postgresql`) or `pg_ctl start -D DATADIR`.")
         case "57P01", "57P02":
             return (.io, lost(server, operation, said))
         case _ where failure.sqlState.errorClass == "08":
