@@ -44,7 +44,10 @@ struct PersistMigrate: ParsableCommand {
             anything is opened. Renaming a type to another type the source holds, or an attribute to one an \
             item already has, is a data error (65, naming the item), and nothing is written. A rule that \
             matches no item of the source is not an error: the summary warns about it, and --json counts the \
-            items each rule applied to. For raw GDBM files, --raw-value utf8 reads each value as a string \
+            items each rule applied to. An adopted SQL table is recreated as the rules reshape it: renamed, \
+            its columns renamed in its indexes and UNIQUE constraints too, a dropped column left out with \
+            each index or UNIQUE constraint that lists it (the summary notes each); a rule that names its key \
+            column leaves the table to be made from the items, as the summary says. For raw GDBM files, --raw-value utf8 reads each value as a string \
             (invalid UTF-8 is a data error naming the key) and --raw-value json reads a JSON object's members \
             as attributes (any other JSON value as the one attribute "value"; integers that fit 64 bits stay \
             integers, other numbers are doubles); a raw target is written back the same way, JSON in \
@@ -218,7 +221,8 @@ struct PersistMigrate: ParsableCommand {
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
-            notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + Self.absentTypeNotes(report) + reshapeNotes(ruleLines, plans: plans),
+            notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + Self.absentTypeNotes(report)
+                + reshapeNotes(ruleLines, plans: plans) + (report?.schemaNotes ?? []),
             reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {

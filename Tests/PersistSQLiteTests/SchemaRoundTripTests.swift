@@ -204,7 +204,7 @@ struct SchemaRoundTripTests {
             == [[.integer(1), .integer(1), .text("a")], [.integer(1), .integer(2), .text("b")]])
     }
 
-    @Test("a reshape recreates the tables of the types no rule names, and makes the renamed one from its items")
+    @Test("a reshape recreates the tables of the types no rule names as they were")
     func reshapeKeepsOtherSchemas() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -1,24 +1,32 @@
 extension Migration {
-    /// The schemas of the source's adopted SQL tables that the target does not have, by item type,
-    /// when the source can describe them (see <doc:SchemaFaithfulMigrations>).
+    /// The schemas of the source's adopted SQL tables whose types the target does not have, by the
+    /// item type the target receives, when the source can describe them (see
+    /// <doc:SchemaFaithfulMigrations>), with sentences on what the reshape changed beyond names.
     ///
     /// A run that transforms items may write items of any shape, so it recreates no table; a run
-    /// that reshapes items recreates the tables of the types no rule names. The target creates
-    /// the others from the items, as usual.
-    func sourceDescriptions(of chosen: [String]?, skipping targetTypes: Set<String>) throws -> [String: TableDescription] {
-        guard options.transform == nil else { return [:] }
-        let reshaped = Set(options.reshape.rules.map(\.sourceType))
+    /// that reshapes items recreates each table as its rules make it (``MigrationReshape/reshaped(_:)``).
+    /// The target creates the others from the items, as usual.
+    func sourceDescriptions(of chosen: [String]?, skipping targetTypes: Set<String>) throws
+        -> (descriptions: [String: TableDescription], notes: [String])
+    {
+        guard options.transform == nil else { return ([:], []) }
         return try source.read { accessor in
-            guard let describing = accessor.reader as? any SchemaDescribingReader else { return [:] }
+            guard let describing = accessor.reader as? any SchemaDescribingReader else { return ([:], []) }
             var descriptions: [String: TableDescription] = [:]
+            var notes: [String] = []
             let wanted = chosen.map(Set.init)
             for itemType in try describing.describedTypes()
-            where !targetTypes.contains(itemType) && !reshaped.contains(itemType) && wanted?.contains(itemType) ?? true {
-                if let description = try describing.tableDescription(ofType: itemType) {
-                    descriptions[itemType] = description
+            where !targetTypes.contains(options.reshape.targetType(of: itemType)) && wanted?.contains(itemType) ?? true {
+                guard let description = try describing.tableDescription(ofType: itemType) else { continue }
+                switch options.reshape.reshaped(description) {
+                case .table(let reshaped, let tableNotes):
+                    descriptions[reshaped.itemType] = reshaped
+                    notes += tableNotes
+                case .itemsOnly(let reason):
+                    notes.append(reason)
                 }
             }
-            return descriptions
+            return (descriptions, notes)
         }
     }
 }

@@ -90,7 +90,8 @@ public struct Migration: Sendable {
         try cancellation?.check()
 
         var copy = MigrationCopy(options: options, targetLocation: target.location, preexisting: preexisting)
-        copy.descriptions = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
+        let schemaNotes: [String]
+        (copy.descriptions, schemaNotes) = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, transform: transform, cancellation: cancellation,
@@ -140,6 +141,7 @@ public struct Migration: Sendable {
                                      seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
                                      fallbacks: copy.fallbacks)
         report.verifiedEmptyCopy = copy.verifying
+        report.schemaNotes = schemaNotes
         if let chosen {
             let sourceTypes = Set(try source.read { accessor in try accessor.itemTypes() })
             report.absentTypes = chosen.filter { !sourceTypes.contains($0) }

@@ -54,6 +54,15 @@ public struct MigrationReport: Sendable, Hashable {
     /// type, and no table of that name), in the order given: a misspelled type, most often. They
     /// are not errors, as a copy of nothing of them is right; the report of such a type reads 0.
     public var absentTypes: [String] = []
+    /// What ``MigrationOptions/reshape`` changed in the tables recreated from the source's schema
+    /// (see <doc:SchemaFaithfulMigrations>) beyond the names its rules give, one sentence each: an
+    /// index or a UNIQUE constraint left out because it listed a dropped column, or a table made
+    /// from its items instead, because a rule names its key column.
+    ///
+    /// ```swift
+    /// for note in report.schemaNotes { print("note:", note) }
+    /// ```
+    public var schemaNotes: [String] = []
 
     /// What one rule of ``MigrationOptions/reshape`` did.
     public struct RuleReport: Sendable, Hashable {

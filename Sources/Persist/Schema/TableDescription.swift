@@ -47,6 +47,12 @@ package struct TableDescription: Sendable, Equatable {
     /// The names SQLite gives a rowid, in the order it prefers them: a table's rowid goes by the
     /// first no column takes (SQLite compares names without case).
     package static let rowidNames = ["rowid", "_rowid_", "oid"]
+    /// The key under which SQLite takes two names for one: it folds ASCII letters only, so `Name`
+    /// and `name` are one column, while `É` and `é` are two.
+    package static func folded(_ name: String) -> String {
+        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
+        return String(decoding: name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
     /// The other columns, in table order.
     package var columns: [Column]
     package var indexes: [Index]

@@ -1,4 +1,5 @@
 import Foundation
+import Persist
 
 /// SQL identifiers: quoting table and column names, and SQLite's case-insensitive name matching.
 enum SQLName {
@@ -11,9 +12,7 @@ enum SQLName {
     /// The key under which SQLite considers two names the same: SQLite folds ASCII letters only,
     /// so `Name` and `name` are one column, while `É` and `é` are two.
     static func folded(_ name: String) -> String {
-        guard name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return name }
-        let lowered = name.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-        return String(decoding: lowered, as: UTF8.self)
+        TableDescription.folded(name)
     }
 
     /// Whether `name` starts with `sqlite_` in any case: SQLite reserves these table names.
