@@ -211,7 +211,7 @@ final class EntityRowDecoder {
         position.pointee.container.keep(container, keyedBy: ObjectIdentifier(Key.self))
     }
 
-    /// Every top-level key of the row, as ``ValueDecoder`` would list them. A row that cannot be
+    /// Every top-level key of the row, as ``ValueDecoder`` lists them. A row that cannot be
     /// read sends the entity to the general path, which reports why.
     var allKeys: [String] {
         guard position.pointee.isDecoding else { return [] }
@@ -222,8 +222,11 @@ final class EntityRowDecoder {
             position.pointee.isIrregular = true
             return []
         }
-        // The identifier is listed once, as the general path's item lists it.
-        return item.attributes.keys.filter { $0 != plan.idKey } + [plan.idKey]
+        // The keys of the object the general path decodes (the identifier listed once, in place of
+        // any attribute of its name), in its order.
+        var object = item.attributes
+        object[plan.idKey] = item.id.value
+        return BinaryValueCoding.sortedKeys(object)
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Numbers convert only when the value is exactly representable (`.double(2)` decodes as an
 /// `Int`, `.double(2.5)` does not); booleans also decode from the integers 0 and 1, which is how
-/// legacy SQLite tables store them.
+/// legacy SQLite tables store them. Keyed containers list `allKeys` in the byte order of the keys'
+/// UTF-8, the order records list attributes in, so a value decodes the same way on every read.
 ///
 /// ```swift
 /// struct Address: Codable { var street: String; var city: String }
@@ -113,7 +114,11 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
     let object: [String: Value]
     let codingPath: [any CodingKey]
 
-    var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }
+    /// Every key, in the byte order of their UTF-8, as records list attributes: the same order on
+    /// every read of the same value, whatever order its dictionary happens to keep them in, so
+    /// that a model listing its keys, or a dictionary naming its first value that does not fit,
+    /// does the same each time.
+    var allKeys: [Key] { BinaryValueCoding.sortedKeys(object).compactMap { Key(stringValue: $0) } }
 
     func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
