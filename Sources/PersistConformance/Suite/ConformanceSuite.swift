@@ -16,6 +16,6 @@ public enum ConformanceSuite {
             + RequestTests.all + EntityTests.all + DifferentialTests.all + EntityDifferentialTests.all
             + ChildStoreTests.all + IdentifierTests.all + SetWriteTests.all + AggregateTests.all + IndexTests.all
             + MixedIndexTests.all + MergeUniqueTests.all + MutableFlushTests.all
-            + ChildReentrancyTests.all + EntityLifetimeTests.all + EntityKeyOrderTests.all + MixedKindTests.all
+            + ChildReentrancyTests.all + EntityLifetimeTests.all + EntityKeyOrderTests.all + EntitySpellingTests.all + MixedKindTests.all
     }
 }

@@ -34,8 +34,8 @@ final class GDBMRecordSource: EntityRowSource {
     private let itemType: String
     private var id: ItemID = .int(0)
     private var record = UnsafeRawBufferPointer(start: nil, count: 0)
-    /// The plan resolved last, and its attribute names' bytes in byte order.
-    private var names: (plan: EntityPlan, bytes: [(slot: Int, bytes: [UInt8])])?
+    /// The plan resolved last, and its attribute names as records are walked with them.
+    private var names: (plan: EntityPlan, names: EntityRecordNames)?
 
     init(openFile: GDBMOpenFile, itemType: String) {
         self.openFile = openFile
@@ -60,16 +60,16 @@ final class GDBMRecordSource: EntityRowSource {
     func identifier() throws -> ItemID { id }
 
     func fill(_ values: UnsafeMutableBufferPointer<Value>, for plan: EntityPlan) throws -> Bool {
-        let ordered: [(slot: Int, bytes: [UInt8])]
+        let recordNames: EntityRecordNames
         if let names, names.plan === plan {
-            ordered = names.bytes
+            recordNames = names.names
         } else {
-            ordered = plan.attributeSlotsInByteOrder.map { ($0, Array(plan.names[$0].utf8)) }
-            names = (plan, ordered)
+            recordNames = EntityRecordNames(plan: plan)
+            names = (plan, recordNames)
         }
         let record = record
         return try openFile.decoding(reference: reference) {
-            try NativeRecordCodec.fill(values, names: ordered, slots: plan.attributeSlots, from: record)
+            try NativeRecordCodec.fill(values, names: recordNames, from: record)
         }
     }
 
