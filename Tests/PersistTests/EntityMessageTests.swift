@@ -18,6 +18,39 @@ struct EntityMessageTests {
         init(from decoder: any Decoder) throws { id = try decoder.singleValueContainer().decode(Int.self) }
     }
 
+    /// A model whose coding keys have `Int` raw values, with a dictionary and an array.
+    private struct Numbered: DataStoreEntity {
+        static let itemType = "Numbered"
+        var id: Int
+        var name: String
+        var stock: [String: Int]
+        var sizes: [Int]
+        var limit: UInt64
+        enum CodingKeys: Int, CodingKey { case id, name, stock, sizes, limit }
+    }
+
+    @Test("a coding path names attributes and dictionary keys by name, and only array positions as [n]")
+    func pathComponents() {
+        let fine: [String: Value] = ["name": "n", "stock": ["42": 1], "sizes": [1], "limit": 1]
+        func message(_ attributes: [String: Value]) -> String? {
+            let item = Item(itemType: Numbered.itemType, id: 1, attributes: fine.merging(attributes) { $1 })
+            return expectError(.typeMismatch) { try Numbered(item: item) }?.message
+        }
+        #expect(message(["name": 5])?.hasSuffix(": name: expected String, found int value 5") == true, "\(message(["name": 5]) ?? "")")
+        let missing = expectError(.typeMismatch) {
+            try Numbered(item: Item(itemType: Numbered.itemType, id: 1, attributes: ["stock": [:], "sizes": [], "limit": 1]))
+        }
+        #expect(missing?.message.hasSuffix(": name: missing") == true, "\(missing?.message ?? "")")
+        let key = message(["stock": ["42": "x"]])
+        #expect(key?.hasSuffix(": stock.42: expected Int, found string value \"x\"") == true, "\(key ?? "")")
+        let position = message(["sizes": [1, "x"]])
+        #expect(position?.hasSuffix(": sizes.[1]: expected Int, found string value \"x\"") == true, "\(position ?? "")")
+        let stored = expectError(.typeMismatch) {
+            try Numbered(id: 1, name: "n", stock: [:], sizes: [], limit: .max).makeItem()
+        }
+        #expect(stored?.message.contains("cannot be stored: limit: ") == true, "\(stored?.message ?? "")")
+    }
+
     @Test("an identifier or an entity of the wrong kind is named with its article")
     func kindWithArticle() {
         let keyed = expectError(.typeMismatch) { try Keyed(id: Key(part: 1)).makeItem() }

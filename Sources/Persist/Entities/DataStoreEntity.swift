@@ -103,8 +103,15 @@ enum EntityErrors {
     }
 
     private static func path(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "(top level)" : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-            .joined(separator: ".")
+        codingPath.isEmpty ? "(top level)" : codingPath.map(component).joined(separator: ".")
+    }
+
+    /// A position in an array as `[n]`, every other key by its name: the coding keys of a model
+    /// whose `CodingKeys` have `Int` raw values, and a dictionary's keys that read as numbers,
+    /// have an `intValue` too, but name an attribute or a key.
+    private static func component(_ key: any CodingKey) -> String {
+        if let position = key as? ValueCodingKey, let index = position.intValue { return "[\(index)]" }
+        return key.stringValue
     }
 }
 
