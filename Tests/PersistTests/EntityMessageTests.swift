@@ -58,4 +58,35 @@ struct EntityMessageTests {
         let flat = expectError(.typeMismatch) { try Flat(id: 1).makeItem() }
         #expect(flat?.message.contains("encodes as an int value") == true, "\(flat?.message ?? "")")
     }
+
+    @Test("errors of typed reads and writes name the store, as the item path's do")
+    func errorsNameTheStore() throws {
+        let store = InMemoryDataStore()
+        try store.setup()
+        defer { try? store.tearDown() }
+        let location = store.location
+        var errors: [(String, DataStoreError?)] = []
+        try store.writeSync { accessor in
+            errors.append(("getAll(forRequest:) of another type", expectError(.invalidArgument) {
+                try accessor.getAll(Numbered.self, forRequest: DataStoreRequest(itemType: "Other"))
+            }))
+            errors.append(("getById", expectError(.typeMismatch) { try accessor.getById(Keyed.self, id: Key(part: 1)) }))
+            errors.append(("deleteById", expectError(.typeMismatch) { try accessor.deleteById(Keyed.self, id: Key(part: 1)) }))
+            errors.append(("insert", expectError(.typeMismatch) { try accessor.insert(Flat(id: 1)) }))
+            errors.append(("save", expectError(.typeMismatch) {
+                try accessor.save(Numbered(id: 1, name: "n", stock: [:], sizes: [], limit: .max))
+            }))
+            errors.append(("update of nothing stored", expectError(.notFound) {
+                try accessor.update(Numbered(id: 1, name: "n", stock: [:], sizes: [], limit: 1))
+            }))
+            errors.append(("synchronize of one id twice", expectError(.invalidArgument) {
+                try accessor.synchronize([Numbered(id: 1, name: "a", stock: [:], sizes: [], limit: 1),
+                                          Numbered(id: 1, name: "b", stock: [:], sizes: [], limit: 1)])
+            }))
+        }
+        for (operation, error) in errors {
+            #expect(error?.path == location, "\(operation): \(error.map(String.init(describing:)) ?? "no error")")
+            #expect(error?.message.contains(location) == true, "\(operation): \(error?.message ?? "no error")")
+        }
+    }
 }

@@ -34,12 +34,14 @@ extension DataStoreReadAccessor {
     func forEachEntity<E: DataStoreEntity>(
         _ type: E.Type, forRequest request: DataStoreRequest, _ body: (consuming E) -> Void
     ) throws {
-        guard request.itemType == E.itemType else {
-            throw DataStoreError.invalidArgument(
-                "the request is for \(request.itemType) but \(E.self) is stored as \(E.itemType)")
-        }
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try request.validate() }
+        try context.locating {
+            guard request.itemType == E.itemType else {
+                throw DataStoreError.invalidArgument(
+                    "the request is for \(request.itemType) but \(E.self) is stored as \(E.itemType)")
+            }
+            try request.validate()
+        }
         var decoding = EntityRowDecoding(E.self)
         try entityRows.forEachEntityRow(matching: request) { source in
             body(try decoding.decode(E.self, from: source))
@@ -53,9 +55,11 @@ extension DataStoreReadAccessor {
     /// let pizza = try store.read { accessor in try accessor.getById(Restaurant.self, id: "r1") }
     /// ```
     public func getById<E: DataStoreEntity>(_ type: E.Type, id: E.ID) throws -> E? {
-        let itemID = try E.itemID(for: id)
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try NameRules.validateItemType(E.itemType) }
+        let itemID = try context.locating {
+            try NameRules.validateItemType(E.itemType)
+            return try E.itemID(for: id)
+        }
         var decoding = EntityRowDecoding(E.self)
         return try entityRows.withEntityRow(ofType: E.itemType, id: itemID) { source in
             try decoding.decode(E.self, from: source)

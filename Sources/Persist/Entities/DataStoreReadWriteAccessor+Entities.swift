@@ -8,7 +8,7 @@ extension DataStoreReadWriteAccessor {
     /// - Throws: ``DataStoreError/Code/alreadyExists`` when an entity with the same id is stored.
     public func insert<E: DataStoreEntity>(_ entity: E) throws {
         try checkActiveAndFlushPendingChanges()
-        guard let (row, sink) = try encodedRow(entity) else { return try insert(entity.makeItem()) }
+        guard let (row, sink) = try encodedRow(entity) else { return try insert(context.locating(entity.makeItem)) }
         try context.locating { try sink.insert(row) }
         noteWritten(row)
     }
@@ -19,23 +19,24 @@ extension DataStoreReadWriteAccessor {
     public func update<E: DataStoreEntity>(_ entity: E) throws {
         try checkActiveAndFlushPendingChanges()
         guard let (row, sink) = try encodedRow(entity) else {
-            let item = try entity.makeItem()
-            guard try self.item(ofType: item.itemType, id: item.id) != nil else { throw Self.notStored(item.reference) }
+            let item = try context.locating(entity.makeItem)
+            guard try self.item(ofType: item.itemType, id: item.id) != nil else { throw notStored(item.reference) }
             return try save(item)
         }
         let reference = row.reference
-        guard try context.locating({ try sink.update(row) }) else { throw Self.notStored(reference) }
+        guard try context.locating({ try sink.update(row) }) else { throw notStored(reference) }
         noteWritten(row)
     }
 
-    private static func notStored(_ reference: ItemReference) -> DataStoreError {
-        DataStoreError(.notFound, "cannot update \(reference): it is not stored", items: [reference])
+    private func notStored(_ reference: ItemReference) -> DataStoreError {
+        DataStoreError(.notFound, "cannot update \(reference): it is not stored (store \(context.location))",
+                       path: context.location, items: [reference])
     }
 
     /// Stores an entity, replacing any stored entity with the same id.
     public func save<E: DataStoreEntity>(_ entity: E) throws {
         try checkActiveAndFlushPendingChanges()
-        guard let (row, sink) = try encodedRow(entity) else { return try save(entity.makeItem()) }
+        guard let (row, sink) = try encodedRow(entity) else { return try save(context.locating(entity.makeItem)) }
         try context.locating { try sink.save(row) }
         noteWritten(row)
     }
@@ -63,7 +64,7 @@ extension DataStoreReadWriteAccessor {
     /// Deletes the entity with identifier `id`; `true` if it was stored.
     @discardableResult
     public func deleteById<E: DataStoreEntity>(_ type: E.Type, id: E.ID) throws -> Bool {
-        try deleteItem(ofType: E.itemType, id: E.itemID(for: id))
+        try deleteItem(ofType: E.itemType, id: context.locating { try E.itemID(for: id) })
     }
 
     /// Deletes every entity of a type; returns how many there were.
@@ -93,12 +94,13 @@ extension DataStoreReadWriteAccessor {
             if let (row, _) = try encodedRow(entity) {
                 encoded = EntitySynchronization(entity: entity, id: row.id, form: .row(row.plan, Array(row.values)))
             } else {
-                let item = try entity.makeItem()
+                let item = try context.locating(entity.makeItem)
                 encoded = EntitySynchronization(entity: entity, id: item.id, form: .item(item))
             }
             if wanted.updateValue(pending.count, forKey: encoded.id) != nil {
                 let reference = ItemReference(itemType: E.itemType, id: encoded.id)
-                throw DataStoreError.invalidArgument("the collection holds \(reference) more than once")
+                throw DataStoreError(.invalidArgument, "the collection holds \(reference) more than once (store "
+                                        + "\(context.location))", path: context.location, items: [reference])
             }
             pending.append(encoded)
         }

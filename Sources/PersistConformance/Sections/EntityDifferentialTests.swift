@@ -299,7 +299,9 @@ public enum EntityDifferentialTests {
         let overflowing = Overflowing(id: 1, huge: .max)
         let typedError = expectError(.typeMismatch) { try store.writeSync { try $0.insert(overflowing) } }
         let itemError = expectError(.typeMismatch) { try store.writeSync { try $0.insert(overflowing.makeItem()) } }
-        #expect(typedError?.message == itemError?.message)
+        // makeItem() ran outside the store; insert names the store too.
+        #expect(typedError?.message == itemError.map { "\($0.message) (store \(store.location))" })
+        #expect(typedError?.path == store.location)
         let existing = shifters[1]
         let duplicate = expectError(.alreadyExists) { try store.writeSync { try $0.insert(existing) } }
         let duplicateItem = expectError(.alreadyExists) { try store.writeSync { try $0.insert(existing.makeItem()) } }
