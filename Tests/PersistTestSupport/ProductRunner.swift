@@ -23,14 +23,22 @@ public enum ProductRunner {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         if let environment { process.environment = environment }
+        // Standard error goes to a file: with two pipes read one after the other, a process that
+        // fills the second pipe's buffer (64 KiB, a compiler's many diagnostics) waits forever.
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("persist-stderr-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: errorFile.path])
+        }
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let err = try FileHandle(forWritingTo: errorFile)
+        defer { try? err.close() }
         let out = Pipe()
-        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errData = try Data(contentsOf: errorFile)
         return Output(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
