@@ -8,7 +8,9 @@
 /// in the lowest bits. The encoding is stable and reversible:
 ///
 /// ```swift
-/// catch let error as DataStoreError {
+/// do {
+///     try store.writeSync { accessor in try accessor.insert(item) }
+/// } catch let error as DataStoreError {
 ///     if let engineCode = error.engineCode, PostgresSQLState(engineCode: engineCode)?.code == "23505" {
 ///         print("a unique constraint rejected the row")
 ///     }
