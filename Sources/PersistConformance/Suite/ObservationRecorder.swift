@@ -13,7 +13,7 @@ import Persist
 /// ```swift
 /// let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
 /// try await recorder.waitFor { $0.last?.count == 1 }
-/// recorder.cancel()
+/// await recorder.cancel()
 /// ```
 public final class ObservationRecorder<Element: Sendable>: Sendable {
     private struct State {
