@@ -16,19 +16,7 @@ struct GuideCodeTests {
 
     /// Every Swift code block of a Markdown file.
     static func swiftBlocks(_ markdown: String) -> [String] {
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.hasPrefix("```swift") {
-                current = []
-            } else if current != nil, line.hasPrefix("```") {
-                blocks.append(current.map { $0.joined(separator: "\n") } ?? "")
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        return blocks
+        DocumentationCode.markdownBlocks(markdown, path: "").map(\.code)
     }
 
     static func sources() throws -> [String] {

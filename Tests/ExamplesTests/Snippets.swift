@@ -12,6 +12,11 @@ enum Snippets {
     /// Type-checks `file`, which may import the wrappers: their C modules are found as the
     /// package finds them, from their module maps and libpq's pkg-config flags.
     static func typecheck(file: URL) throws -> ProductRunner.Output {
+        try typecheck(files: [file])
+    }
+
+    /// Type-checks `files` as one module, with any further `swiftc` `arguments`.
+    static func typecheck(files: [URL], arguments extra: [String] = []) throws -> ProductRunner.Output {
         let modules = ProductRunner.productsDirectory.appendingPathComponent("Modules")
         let sources = GuideCodeTests.root.appendingPathComponent("Sources")
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"] ?? "/opt/swift/usr/bin/swiftc"
@@ -21,7 +26,9 @@ enum Snippets {
         }
         let libpq = try ProductRunner.run("/usr/bin/env", ["pkg-config", "--cflags-only-I", "libpq"])
         for flag in libpq.stdout.split(whereSeparator: \.isWhitespace) { arguments += ["-Xcc", String(flag)] }
-        return try ProductRunner.run(swiftc, arguments + [file.path])
+        // Every file is checked even when one has errors.
+        arguments.append("-continue-building-after-errors")
+        return try ProductRunner.run(swiftc, arguments + extra + files.map(\.path))
     }
 
     /// The lines of `output` that report an error or a warning in a source file.
