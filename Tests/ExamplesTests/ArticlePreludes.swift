@@ -18,7 +18,7 @@ enum ArticlePreludes {
             /// The article's entity with integer identifiers, as the TodoList example has it.
             private struct Todo: DataStoreEntity {
                 static let itemType = "Todo"
-                var id: Int64
+                var id: Int
                 var title: String
             }
             """),

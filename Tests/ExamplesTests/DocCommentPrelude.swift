@@ -41,7 +41,7 @@ enum DocCommentPrelude {
 
         private struct Todo: DataStoreEntity {
             static let itemType = "Todo"
-            var id: Int64
+            var id: Int
             var title: String
         }
 
