@@ -51,10 +51,8 @@ final class BlockContext {
     static func locating<T>(_ location: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch var error as DataStoreError where error.path == nil {
-            error.path = location
-            error.message += " (store \(location))"
-            throw error
+        } catch let error as DataStoreError {
+            throw error.located(at: location)
         }
     }
 

@@ -150,3 +150,14 @@ extension DataStoreError {
         DataStoreError(.invalidArgument, message)
     }
 }
+
+extension DataStoreError {
+    /// The error with `location` as its path, named in the message, unless it has a path.
+    func located(at location: String) -> DataStoreError {
+        guard path == nil else { return self }
+        var located = self
+        located.path = location
+        located.message += " (store \(location))"
+        return located
+    }
+}

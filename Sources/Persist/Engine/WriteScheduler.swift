@@ -403,10 +403,8 @@ public final class WriteScheduler: Sendable {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             do {
                 try request.validate()
-            } catch var error as DataStoreError {
-                error.path = engine.location
-                error.message += " (store \(engine.location))"
-                continuation.finish(throwing: error)
+            } catch let error as DataStoreError {
+                continuation.finish(throwing: error.located(at: engine.location))
                 return
             } catch {
                 continuation.finish(throwing: error)

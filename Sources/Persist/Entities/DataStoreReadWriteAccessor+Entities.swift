@@ -29,8 +29,8 @@ extension DataStoreReadWriteAccessor {
     }
 
     private func notStored(_ reference: ItemReference) -> DataStoreError {
-        DataStoreError(.notFound, "cannot update \(reference): it is not stored (store \(context.location))",
-                       path: context.location, items: [reference])
+        DataStoreError(.notFound, "cannot update \(reference): it is not stored", items: [reference])
+            .located(at: context.location)
     }
 
     /// Stores an entity, replacing any stored entity with the same id.
@@ -99,8 +99,8 @@ extension DataStoreReadWriteAccessor {
             }
             if wanted.updateValue(pending.count, forKey: encoded.id) != nil {
                 let reference = ItemReference(itemType: E.itemType, id: encoded.id)
-                throw DataStoreError(.invalidArgument, "the collection holds \(reference) more than once (store "
-                                        + "\(context.location))", path: context.location, items: [reference])
+                throw DataStoreError(.invalidArgument, "the collection holds \(reference) more than once", items: [reference])
+                    .located(at: context.location)
             }
             pending.append(encoded)
         }

@@ -112,14 +112,3 @@ extension DataStoreReadWriteAccessor {
         }
     }
 }
-
-extension DataStoreError {
-    /// The error with `location` as its path, named in the message, unless it has a path.
-    func located(at location: String) -> DataStoreError {
-        guard path == nil else { return self }
-        var located = self
-        located.path = location
-        located.message += " (store \(location))"
-        return located
-    }
-}
