@@ -22,6 +22,13 @@
 ///
 /// Writing an entity replaces the whole item: attributes the model does not encode (including
 /// `nil` optionals) are removed.
+///
+/// A `UUID` identifier is stored as its `uuidString`, in upper case, and ``DataStoreReadAccessor/getById(_:id:)``,
+/// `update`, `save` and `deleteById` name the item by that spelling. Rows of an adopted table
+/// keyed by UUID text in lower case (as many other languages write it) decode into such a model,
+/// but are not found by identifier, and `save` would add a second row under the upper-case
+/// spelling: declare the identifier of such a model as `String`, which keeps the stored spelling.
+/// (A PostgreSQL `uuid` key column compares UUIDs, not spellings, and is not affected.)
 public protocol DataStoreEntity: Codable, Sendable, Identifiable where ID: Codable & Sendable {
     /// The item type the model is stored as.
     static var itemType: String { get }
