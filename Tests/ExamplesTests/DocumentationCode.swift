@@ -145,7 +145,8 @@ enum DocumentationCode {
         var errors: [String: [String]]
     }
 
-    /// Type-checks all `units` in one `swiftc` run, each unit a file of its own.
+    /// Type-checks all `units` in one `swiftc` run, each unit a file of its own, with the checks a
+    /// build makes after type-checking (a `sending` closure that races, say) as well.
     static func typecheck(_ units: [Unit]) throws -> Verdict {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -159,7 +160,7 @@ enum DocumentationCode {
             owners[file.path] = unit.name
         }
         let documents = Set(units.flatMap { $0.blocks.map(\.block.path) })
-        let output = try Snippets.typecheck(files: files, arguments: ["-parse-as-library"])
+        let output = try Snippets.typecheck(files: files, arguments: ["-parse-as-library"], flowChecks: true)
         var errors: [String: [String]] = [:]
         var seen: Set<Substring> = []   // every job parses every file, and repeats its syntax errors
         for line in output.stderr.split(separator: "\n") where line.hasPrefix("/") && line.contains(": error: ") {

@@ -15,12 +15,16 @@ enum Snippets {
         try typecheck(files: [file])
     }
 
-    /// Type-checks `files` as one module, with any further `swiftc` `arguments`.
-    static func typecheck(files: [URL], arguments extra: [String] = []) throws -> ProductRunner.Output {
+    /// Type-checks `files` as one module, with any further `swiftc` `arguments`. With
+    /// `flowChecks`, the compiler also runs the checks it makes only on SIL, after type-checking,
+    /// as a user's build does: `sending` and other data-race checks, definite initialization,
+    /// missing returns (all of them only when every file type-checks).
+    static func typecheck(files: [URL], arguments extra: [String] = [], flowChecks: Bool = false) throws -> ProductRunner.Output {
         let modules = ProductRunner.productsDirectory.appendingPathComponent("Modules")
         let sources = GuideCodeTests.root.appendingPathComponent("Sources")
         let swiftc = ProcessInfo.processInfo.environment["SWIFTC"] ?? "/opt/swift/usr/bin/swiftc"
-        var arguments = ["-typecheck", "-swift-version", "6", "-I", modules.path]
+        let mode = flowChecks ? ["-wmo", "-emit-sil", "-o", "/dev/null"] : ["-typecheck"]
+        var arguments = mode + ["-swift-version", "6", "-I", modules.path]
         for module in ["CSQLite", "CGDBM", "CLibPQ"] {
             arguments += ["-I", sources.appendingPathComponent(module).path]
         }

@@ -26,6 +26,9 @@ public func expectError<R>(
 
 /// The async form of ``expectError(_:sourceLocation:_:)``.
 ///
+/// It runs `body` on the caller's actor (`isolation`, which the caller leaves out), so a test on
+/// the main actor may pass a closure that is not `@Sendable`.
+///
 /// ```swift
 /// await expectError(.misuse) { try await store.read { _ in 1 } }
 /// ```
@@ -33,6 +36,7 @@ public func expectError<R>(
 public func expectError<R>(
     _ code: DataStoreError.Code,
     sourceLocation: SourceLocation = #_sourceLocation,
+    isolation: isolated (any Actor)? = #isolation,
     _ body: () async throws -> R
 ) async -> DataStoreError? {
     do {

@@ -52,11 +52,20 @@ public final class ObservationRecorder<Element: Sendable>: Sendable {
     /// The error the stream ended with, if any.
     public var error: (any Error)? { state.withLock { $0.error } }
 
-    /// Waits until `condition` holds for the results so far.
+    /// Waits until `condition` holds for the results so far, checking it on the caller's actor
+    /// (`isolation`, which the caller leaves out), so a test on the main actor may pass a closure
+    /// that is not `@Sendable`.
     ///
     /// - Throws: ``ObservationTimeout`` when it does not hold within `seconds`: a guard against a
     ///   hang, generous because tests running in parallel may keep the task from running for a while.
-    public func waitFor(seconds: Double = 60, _ condition: ([Element]) -> Bool) async throws {
+    ///
+    /// ```swift
+    /// let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
+    /// try await recorder.waitFor { $0.last?.isEmpty == false }
+    /// await recorder.cancel()
+    /// ```
+    public func waitFor(seconds: Double = 60, isolation: isolated (any Actor)? = #isolation,
+                        _ condition: ([Element]) -> Bool) async throws {
         try await wait(seconds: seconds) { condition($0.results) }
     }
 
@@ -65,7 +74,8 @@ public final class ObservationRecorder<Element: Sendable>: Sendable {
         try await wait(seconds: seconds) { $0.ended }
     }
 
-    private func wait(seconds: Double, _ condition: (State) -> Bool) async throws {
+    private func wait(seconds: Double, isolation: isolated (any Actor)? = #isolation,
+                      _ condition: (State) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(seconds)
         while !state.withLock({ condition($0) }) {
             if Date() > deadline { throw ObservationTimeout(results: state.withLock { $0.results.count }) }
