@@ -7,7 +7,11 @@ import Testing
 /// An engine that behaves like the in-memory one but can drop an attribute on save, or fail while
 /// streaming, to test what migration does when a store misbehaves.
 final class FaultyEngine: DataStoreEngine {
-    enum Fault: Sendable { case none, dropAttribute(String), failStreamingAfter(Int), failClose }
+    enum Fault: Sendable {
+        case none, dropAttribute(String), failStreamingAfter(Int), failClose
+        /// Cancels the migration as soon as the store is streamed (a target: while it is verified).
+        case cancelWhenStreamed(MigrationCancellation)
+    }
     let location = ":faulty:"
     private let inner = InMemoryEngine()
     let fault: Fault
@@ -39,6 +43,7 @@ final class FaultyTransaction: StoreWriter {
     func item(ofType itemType: String, id: ItemID) throws -> Item? { try inner.item(ofType: itemType, id: id) }
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
         var seen = 0
+        if case .cancelWhenStreamed(let cancellation) = fault { cancellation.cancel() }
         try inner.forEachItem(matching: request) { item in
             if case .failStreamingAfter(let limit) = fault, seen >= limit {
                 throw DataStoreError(.corrupt, "record \(item.reference) cannot be decoded", path: location, items: [item.reference])
@@ -223,6 +228,19 @@ struct MigrationTests {
         #expect(throws: CancellationError.self) {
             try Migration(source: source, target: target, options: MigrationOptions(batchSize: 10, atomic: true))
                 .run(progress: { progress in if progress.items > 0 { midway.cancel() } }, cancellation: midway)
+        }
+        #expect(try Self.everything(target).isEmpty)
+    }
+
+    @Test("a cancel that comes while an atomic copy is verified rolls the whole copy back, in every type's size",
+          arguments: [1, 40, 1_000])
+    func cancelledWhileVerifying(count: Int) throws {
+        let items = (0..<count).map { Item(itemType: "Note", id: .int(Int64($0)), attributes: ["n": .int(Int64($0))]) }
+        let source = try Self.open(InMemoryDataStore(), holding: items)
+        let cancellation = MigrationCancellation()
+        let target = try Self.open(FaultyStore(.cancelWhenStreamed(cancellation)))
+        #expect(throws: CancellationError.self) {
+            try Migration(source: source, target: target, options: MigrationOptions(atomic: true)).run(cancellation: cancellation)
         }
         #expect(try Self.everything(target).isEmpty)
     }

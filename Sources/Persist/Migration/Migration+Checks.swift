@@ -19,7 +19,8 @@ extension Migration {
 
     /// Fails before anything is written when the target already holds any source item.
     func checkNoneExist(
-        _ types: [String], chosen: [String]?, transform: MigrationTransform, tracker: inout MigrationProgressTracker
+        _ types: [String], chosen: [String]?, transform: MigrationTransform, tracker: inout MigrationProgressTracker,
+        cancellation: MigrationCancellation?
     ) throws {
         guard !types.isEmpty else { return }
         tracker.begin(.checking)
@@ -27,7 +28,9 @@ extension Migration {
         var presentCount = 0
         try source.read { reader in
             try target.read { targetReader in
+                var pacer = CancellationPacer(cancellation)
                 try forEachSourceItem(ofTypes: types, in: reader, chosen: chosen, transform: transform) { item in
+                    try pacer.check()
                     if try targetReader.item(ofType: item.itemType, id: item.id) != nil {
                         presentCount += 1
                         if present.count < 10 { present.append(item.reference) }
@@ -55,9 +58,10 @@ extension Migration {
             try cancellation?.check()
             let started = DispatchTime.now().uptimeNanoseconds
             if typeCopy.targetWasEmpty {
-                try verifyWhole(typeCopy, against: targetReader, tracker: &tracker)
+                try verifyWhole(typeCopy, against: targetReader, tracker: &tracker, cancellation: cancellation)
             } else {
-                try verifyEach(typeCopy, against: targetReader, chosen: chosen, transform: transform, tracker: &tracker)
+                try verifyEach(typeCopy, against: targetReader, chosen: chosen, transform: transform, tracker: &tracker,
+                               cancellation: cancellation)
             }
             copy.recordVerification(of: itemType, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         }
@@ -65,18 +69,22 @@ extension Migration {
 
     /// A type the target held nothing of: it must now hold exactly what was written.
     private func verifyWhole(
-        _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker
+        _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker,
+        cancellation: MigrationCancellation?
     ) throws {
         var found = ItemChecksum()
+        var pacer = CancellationPacer(cancellation)
         try targetReader.checkActiveAndFlushPendingChanges()
         if let rows = targetReader.reader as? any RowStreamingReader {
             try rows.forEachRow(ofTypes: [copy.itemType]) { row in
+                try pacer.check()
                 found.add(row)
                 tracker.advance(copy.itemType)
                 return true
             }
         } else {
             try targetReader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
+                try pacer.check()
                 found.add(item)
                 tracker.advance(copy.itemType)
             }
@@ -95,12 +103,14 @@ extension Migration {
     /// in the target as it is in the source.
     private func verifyEach(
         _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, chosen: [String]?,
-        transform: MigrationTransform, tracker: inout MigrationProgressTracker
+        transform: MigrationTransform, tracker: inout MigrationProgressTracker, cancellation: MigrationCancellation?
     ) throws {
         var differing: [ItemReference] = []
         var differingCount = 0
+        var pacer = CancellationPacer(cancellation)
         try source.read { reader in
             try forEachSourceItem(ofTypes: [copy.itemType], in: reader, chosen: chosen, transform: transform) { item in
+                try pacer.check()
                 tracker.advance(copy.itemType)
                 if copy.skippedIDs.contains(item.id) { return }
                 if try targetReader.item(ofType: item.itemType, id: item.id) != item {

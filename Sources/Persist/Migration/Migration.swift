@@ -85,7 +85,7 @@ public struct Migration: Sendable {
         let preexisting = try counts(of: candidates, in: target)
         if options.ifExists == .fail {
             try checkNoneExist(candidates.filter { preexisting[$0, default: 0] > 0 }, chosen: chosen,
-                               transform: transform, tracker: &tracker)
+                               transform: transform, tracker: &tracker, cancellation: cancellation)
         }
         try cancellation?.check()
 
@@ -106,6 +106,8 @@ public struct Migration: Sendable {
                     try verify(&copy, against: accessor, chosen: chosen, transform: transform, tracker: &tracker,
                                cancellation: cancellation)
                 }
+                // The last moment to stop: a cancellation during the verification rolls it all back.
+                try cancellation?.check()
                 try options.beforeCommit?()
                 return options.dryRun ? TransactionStatus.rollback : .commit
             }
