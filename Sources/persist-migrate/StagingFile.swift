@@ -10,20 +10,39 @@ struct StagingFile {
 
     private static let marker = ".persist-migrate-"
 
+    /// The most bytes of the final name a staging name repeats. A file's name has at most 255
+    /// bytes (NAME_MAX); the staging name adds the marker, a process identifier and a random number
+    /// (up to 36 bytes), and the stores and --recover add their own suffixes to it (a journal's
+    /// `-journal`, GDBM's `.creating-<pid>-<random>` for a new file, `.recovering`): a longer name
+    /// is cut, so that every one of those files can still be made.
+    static let nameBudget = 150
+
     /// A staging path in the final path's directory: `.<name>.persist-migrate-<pid>-<random>`.
     init(finalPath: String, companions: @escaping (String) -> [String]) {
         self.finalPath = finalPath
         self.companions = companions
         let url = LiteralPath.url(finalPath)
-        let name = ".\(url.lastPathComponent)\(Self.marker)\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let name = Self.prefix(for: url) + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         path = url.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    /// `.<name>.persist-migrate-`, the name cut to ``nameBudget`` bytes (at a character's end).
+    private static func prefix(for url: URL) -> String {
+        var name = ""
+        var bytes = 0
+        for character in url.lastPathComponent {
+            bytes += character.utf8.count
+            guard bytes <= nameBudget else { break }
+            name.append(character)
+        }
+        return ".\(name)\(marker)"
     }
 
     /// Removes staging files that runs killed before they finished left beside `finalPath`.
     static func removeLeftovers(of finalPath: String, companions: (String) -> [String]) {
         let url = LiteralPath.url(finalPath)
         let directory = url.deletingLastPathComponent()
-        let prefix = ".\(url.lastPathComponent)\(marker)"
+        let prefix = prefix(for: url)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) {
             let rest = name.dropFirst(prefix.count)
