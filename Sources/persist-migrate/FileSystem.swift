@@ -70,6 +70,22 @@ enum FileSystem {
         LiteralPath.url(path).standardizedFileURL.resolvingSymlinksInPath().path
     }
 
+    /// Where a symbolic link at `path` leads when what it leads to does not exist yet (following
+    /// links to links), so that a new target named by the link is made there and the link stays,
+    /// as SQLite and GDBM themselves would make it; `nil` when `path` is no symbolic link.
+    static func danglingLinkDestination(_ path: String) -> String? {
+        var current = path
+        // As the kernel does, give up after 40 links (a loop): the path is then used as typed.
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                return current == path ? nil : current
+            }
+            current = destination.hasPrefix("/") ? destination
+                : (directory(of: current) as NSString).appendingPathComponent(destination)
+        }
+        return nil
+    }
+
     /// For a path that starts with a `~` the shell did not expand, a note saying how to name the
     /// home folder; empty otherwise.
     static func unexpandedTildeNote(_ path: String) -> String {

@@ -111,8 +111,10 @@ final class MigrationJob {
         options.atomic = targetDriver.writesInOneBlock && batchSize == nil
         // An existing target reached through a symbolic link is rebuilt beside the file the link
         // points to, and replaces that file: the link stays, and the copy made of the old
-        // contents is a copy of the file, never a second link to it.
-        let finalPath = target.exists ? FileSystem.canonical(target.path) : target.path
+        // contents is a copy of the file, never a second link to it. A new target named by a link
+        // to a file not made yet is built where the link leads, and the link stays too.
+        let finalPath = target.exists ? FileSystem.canonical(target.path)
+            : FileSystem.danglingLinkDestination(target.path) ?? target.path
         StagingFile.removeLeftovers(of: finalPath, companions: targetDriver.companionFiles)
         var copyExisting: (@Sendable (String, String, StoreDriver.Layout) throws -> Void)?
         if target.exists {

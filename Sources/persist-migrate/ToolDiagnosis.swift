@@ -120,7 +120,8 @@ struct ToolDiagnosis {
                 return "\(left); to copy into a target that already holds these items, pass --if-exists replace or "
                     + "--if-exists skip, or choose another target path"
             case .notFound:
-                let folder = FileSystem.directory(of: target)
+                // A link to a file not made yet: the folder is the one the link leads into.
+                let folder = FileSystem.directory(of: FileSystem.danglingLinkDestination(target) ?? target)
                 switch FileSystem.entry(folder) {
                 case .missing:
                     return "the folder \(folder) does not exist\(FileSystem.unexpandedTildeNote(folder)); create it, or "

@@ -70,4 +70,29 @@ struct SymlinkTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: real)) == before)
         #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")) == Set(StoreFiles.items(count: 8)))
     }
+
+    @Test("a new target named by a link to a file not made yet is made where the link leads, and the link stays",
+          arguments: StoreKind.allCases)
+    func newTargetThroughLink(kind: StoreKind) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.path("real"), withIntermediateDirectories: true)
+        let items = StoreFiles.items(count: 8)
+        try StoreFiles.gdbm(directory.path("old.db"), holding: items)
+        // A relative link to a relative link, as `ln -s` makes them.
+        try FileManager.default.createSymbolicLink(atPath: directory.path("next"), withDestinationPath: "real/app.\(kind)")
+        try FileManager.default.createSymbolicLink(atPath: directory.path("app.\(kind)"), withDestinationPath: "next")
+        let output = try Tool.run(["old.db", "app.\(kind)", "--progress", "never"], in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.path("app.\(kind)")) == "next")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("real")) == ["app.\(kind)"])
+        #expect(try StoreFiles.contents(kind, directory.path("real/app.\(kind)")) == Set(items))
+
+        // A link into a folder that does not exist: 73, naming that folder, and the link left.
+        try FileManager.default.createSymbolicLink(atPath: directory.path("lost.\(kind)"), withDestinationPath: "gone/app.\(kind)")
+        let refused = try Tool.run(["old.db", "lost.\(kind)", "--progress", "never"], in: directory.url)
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("the folder ./gone does not exist"), "\(refused.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.path("lost.\(kind)")) == "gone/app.\(kind)")
+    }
 }
