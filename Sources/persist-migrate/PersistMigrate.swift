@@ -215,7 +215,9 @@ struct PersistMigrate: ParsableCommand {
         }
         let named = try? resolver().names()
         let exit = failure.map { job?.exitStatus(for: $0) ?? Self.statusBeforeJob(for: $0, named: named) } ?? .ok
-        let diagnosis = failure.map { ToolDiagnosis($0, exit: exit, job: job, options: options) }
+        let diagnosis = failure.map {
+            ToolDiagnosis($0, exit: exit, job: job, options: options, named: (named?.source.path, named?.target.path))
+        }
         let ruleLines = reshapeReport(report: report, options: options, counts: ruleCounts)
         let summary = MigrationSummary(
             source: Self.store(job?.source ?? plans?.source, named: named?.source),

@@ -15,7 +15,10 @@ struct ToolDiagnosis {
     static let apiWords = ["DataStore", "Options", "readOnly", "createIfMissing", "layout .raw", "recover(path",
                            "setup()", "busyTimeout", "without readOnly"]
 
-    init(_ error: any Error, exit: ToolExit, job: MigrationJob?, options: MigrationOptions) {
+    /// `named`: the paths (or redacted URLs) typed for the stores, for a failure that came before
+    /// the job existed, while the stores were looked at.
+    init(_ error: any Error, exit: ToolExit, job: MigrationJob?, options: MigrationOptions,
+         named: (source: String?, target: String?) = (nil, nil)) {
         self.exit = exit
         switch error {
         case let failure as ToolFailure:
@@ -34,12 +37,13 @@ struct ToolDiagnosis {
             // neither is advice to drop.
             let described = job?.describe(error) ?? error.description
             let lead = error.code.rawValue + ": "
-            let paths = [job?.source.path, job?.target.path].compactMap { $0 }.flatMap(MigrationJob.forms(of:))
+            let paths = [job?.source.path ?? named.source, job?.target.path ?? named.target].compactMap { $0 }
+                .flatMap(MigrationJob.forms(of:))
             let body = described.hasPrefix(lead) ? String(described.dropFirst(lead.count)) : described
             let plain = Self.plain(body, sparing: paths)
             // All of it advice for Swift: better the library's words than no message.
             message = (described.hasPrefix(lead) ? lead : "") + (plain.isEmpty ? body : plain)
-            hint = Self.hint(for: error, exit: exit, job: job, options: options)
+            hint = Self.hint(for: error, exit: exit, job: job, options: options, named: named)
         default:
             code = "internal"
             message = String(describing: error)
@@ -70,9 +74,9 @@ struct ToolDiagnosis {
     }
 
     private static func hint(for error: DataStoreError, exit: ToolExit, job: MigrationJob?,
-                             options: MigrationOptions) -> String? {
-        let source = job?.source.path ?? "the source"
-        let target = job?.target.path ?? "the target"
+                             options: MigrationOptions, named: (source: String?, target: String?)) -> String? {
+        let source = job?.source.path ?? named.source ?? "the source"
+        let target = job?.target.path ?? named.target ?? "the target"
         let left = options.dryRun ? "nothing was written (dry run)" : job.map { Self.untouched($0.target) } ?? "\(target) was left as it was"
         if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true,
            error.message.hasPrefix(PostgresDriver.missingSchemaPrefix) {
