@@ -245,6 +245,11 @@ struct StoreResolver {
     private func sourcePlan(_ name: StoreName, _ path: String, _ finding: StoreDetector.Finding) throws -> StorePlan {
         let named = name.kind
         switch finding {
+        case .missing where path.hasSuffix("/") && FileSystem.exists(String(path.dropLast())):
+            // stat says ENOTDIR: the name is a file's, the '/' asks for a folder.
+            throw ToolFailure(.sourceUnavailable, code: "notAFolder",
+                              "the source \(path) ends in '/', so it names a folder, but \(path.dropLast()) is a file",
+                              hint: "give the path of the file, without the '/' at the end")
         case .missing:
             throw ToolFailure(.sourceUnavailable, code: "notFound", "there is no source at \(path)",
                               hint: "check the path of the store to copy\(FileSystem.unexpandedTildeNote(path))")

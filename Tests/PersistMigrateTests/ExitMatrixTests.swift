@@ -156,6 +156,9 @@ enum ExitMatrix {
                  status: 66, mentions: ["empty.sqlite is empty (0 bytes)"], prepare: write("empty.sqlite", [])),
         ExitCase(name: "a source of undetectable content", arguments: ["noise.bin", "new.sqlite"], status: 66,
                  mentions: ["noise.bin is neither an SQLite database nor a GDBM file"], prepare: write("noise.bin", noise)),
+        ExitCase(name: "a source file named with a / after it", arguments: ["old.db/", "new.sqlite"], status: 66,
+                 mentions: ["the source old.db/ ends in '/'", "old.db is a file", "without the '/'"],
+                 refuses: ["there is no source"]),
         ExitCase(name: "a source that has a GDBM header and nothing more", arguments: ["cut.db", "new.sqlite"], status: 66,
                  mentions: ["cut.db", "check that cut.db is a readable"], refuses: ["check that the source"],
                  prepare: write("cut.db", [0xCF, 0x9A, 0x57, 0x13] + Array(noise.prefix(20)))),
@@ -272,6 +275,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 78, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 79, "update the count here and in the README")
     }
 }
