@@ -151,6 +151,11 @@ struct StoreResolver {
         // The target's kind first: a usage error needs no file opened.
         var target: StorePlan
         if case .postgres(let url) = targetName {
+            if url.schema.hasPrefix("pg_") {
+                // The server refuses to create such a schema, and to write in its own (pg_catalog).
+                throw ValidationError("the target's schema \(String(reflecting: url.schema)) begins with pg_, which "
+                                        + "PostgreSQL keeps for its own schemas; name another with ?schema=NAME")
+            }
             target = .server(url)
         } else {
             guard let targetPath = targetName.path else { throw ValidationError("name the target; \(Self.example)") }

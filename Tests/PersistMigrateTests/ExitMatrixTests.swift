@@ -126,6 +126,9 @@ enum ExitMatrix {
                  status: 69, mentions: ["Could not connect", "127.0.0.1:1"]),
         ExitCase(name: "a malformed PostgreSQL URL", arguments: ["old.db", "postgresql://app@localhost:99999/app"],
                  status: 64, mentions: ["port"]),
+        ExitCase(name: "a target schema PostgreSQL keeps for itself",
+                 arguments: ["old.db", "postgresql://app@127.0.0.1:1/app?schema=pg_backup"], status: 64,
+                 mentions: ["\"pg_backup\" begins with pg_"], refuses: ["Could not connect"]),
         ExitCase(name: "the same file twice", arguments: ["old.db", "gdbm:./old.db"], status: 64, mentions: ["same file"]),
         ExitCase(name: "a hard link to the source as the target", arguments: ["old.db", "gdbm:twin.db"], status: 64,
                  mentions: ["same file", "hard link"], prepare: { directory in
@@ -275,6 +278,6 @@ struct ExitMatrixTests {
     @Test("the cases have distinct names; the matrix with the bad-input and interrupt cases is counted")
     func size() {
         #expect(Set(ExitMatrix.cases.map(\.name)).count == ExitMatrix.cases.count)
-        #expect(ExitMatrix.cases.count == 79, "update the count here and in the README")
+        #expect(ExitMatrix.cases.count == 80, "update the count here and in the README")
     }
 }
