@@ -58,6 +58,15 @@ struct ErrorMappingTests {
         }
     }
 
+    @Test("a lost connection's message names the item type of the operation as it is spelled",
+          arguments: ["08006", "57P01"])
+    func lostConnectionKeepsNames(_ state: String) throws {
+        let url = try #require(Self.url)
+        let failure = ServerFailure(sqlState: try #require(PostgresSQLState(state)), message: "terminated")
+        let error = PostgresErrors.error(failure, url: url, operation: "Inserting an item of type \"Note\" into \"Shop\"")
+        #expect(error.message.contains("while inserting an item of type \"Note\" into \"Shop\""), "\(error.message)")
+    }
+
     @Test("a verbose connection message gives its SQLSTATE; libpq's own text gets the fallback")
     func connectionMessages() {
         let refused = ServerFailure.parsingConnectionMessage(

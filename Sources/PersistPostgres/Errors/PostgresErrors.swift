@@ -128,7 +128,10 @@ enum PostgresErrors {
     }
 
     private static func lost(_ server: String, _ operation: String, _ said: String) -> String {
-        "The connection to \(server) was lost (connection lost while \(operation.lowercased())): \(said). "
+        // Only the sentence's first letter is lowered: the operation names item types and tables,
+        // whose case matters ("Inserting an item of type \"Note\"").
+        let during = operation.prefix(1).lowercased() + operation.dropFirst()
+        return "The connection to \(server) was lost (connection lost while \(during)): \(said). "
             + "The server was stopped or restarted, or the connection was terminated; reconnect and retry."
     }
 }
