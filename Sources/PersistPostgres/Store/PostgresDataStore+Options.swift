@@ -22,7 +22,8 @@ extension PostgresDataStore {
         /// any synchronous standby the server has).
         public var durability: Durability
         /// How long to wait for the server when connecting; `nil` takes the URL's
-        /// `connect_timeout`, or 10 seconds.
+        /// `connect_timeout`, or 10 seconds. Live queries wait as long for a server that went
+        /// away (restarted, or stopped) before they end with the error.
         public var connectTimeout: Duration?
         /// How long a block waits for a lock another connection holds (the write lock of
         /// another process writing to the same schema, a table another transaction alters)

@@ -7,6 +7,9 @@ struct ChangeListener: @unchecked Sendable {
     var connection: PGConnection?
     /// Whether it is listening now (between `beginWatching…` and `endWatching…`).
     var isListening = false
+    /// When the listening connection was lost, while no new one listens yet (the server is
+    /// restarting, or down).
+    var lostSince: ContinuousClock.Instant?
 }
 
 /// Live queries see commits of other Persist stores and processes on the same schema through
@@ -18,7 +21,8 @@ struct ChangeListener: @unchecked Sendable {
 /// finish a write block running then. Raw SQL that does not notify the channel (legacy code, the
 /// escape hatch) is not seen until the next Persist commit. Between live queries the connection
 /// stops listening (`UNLISTEN`, so the server queues nothing for it) and is kept for the next
-/// one; closing the store closes it.
+/// one; closing the store closes it. A listening connection that is lost is replaced, at the next
+/// polls while the server cannot be reached, for up to the connect timeout.
 extension PostgresEngine: ExternalChangeSource {
     var externalChangePollInterval: Duration { options.changePollInterval }
 
@@ -39,18 +43,41 @@ extension PostgresEngine: ExternalChangeSource {
 
     func pollExternalChanges() throws -> Bool {
         let state = changeListener.value
-        guard state.isListening, let listener = state.connection else { return false }
+        guard state.isListening else { return false }
+        guard let listener = state.connection else { return try listenAgain(lostSince: state.lostSince ?? .now) }
         do {
             return try !listener.pollNotifications().isEmpty
         } catch let error as DataStoreError where PostgresSession.isConnectionLoss(error) || listener.isBroken {
-            // The server went away: listen again on a new connection. Commits made meanwhile
-            // cannot be known, so report a change; a server still away ends the live queries.
             listener.close()
-            changeListener.withLock { $0 = ChangeListener() }
+            let lost = ContinuousClock.now
+            changeListener.withLock { $0 = ChangeListener(isListening: true, lostSince: lost) }
+            options.logger.debug("the connection listening for other stores' commits was lost: \(error)",
+                         metadata: ["store": .string(location)])
+            return try listenAgain(lostSince: lost)
+        }
+    }
+
+    /// Listens on a new connection after the last one was lost (the server restarted or went
+    /// down, or the session was terminated). Commits made meanwhile cannot be known, so once it
+    /// listens that is a change. While the server cannot be reached it is tried again at each
+    /// poll, up to the connect timeout after the loss; then the error ends the live queries.
+    private func listenAgain(lostSince lost: ContinuousClock.Instant) throws -> Bool {
+        do {
             let replacement = try listeningConnection()
             changeListener.withLock { $0 = ChangeListener(connection: replacement, isListening: true) }
             return true
+        } catch let error as DataStoreError
+                    where PostgresSession.isConnectionLoss(error) && ContinuousClock.now - lost < connectPatience {
+            options.logger.debug("the server cannot be reached yet to listen for other stores' commits; trying again: \(error)",
+                         metadata: ["store": .string(location)])
+            return false
         }
+    }
+
+    /// How long live queries wait for a server that went away: the connect timeout.
+    private var connectPatience: Duration {
+        guard let url = try? url.get() else { return .zero }
+        return PGConnection.Options(connectTimeout: options.connectTimeout).connectTimeout(for: url)
     }
 
     func endWatchingExternalChanges() {
