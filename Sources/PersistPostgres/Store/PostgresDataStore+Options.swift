@@ -32,8 +32,9 @@ extension PostgresDataStore {
         /// How long one statement may run before the server cancels it, failing the block with
         /// an error that says "statement timeout"; `nil` lets statements run as long as they take.
         public var statementTimeout: Duration?
-        /// Where the store logs: connections, reconnections and schema changes at debug level,
-        /// the server's warnings as warnings, and failures of asynchronous writes nobody waited
+        /// Where the store logs: connections and schema changes at debug level, reconnections
+        /// (after the server restarted or ended a session) at notice level, the server's warnings
+        /// as warnings, and failures of asynchronous writes nobody waited
         /// for as errors. Never a password. The default logs nothing.
         public var logger: Logger
         /// How often a store with live queries (`observe`) looks for commits other stores and
