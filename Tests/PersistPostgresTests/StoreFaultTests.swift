@@ -125,6 +125,38 @@ struct StoreFaultTests {
         }
     }
 
+    @Test("a session the server ended between blocks is replaced before the escape hatch hands it out")
+    func terminatedSessionBeforeEscapeHatch() throws {
+        try withPostgresStore { store, _ in
+            try seed(store, [Item(itemType: "Note", id: 1)])
+            let pid = try store.withRawHandle { Int64(PQbackendPID($0)) }
+            try TestServer.terminate(pid)
+            let count = try store.withRawHandle { connection -> String? in
+                let result = PQexec(connection, "SELECT count(*) FROM \"Note\"")
+                defer { PQclear(result) }
+                return PQresultStatus(result) == PGRES_TUPLES_OK ? PQgetvalue(result, 0, 0).map { String(cString: $0) } : nil
+            }
+            #expect(count == "1")
+        }
+    }
+
+    @Test("a connection lost while the escape hatch has it is io naming the server, not a transaction left open")
+    func connectionLostInEscapeHatch() throws {
+        try withPostgresStore { store, _ in
+            try seed(store, [Item(itemType: "Note", id: 1)])
+            let error = expectError(.io) {
+                try store.withRawHandle { connection in
+                    PQclear(PQexec(connection, "BEGIN; INSERT INTO \"Note\" (persist_id) VALUES (2)"))
+                    PQclear(PQexec(connection, "SELECT pg_terminate_backend(pg_backend_pid())"))
+                }
+            }
+            #expect(error?.message.contains("connection lost") == true, "\(String(describing: error))")
+            #expect(error?.message.contains(try TestServer.url().location) == true, "\(String(describing: error))")
+            try seed(store, [Item(itemType: "Note", id: 3)])
+            #expect(try allItems(store, "Note").map(\.id) == [1, 3])
+        }
+    }
+
     @Test("a block that reconnects and then times out on the write lock leaves no transaction open for the next")
     func reconnectThenLockTimeout() throws {
         try withPostgresStore(options: { $0.lockTimeout = .milliseconds(300) }) { store, _ in

@@ -95,7 +95,12 @@ public final class PostgresDataStore: EngineBackedDataStore {
     /// }
     /// ```
     ///
-    /// - Throws: `misuse` inside one of the store's blocks or when the store is not open; what
+    /// A connection the server ended since the last block (a restart) is replaced before `body`
+    /// gets it; one lost while `body` has it makes the call throw `io` ("connection lost"), and
+    /// what `body` had not committed is not applied.
+    ///
+    /// - Throws: `misuse` inside one of the store's blocks or when the store is not open; `io`
+    ///   when the server cannot be reached, or the connection was lost during `body`; what
     ///   `body` throws.
     public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
         try scheduler.performExclusive(named: "withRawHandle") { try engine.withRawHandle(body) }

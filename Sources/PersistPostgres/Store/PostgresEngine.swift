@@ -327,6 +327,11 @@ final class PostgresEngine: DataStoreEngine {
             if connection.transactionStatus != .idle { _ = try? connection.executeScript("ROLLBACK") }
             throw error
         }
+        if connection.isBroken {
+            // The server went away, or ended the session, while the closure had it: what it had
+            // not committed is not applied, and no transaction is left open anywhere.
+            throw connection.connectionFailure("Running the closure given the raw connection")
+        }
         if connection.transactionStatus != .idle {
             _ = try? connection.executeScript("ROLLBACK")
             throw DataStoreError(
