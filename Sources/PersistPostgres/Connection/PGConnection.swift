@@ -89,6 +89,11 @@ package final class PGConnection {
         return PQstatus(handle) == CONNECTION_BAD
     }
 
+    /// Whether the server said, while the connection was idle, that it is ending the session
+    /// (it is shutting down or restarting, or an administrator terminated it); libpq may not
+    /// have found the connection broken yet.
+    package var isEndedByServer: Bool { notices.sessionEnded }
+
     /// Replaces the session with a fresh one to the same server, with the same checks as
     /// ``connect(to:options:)``. Prepared statements and session settings of the old session are
     /// gone. When it fails, the connection stays broken and can try again; after ``close()`` it

@@ -109,16 +109,13 @@ final class PostgresSession: @unchecked Sendable {
     /// reading finds its end.
     ///
     /// A server that ends a session first sends why (`FATAL: terminating connection…`), which
-    /// libpq, idle, takes for a notice, and only a second read finds the end of the stream: so
-    /// the socket is read for as long as it has something to read (a few times at most).
+    /// libpq, idle, takes for a notice; the end of the stream may come later: the notice is
+    /// enough.
     private func isClosedByServer() -> Bool {
         guard !connection.hasPendingWork, let socket = connection.socketDescriptor else { return false }
-        for _ in 0..<4 {
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 0) > 0 else { return false }
-            if (try? connection.pollNotifications()) == nil || connection.isBroken { return true }
-        }
-        return false
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 0) > 0 else { return connection.isEndedByServer }
+        return (try? connection.pollNotifications()) == nil || connection.isBroken || connection.isEndedByServer
     }
 
     /// Replaces the connection's session with a new one, set up again.
