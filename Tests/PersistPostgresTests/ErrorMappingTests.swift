@@ -22,7 +22,7 @@ struct ErrorMappingTests {
 
     static let table: [(state: String, code: DataStoreError.Code, says: String)] = [
         ("08001", .io, "pg_ctl start"), ("08006", .io, "connection lost"), ("08003", .io, "connection lost"),
-        ("57P01", .io, "connection lost"), ("57P02", .io, "connection lost"), ("57P03", .io, "Could not connect"),
+        ("57P01", .io, "connection lost"), ("57P02", .io, "connection lost"), ("57P03", .io, "starting up or shutting down"),
         ("28P01", .invalidArgument, "Authentication failed for user \"app\""),
         ("28000", .invalidArgument, "Authentication failed"),
         ("3D000", .notFound, "database \"shop\" does not exist"), ("42P01", .notFound, "Check the name"),
@@ -56,6 +56,15 @@ struct ErrorMappingTests {
             #expect(error.engineMessage == "\(state): the server's words")
             #expect(!String(describing: error).contains("Hidden-Pw-99"))
         }
+    }
+
+    @Test("a server starting up or shutting down is waited for, not started again")
+    func serverStartingOrStopping() throws {
+        let url = try #require(Self.url)
+        let failure = ServerFailure(sqlState: try #require(PostgresSQLState("57P03")), message: "the database system is starting up")
+        let error = PostgresErrors.error(failure, url: url, operation: "Connecting")
+        #expect(error.message.contains("run again once it accepts connections"), "\(error.message)")
+        #expect(!error.message.contains("pg_ctl start") && !error.message.contains("systemctl"), "\(error.message)")
     }
 
     @Test("a lost connection's message names the item type of the operation as it is spelled",

@@ -16,7 +16,8 @@ import Persist
 ///
 /// | SQLSTATE | meaning | code | why this code |
 /// |---|---|---|---|
-/// | `08001` (client), `08004`, `57P03` | could not connect: refused, unreachable, timed out, server starting or stopping | `.io` | the server is unavailable, as a missing disk would be; the message names host and port and says how to start a server |
+/// | `08001` (client), `08004` | could not connect: refused, unreachable, timed out | `.io` | the server is unavailable, as a missing disk would be; the message names host and port and says how to start a server |
+/// | `57P03` | the server is starting up or shutting down | `.io` | the message names host and port and says to run again once the server accepts connections |
 /// | `08000`, `08003`, `08006`, other `08xxx`, `57P01`, `57P02` | connection lost: server shut down, restarted, backend terminated | `.io` | the same; the message says "connection lost" and to reconnect |
 /// | `28P01`, `28000` | authentication failed | `.invalidArgument` | the URL's user or password is wrong: an argument the caller gave; no shared code means "denied" better |
 /// | `3D000` | the database does not exist | `.notFound` | names the database |
@@ -63,7 +64,10 @@ enum PostgresErrors {
         let failed = "\(operation) failed on \(server): \(said)."
         let state = failure.sqlState.code
         switch state {
-        case "08001", "08004", "57P03":
+        case "57P03":
+            return (.io, "Could not connect to \(server): \(said). The server is starting up or shutting down; "
+                + "run again once it accepts connections.")
+        case "08001", "08004":
             return (.io, "Could not connect to \(server): \(said). "
                 + "Is a server running on \(url.serverDescription) and accepting connections? Start one with "
                 + "the system's service manager (`systemctl start postgresql`) or `pg_ctl start -D DATADIR`.")
