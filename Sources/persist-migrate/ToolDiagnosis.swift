@@ -93,6 +93,9 @@ struct ToolDiagnosis {
             if error.message.contains("while it was being copied") {
                 return "run again when nothing else writes to \(source)"
             }
+            if let location = error.path, location.hasPrefix("postgresql://") {
+                return "another session holds a lock the copy waited for on \(location); \(left); run again when it has finished"
+            }
             let file = error.path.map { LiteralPath.url($0).lastPathComponent } ?? "the store"
             return "another process is using \(file); run again when it has finished"
         case .sourceUnavailable:

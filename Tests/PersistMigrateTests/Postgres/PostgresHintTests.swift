@@ -59,3 +59,43 @@ struct PostgresHintTests {
         #expect(try scratch.sql("SELECT count(*) FROM \(scratch.schema).t") == "0")
     }
 }
+
+/// A target table another session keeps locked.
+@Suite("persist-migrate's hint for a locked PostgreSQL target", .serialized)
+struct PostgresLockedTargetTests {
+    @Test("a target table another session keeps locked exits 75 saying another session holds the lock, and the target is left as it was")
+    func lockedTarget() throws {
+        let scratch = try PostgresScratch()
+        defer { scratch.drop() }
+        try scratch.seed([Item(itemType: "Restaurant", id: 1000, attributes: ["name": "kept"])])
+        // A legacy session holds the table for longer than the store's lock timeout (10 s).
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        holder.arguments = ["-X", "-q", "-d", scratch.base, "-c",
+                            "BEGIN; LOCK TABLE \"\(scratch.schema)\".\"Restaurant\" IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT"]
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        // Ends the other session on the server (psql waits out its statement otherwise), then psql.
+        func release() {
+            _ = try? scratch.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' "
+                + "AND pid <> pg_backend_pid()")
+            holder.waitUntilExit()
+        }
+        defer { if holder.isRunning { release() } }
+        let deadline = Date().addingTimeInterval(30)
+        while try scratch.sql("SELECT count(*) FROM pg_locks WHERE mode = 'AccessExclusiveLock' AND granted "
+            + "AND relation = '\"\(scratch.schema)\".\"Restaurant\"'::regclass") != "1" {
+            try #require(Date() < deadline, "the other session did not take its lock within 30 seconds")
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try StoreFiles.gdbm(directory.path("old.db"), holding: StoreFiles.items(count: 3))
+        let output = try Tool.run(["old.db", scratch.url, "--if-exists", "replace", "--progress", "never"], in: directory.url)
+        #expect(output.status == 75, "\(output.stderr)")
+        #expect(output.stderr.contains("another session holds a lock the copy waited for"), "\(output.stderr)")
+        #expect(output.stderr.contains("was left as it was"), "\(output.stderr)")
+        release()
+        #expect(try scratch.contents() == [Item(itemType: "Restaurant", id: 1000, attributes: ["name": "kept"])])
+    }
+}
