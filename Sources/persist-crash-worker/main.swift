@@ -22,6 +22,11 @@
 //       Opens the store at a path relative to the working directory, writes Note/1, changes the
 //       working directory, then reads Note/1, opens a live query on Note, writes and reads Note/2,
 //       printing each item read and then "observed" with the live query's second result.
+//   persist-crash-worker fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes>
+//       Writes Kept/0, then caps the size of the files it writes at limit-bytes (RLIMIT_FSIZE,
+//       SIGXFSZ ignored) and writes blocks of three large Blob items until one fails, printing
+//       each block's number, "failed <code> <engine code> <message>" and "rounds <n>"; then lifts
+//       the cap, writes Kept/1 and prints "after ok" or "after failed <message>".
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 
@@ -34,6 +39,7 @@ let modes: [String: ([String]) throws -> Void] = [
     "ids": IDMode.run,
     "cd-read": DirectoryMode.run,
     "gdbm-hold": HoldMode.run,
+    "fill": FullMode.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

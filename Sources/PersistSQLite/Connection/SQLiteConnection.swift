@@ -51,10 +51,11 @@ final class SQLiteConnection: @unchecked Sendable {
         var handle: OpaquePointer?
         let result = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard result == SQLITE_OK, let handle else {
+            let systemError = SQLiteErrors.systemError(of: handle, errno: errno)
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
             if let handle { sqlite3_close_v2(handle) }
             throw SQLiteErrors.error(code: result, message: message, path: displayPath, operation: "Opening the database",
-                                     creating: flags & SQLITE_OPEN_CREATE != 0)
+                                     creating: flags & SQLITE_OPEN_CREATE != 0, systemError: systemError)
         }
         let connection = SQLiteConnection(handle: handle, path: displayPath)
         openCount.withLock { $0 += 1 }
@@ -103,8 +104,9 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The error for a failed call on this connection, with SQLite's current message.
     func failure(_ code: Int32, _ operation: String) -> DataStoreError {
+        let systemError = SQLiteErrors.systemError(of: handle, errno: errno)
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-        return SQLiteErrors.error(code: code, message: message, path: path, operation: operation)
+        return SQLiteErrors.error(code: code, message: message, path: path, operation: operation, systemError: systemError)
     }
 
     /// Whether a transaction is open on this connection.

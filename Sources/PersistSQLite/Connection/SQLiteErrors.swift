@@ -13,11 +13,23 @@ enum SQLiteErrors {
     ///   - path: the database file.
     ///   - operation: what the store was doing, as a phrase: "opening the database".
     ///   - creating: whether SQLite was asked to create the file if it was missing.
-    static func error(code: Int32, message: String, path: String, operation: String, creating: Bool = false) -> DataStoreError {
-        let (kind, advice) = classify(code: code, message: message, path: path, creating: creating)
+    ///   - systemError: the `errno` of SQLite's last failed system call (`sqlite3_system_errno`), or 0.
+    ///     For an input/output error or a full database, its text follows SQLite's message, which
+    ///     says only "disk I/O error" for a file that reached the file size limit, or a `-shm` file
+    ///     that cannot grow on a full disk.
+    static func error(code: Int32, message: String, path: String, operation: String, creating: Bool = false,
+                      systemError: Int32 = 0) -> DataStoreError {
+        var (kind, advice) = classify(code: code, message: message, path: path, creating: creating)
+        var engineMessage = message
+        if systemError != 0, code & 0xFF == SQLITE_IOERR || code & 0xFF == SQLITE_FULL {
+            engineMessage += ": " + String(cString: strerror(systemError))
+            if NoRoom.isNoRoom(systemError) {
+                (kind, advice) = (.io, NoRoom.advice + ", and try again: nothing of the write was kept.")
+            }
+        }
         return DataStoreError(
-            kind, "\(operation) failed for the SQLite database at \(path): \(message). \(advice)",
-            path: path, engineCode: Int(code), engineMessage: message)
+            kind, "\(operation) failed for the SQLite database at \(path): \(engineMessage). \(advice)",
+            path: path, engineCode: Int(code), engineMessage: engineMessage)
     }
 
     private static func classify(
@@ -80,6 +92,16 @@ enum SQLiteErrors {
         default:
             return (.io, "SQLite could not complete the operation.")
         }
+    }
+
+    /// The system error behind a failed SQLite call on `database`: what `sqlite3_system_errno`
+    /// reports, or else `errno` as the caller read it right after the call when it says there was
+    /// no room to write (SQLite 3.40 reports 0 for a write past the file size limit, where the
+    /// failed `pwrite` left `EFBIG` in `errno`). Any other stale `errno` is not trusted.
+    static func systemError(of database: OpaquePointer?, errno captured: Int32) -> Int32 {
+        let reported = database.map { sqlite3_system_errno($0) } ?? 0
+        if reported != 0 { return reported }
+        return NoRoom.isNoRoom(captured) ? captured : 0
     }
 
     /// The extended result code of a `PRIMARY KEY` constraint violation.

@@ -1,4 +1,5 @@
 internal import CSQLite
+import Foundation
 import Persist
 
 /// One prepared statement: owns its `sqlite3_stmt` and finalizes it exactly once.
@@ -45,10 +46,11 @@ final class SQLiteStatement {
         DataStoreError(.misuse, "a statement of the SQLite database at \(path) was used after it was finalized", path: path)
     }
 
-    private func failure(_ code: Int32, _ operation: String) -> DataStoreError {
+    private func failure(_ code: Int32, _ operation: String, errno captured: Int32) -> DataStoreError {
         let database = handle.flatMap { sqlite3_db_handle($0) }
         let message = database.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
-        return SQLiteErrors.error(code: code, message: message, path: path, operation: operation)
+        return SQLiteErrors.error(code: code, message: message, path: path, operation: operation,
+                                  systemError: SQLiteErrors.systemError(of: database, errno: captured))
     }
 
     // MARK: Binding
@@ -93,7 +95,7 @@ final class SQLiteStatement {
                 }
             }
         }
-        if result != SQLITE_OK { throw failure(result, "binding a value") }
+        if result != SQLITE_OK { throw failure(result, "binding a value", errno: 0) }
     }
 
     /// Binds text or a blob that stays where it is until the statement is reset (`SQLITE_STATIC`):
@@ -112,7 +114,7 @@ final class SQLiteStatement {
         } else {
             result = sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), nil)
         }
-        if result != SQLITE_OK { throw failure(result, "binding a value") }
+        if result != SQLITE_OK { throw failure(result, "binding a value", errno: 0) }
     }
 
     /// Binds one value to the parameter at `index` (1-based), text and bytes copied into `arena`
@@ -137,7 +139,10 @@ final class SQLiteStatement {
         switch result {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw failure(result, operation())
+        default:
+            // Read before anything else can change it.
+            let captured = errno
+            throw failure(result, operation(), errno: captured)
         }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+import Persist
+
+/// `fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes>`: what a write block meets when the disk
+/// fills up, without a disk to fill. Opens the store, writes Kept/0 and prints "kept"; then caps
+/// the size of every file the process writes at `limit-bytes` (RLIMIT_FSIZE, with SIGXFSZ
+/// ignored, so that a write past it fails with EFBIG, as one on a full disk fails with ENOSPC) and
+/// writes blocks of three Blob items of `value-bytes` each, printing n after block n returns.
+/// The first block that fails prints "failed <code> <engine code> <message>" and "rounds <n>";
+/// then the limit is lifted (the space is freed) and one more block writes Kept/1, printing
+/// "after ok" or "after failed <message>"; the store is torn down and the worker exits 0.
+enum FullMode {
+    static let usage = "fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes>"
+
+    static func run(_ arguments: [String]) throws {
+        guard arguments.count == 4 else { Worker.usage(usage) }
+        let limit = Worker.count(arguments, at: 2, default: 1, usage: usage)
+        let size = Int(Worker.count(arguments, at: 3, default: 1, usage: usage))
+        let store = try Worker.openStore(kind: arguments[0], path: arguments[1], durability: .normal, usage: usage)
+        try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 0, attributes: ["note": .string("before")])) }
+        Worker.report("kept")
+        signal(SIGXFSZ, SIG_IGN)
+        var limits = rlimit()
+        getrlimit(RLIMIT_FSIZE_VALUE, &limits)
+        let unlimited = limits.rlim_cur
+        limits.rlim_cur = rlim_t(limit)
+        guard setrlimit(RLIMIT_FSIZE_VALUE, &limits) == 0 else { throw WorkerError("setrlimit failed: errno \(errno)") }
+        var round = 0
+        while true {
+            do {
+                try store.writeSync { accessor in
+                    for index in 0..<3 {
+                        try accessor.insert(Item(itemType: "Blob", id: .string("\(round)-\(index)"),
+                                                 attributes: ["bytes": .bytes([UInt8](repeating: UInt8(index), count: size))]))
+                    }
+                }
+                round += 1
+                Worker.report("\(round)")
+            } catch let error as DataStoreError {
+                Worker.report("failed \(error.code) \(error.engineCode.map(String.init) ?? "-") \(error.message)")
+                break
+            }
+        }
+        Worker.report("rounds \(round)")
+        limits.rlim_cur = unlimited
+        setrlimit(RLIMIT_FSIZE_VALUE, &limits)
+        do {
+            try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 1, attributes: ["note": .string("after")])) }
+            Worker.report("after ok")
+        } catch {
+            Worker.report("after failed \(error)")
+        }
+        try store.tearDown()
+    }
+
+    /// `RLIMIT_FSIZE`, which Glibc declares as an enum case Swift imports under another type.
+    private static let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+}
+
+/// A failure of the worker itself, printed on standard error.
+struct WorkerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Persist
+import PersistTestSupport
+import Testing
+
+/// Write blocks that find no room. A worker caps the size of the files it writes (RLIMIT_FSIZE, a
+/// file size limit), which needs no root and no small disk: a write past it fails with EFBIG as one
+/// on a full disk fails with ENOSPC, and both stores take the same path for either.
+@Suite("A write block that finds no room (a full disk, a file size limit)")
+struct NoRoomTests {
+    /// Runs `fill` on a new store of `kind`: files capped at 200,000 bytes, blocks of three
+    /// values of `valueBytes` each. Expects a failed block that is an `io` error with the system's
+    /// reason and the advice about room, and returns its line and all the worker's lines.
+    static func fill(_ kind: StoreKind, _ path: String, valueBytes: Int = 40_000,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> (failure: String, lines: [String]) {
+        let worker = try ChildProcess(["fill", kind.rawValue, path, "200000", String(valueBytes)])
+        worker.closeInputAndWait()
+        #expect(worker.exitStatus == 0, "the worker failed: \(worker.errorOutput)", sourceLocation: sourceLocation)
+        let lines = worker.lines
+        #expect(lines.first == "kept", "\(lines)", sourceLocation: sourceLocation)
+        let failure = try #require(lines.first { $0.hasPrefix("failed ") }, "\(lines)", sourceLocation: sourceLocation)
+        #expect(failure.hasPrefix("failed io ") && failure.contains("File too large"), "\(failure)", sourceLocation: sourceLocation)
+        #expect(failure.contains("free some space, or raise the limit"), "\(failure)", sourceLocation: sourceLocation)
+        return (failure, lines)
+    }
+
+    /// The identifiers of the Blob items `store` holds, sorted.
+    static func blobs(in store: any DataStore) throws -> [String] {
+        try store.read { accessor in
+            try accessor.items(forRequest: DataStoreRequest(itemType: "Blob")).compactMap { item in
+                if case .string(let id) = item.id { return id }
+                return nil
+            }.sorted()
+        }
+    }
+
+    @Test("SQLite: io with the system's reason and advice about space, the block rolled back, the store usable once there is room")
+    func sqlite() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("full.sqlite")
+        // SQLite says only "disk I/O error" here; the system's reason and what to do come with it.
+        let (failure, lines) = try Self.fill(.sqlite, path)
+        #expect(lines.contains("1") && lines.contains("rounds 1"), "\(lines)")
+        #expect(failure.contains(path), "\(failure)")
+        #expect(lines.last == "after ok", "\(lines)")
+        let store = StoreKind.sqlite.store(path)
+        try store.setup()
+        defer { try? store.tearDown() }
+        #expect(try Self.blobs(in: store) == ["0-0", "0-1", "0-2"])
+        #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Kept")) } == 2)
+    }
+}
