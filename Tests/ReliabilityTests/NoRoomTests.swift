@@ -50,4 +50,44 @@ struct NoRoomTests {
         #expect(try Self.blobs(in: store) == ["0-0", "0-1", "0-2"])
         #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Kept")) } == 2)
     }
+
+    @Test("GDBM: a block that fails while it is applied says it is not rolled back, and reopening applies it whole")
+    func gdbm() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("full.db")
+        let (failure, lines) = try Self.fill(.gdbm, path)
+        #expect(lines.contains("1") && lines.contains("rounds 1"), "\(lines)")
+        // The journal holds the whole block: the message must not let the user think it is gone
+        // and write it again.
+        #expect(failure.contains("not rolled back") && failure.contains("do not repeat it"), "\(failure)")
+        #expect(failure.contains("free space for one more copy of the file"), "\(failure)")
+        #expect(lines.last?.hasPrefix("after failed io") == true, "\(lines)")
+        #expect(FileManager.default.fileExists(atPath: path + "-journal"))
+        // Reopened with room, the file has the earlier data and the whole failed block, and no journal.
+        let store = StoreKind.gdbm.store(path)
+        try store.setup()
+        #expect(try Self.blobs(in: store) == ["0-0", "0-1", "0-2", "1-0", "1-1", "1-2"])
+        #expect(try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Kept")).map(\.id) } == [0])
+        try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 1)) }
+        try store.tearDown()
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(listing == ["full.db"], "\(listing)")
+    }
+
+    @Test("GDBM: a block whose journal finds no room is rolled back, says what to do, and the store goes on")
+    func gdbmJournal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("journal.db")
+        // Values of 80,000 bytes: three of them make a journal past the 200,000-byte cap at once.
+        let (failure, lines) = try Self.fill(.gdbm, path, valueBytes: 80_000)
+        #expect(failure.contains("could not write the journal"), "\(failure)")
+        #expect(lines.contains("rounds 0") && lines.last == "after ok", "\(lines)")
+        let store = StoreKind.gdbm.store(path)
+        try store.setup()
+        defer { try? store.tearDown() }
+        #expect(try Self.blobs(in: store).isEmpty)
+        #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Kept")) } == 2)
+    }
 }

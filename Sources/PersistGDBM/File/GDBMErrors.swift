@@ -61,7 +61,7 @@ enum GDBMErrors {
         let advice = deniesWriting(systemError)
             ? "The process may not write in the folder of \(path), where write blocks keep their journal, or may "
                 + "not write a file there; open the store with readOnly, or fix the permissions"
-            : "Check the disk and the folder's permissions"
+            : NoRoom.isNoRoom(systemError) ? NoRoom.advice : "Check the disk and the folder's permissions"
         return DataStoreError(deniesWriting(systemError) ? .readOnly : .io, "\(failure): \(text). \(advice)",
                               path: path, engineCode: Int(systemError), engineMessage: text)
     }
@@ -100,6 +100,8 @@ enum GDBMErrors {
                 + "GDBMDataStore.recover(path:) may rescue the records that remain")
         case GDBM_MALLOC_ERROR:
             return (.io, "The process ran out of memory")
+        case _ where NoRoom.isNoRoom(systemError):
+            return (.io, NoRoom.advice)
         default:
             if isStructural(code) {
                 return (.corrupt, "The file is not a GDBM database or is damaged; "

@@ -111,9 +111,12 @@ final class GDBMOpenFile: @unchecked Sendable {
     private func fail(after error: any Error) -> DataStoreError {
         let underlying = error as? DataStoreError ?? DataStoreError(.io, "\(error)", path: path)
         var failure = underlying
-        failure.message = "a commit to \(path) failed half-way (\(underlying.message)); the store stopped so that no one "
-            + "sees a partial block. Tear it down and set it up again: opening replays the journal "
-            + (journal?.path ?? GDBMJournal.path(forDatabase: path))
+        let journalPath = journal?.path ?? GDBMJournal.path(forDatabase: path)
+        failure.message = "a commit to \(path) failed half-way (\(underlying.message)). The block is not rolled back: "
+            + "the journal \(journalPath) holds all of it, and the next setup() of a store on the file applies it "
+            + "whole, so do not repeat it. Until then this store refuses reads and writes, so that no one sees a part "
+            + "of the block: tear it down, fix the cause, and set it up again (the replay builds a copy of the file "
+            + "beside it, so it needs free space for one more copy of the file)"
         failure.path = path
         state.withLock { if $0.failure == nil { $0.failure = failure } }
         logger.error("commit failed half-way; the store needs reopening", metadata: ["store": .string(path)])
