@@ -82,7 +82,8 @@ struct PersistMigrate: ParsableCommand {
                   port) or lost the connection
               73  the target cannot be created, or already holds items (with
                   --if-exists fail); the target's PostgreSQL database does not exist
-              74  input/output error
+              74  input/output error, such as no room for the target (a full disk,
+                  the file size limit)
               75  a store is locked by another process, or the source changed while
                   it was copied
               77  a PostgreSQL server refused the URL's user or password

@@ -61,7 +61,11 @@ enum ToolExit: Int32, Sendable {
             case .copying, .finishing: return .dataError
             }
         case .io:
-            return stage == .openingSource ? .sourceUnavailable : (stage == .openingTarget ? .cannotCreate : .ioError)
+            if stage == .openingSource { return .sourceUnavailable }
+            // A target that found no room to write (a full disk, a file size limit) could be made
+            // with room: an I/O error, as when the copy's items find none, not a target that
+            // cannot be created.
+            return stage == .openingTarget && !NoRoom.reported(by: error) ? .cannotCreate : .ioError
         case .corrupt:
             if side == .source { return stage == .openingSource ? .sourceUnavailable : .dataError }
             return stage == .openingTarget ? .cannotCreate : .dataError

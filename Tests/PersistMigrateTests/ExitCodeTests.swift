@@ -56,6 +56,31 @@ struct ExitCodeTests {
         }
     }
 
+    @Test("74, not 73, when a target cannot be opened for want of room: a new GDBM file, an existing SQLite database in WAL mode")
+    func targetOpenFindsNoRoom() throws {
+        try Self.withSource { directory in
+            try StoreFiles.sqlite(directory.path("kept.sqlite"), holding: StoreFiles.items(count: 8))
+            let before = fileBytes(directory.path("kept.sqlite"))
+            let tool = ProductRunner.productsDirectory.appendingPathComponent("persist-migrate").path
+            // A limit of 2 of the shell's blocks (1 or 2 KiB): GDBM cannot write a new file's first
+            // blocks, nor SQLite grow the -shm file a database in WAL mode needs; SIGXFSZ ignored
+            // here stays ignored across exec, so those writes fail with EFBIG, as on a full disk.
+            for (target, extra) in [("new.gdbm", [String]()), ("kept.sqlite", ["--if-exists", "replace"])] {
+                let output = try ProductRunner.run("/bin/sh", [
+                    "-c", "trap '' XFSZ; ulimit -f 2; exec \"$0\" \"$@\"", tool, "old.db", target, "--progress", "never",
+                ] + extra, in: directory.url)
+                #expect(output.status == 74, "\(target): \(output.stderr)")
+                #expect(output.stderr.contains("File too large") && output.stderr.contains("check free disk space"),
+                        "\(target): \(output.stderr)")
+                #expect(!output.stderr.contains("choose another target path"), "\(target): \(output.stderr)")
+            }
+            #expect(fileBytes(directory.path("kept.sqlite")) == before)
+            #expect(!FileManager.default.fileExists(atPath: directory.path("new.gdbm")))
+            let staged = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains("persist-migrate") }
+            #expect(staged.isEmpty, "staging files left: \(staged)")
+        }
+    }
+
     @Test("64 for a bad option or a missing one, or the same file twice", arguments: [
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--batch-size", "0"], "--batch-size"),
         (["--from", "gdbm:old.db", "--to", "sqlite:new.sqlite", "--if-exists", "merge"], "if-exists"),
