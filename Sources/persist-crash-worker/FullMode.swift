@@ -9,16 +9,20 @@ import Persist
 /// The first block that fails prints "failed <code> <engine code> <message>" and "rounds <n>";
 /// then the limit is lifted (the space is freed) and one more block writes Kept/1, printing
 /// "after ok" or "after failed <message>"; the store is torn down and the worker exits 0.
+///
+/// With `observe`, a live query of the Blob items is open from the start; once a block has failed,
+/// the worker waits until it ends and prints "live ended" or "live failed <code>" before going on.
 enum FullMode {
-    static let usage = "fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes>"
+    static let usage = "fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes> [observe]"
 
     static func run(_ arguments: [String]) throws {
-        guard arguments.count == 4 else { Worker.usage(usage) }
+        guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == "observe") else { Worker.usage(usage) }
         let limit = Worker.count(arguments, at: 2, default: 1, usage: usage)
         let size = Int(Worker.count(arguments, at: 3, default: 1, usage: usage))
         let store = try Worker.openStore(kind: arguments[0], path: arguments[1], durability: .normal, usage: usage)
         try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 0, attributes: ["note": .string("before")])) }
         Worker.report("kept")
+        let liveQueryEnded = arguments.count == 5 ? observe(store) : nil
         signal(SIGXFSZ, SIG_IGN)
         var limits = rlimit()
         getrlimit(RLIMIT_FSIZE_VALUE, &limits)
@@ -41,6 +45,7 @@ enum FullMode {
                 break
             }
         }
+        liveQueryEnded?.wait()
         Worker.report("rounds \(round)")
         limits.rlim_cur = unlimited
         setrlimit(RLIMIT_FSIZE_VALUE, &limits)
@@ -51,6 +56,31 @@ enum FullMode {
             Worker.report("after failed \(error)")
         }
         try store.tearDown()
+    }
+
+    /// Opens a live query of the Blob items and waits for its first result; the semaphore is
+    /// signalled when the query ends, after its end is printed.
+    private static func observe(_ store: any DataStore) -> DispatchSemaphore {
+        let started = DispatchSemaphore(value: 0)
+        let ended = DispatchSemaphore(value: 0)
+        Task {
+            var first = true
+            do {
+                for try await _ in store.observe(DataStoreRequest(itemType: "Blob")) where first {
+                    first = false
+                    started.signal()
+                }
+                Worker.report("live ended")
+            } catch let error as DataStoreError {
+                Worker.report("live failed \(error.code)")
+            } catch {
+                Worker.report("live failed \(error)")
+            }
+            if first { started.signal() }
+            ended.signal()
+        }
+        started.wait()
+        return ended
     }
 
     /// `RLIMIT_FSIZE`, which Glibc declares as an enum case Swift imports under another type.

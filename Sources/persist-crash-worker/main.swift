@@ -22,11 +22,13 @@
 //       Opens the store at a path relative to the working directory, writes Note/1, changes the
 //       working directory, then reads Note/1, opens a live query on Note, writes and reads Note/2,
 //       printing each item read and then "observed" with the live query's second result.
-//   persist-crash-worker fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes>
+//   persist-crash-worker fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes> [observe]
 //       Writes Kept/0, then caps the size of the files it writes at limit-bytes (RLIMIT_FSIZE,
 //       SIGXFSZ ignored) and writes blocks of three large Blob items until one fails, printing
 //       each block's number, "failed <code> <engine code> <message>" and "rounds <n>"; then lifts
-//       the cap, writes Kept/1 and prints "after ok" or "after failed <message>".
+//       the cap, writes Kept/1 and prints "after ok" or "after failed <message>". With observe,
+//       a live query of Blob is open throughout, and "live ended" or "live failed <code>" is
+//       printed when it ends after the failed block.
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 

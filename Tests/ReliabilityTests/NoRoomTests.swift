@@ -75,6 +75,20 @@ struct NoRoomTests {
         #expect(listing == ["full.db"], "\(listing)")
     }
 
+    @Test("GDBM: a block that fails while it is applied ends every live query with its error")
+    func gdbmLiveQuery() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let worker = try ChildProcess(["fill", "gdbm", directory.path("live.db"), "200000", "40000", "observe"])
+        // The worker waits for its live query to end after the failed block, then prints "rounds".
+        let ended = worker.waitForLines(4)
+        #expect(ended, "the live query did not end after the failed block: \(worker.lines)")
+        if !ended { worker.kill() }
+        worker.closeInputAndWait()
+        let lines = worker.lines
+        #expect(lines.count >= 4 && lines[2].hasPrefix("failed io ") && lines[3] == "live failed io", "\(lines)")
+    }
+
     @Test("GDBM: a block whose journal finds no room is rolled back, says what to do, and the store goes on")
     func gdbmJournal() throws {
         let directory = try TemporaryDirectory()
