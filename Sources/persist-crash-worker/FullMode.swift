@@ -23,12 +23,7 @@ enum FullMode {
         try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 0, attributes: ["note": .string("before")])) }
         Worker.report("kept")
         let liveQueryEnded = arguments.count == 5 ? observe(store) : nil
-        signal(SIGXFSZ, SIG_IGN)
-        var limits = rlimit()
-        getrlimit(RLIMIT_FSIZE_VALUE, &limits)
-        let unlimited = limits.rlim_cur
-        limits.rlim_cur = rlim_t(limit)
-        guard setrlimit(RLIMIT_FSIZE_VALUE, &limits) == 0 else { throw WorkerError("setrlimit failed: errno \(errno)") }
+        let unlimited = try Worker.capFileSizes(at: rlim_t(limit))
         var round = 0
         while true {
             do {
@@ -47,8 +42,7 @@ enum FullMode {
         }
         liveQueryEnded?.wait()
         Worker.report("rounds \(round)")
-        limits.rlim_cur = unlimited
-        setrlimit(RLIMIT_FSIZE_VALUE, &limits)
+        _ = try Worker.capFileSizes(at: unlimited)
         do {
             try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 1, attributes: ["note": .string("after")])) }
             Worker.report("after ok")
@@ -82,13 +76,4 @@ enum FullMode {
         started.wait()
         return ended
     }
-
-    /// `RLIMIT_FSIZE`, which Glibc declares as an enum case Swift imports under another type.
-    private static let RLIMIT_FSIZE_VALUE = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
-}
-
-/// A failure of the worker itself, printed on standard error.
-struct WorkerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

@@ -45,6 +45,21 @@ enum Worker {
         try store.read { accessor in try accessor.item(ofType: itemType, id: 0)?[attribute]?.intValue } ?? 0
     }
 
+    /// Caps the size of every file the process writes at `bytes` (RLIMIT_FSIZE) and ignores
+    /// SIGXFSZ, so that a write past the cap fails with EFBIG, as one on a full disk fails with
+    /// ENOSPC; returns the cap it replaced.
+    static func capFileSizes(at bytes: rlim_t) throws -> rlim_t {
+        signal(SIGXFSZ, SIG_IGN)
+        // Glibc declares RLIMIT_FSIZE as a case of an enum that Swift imports under another type.
+        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)
+        var limits = rlimit()
+        guard getrlimit(resource, &limits) == 0 else { throw WorkerError("getrlimit failed: errno \(errno)") }
+        let previous = limits.rlim_cur
+        limits.rlim_cur = bytes
+        guard setrlimit(resource, &limits) == 0 else { throw WorkerError("setrlimit failed: errno \(errno)") }
+        return previous
+    }
+
     /// The number in `arguments[index]`, or `fallback` when it is absent; `usage` when it is not a
     /// positive number.
     static func count(_ arguments: [String], at index: Int, default fallback: Int64, usage text: String) -> Int64 {

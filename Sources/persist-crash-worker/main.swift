@@ -29,6 +29,9 @@
 //       the cap, writes Kept/1 and prints "after ok" or "after failed <message>". With observe,
 //       a live query of Blob is open throughout, and "live ended" or "live failed <code>" is
 //       printed when it ends after the failed block.
+//   persist-crash-worker gdbm-recover <path> <limit-bytes>
+//       Recovers the GDBM file (no backup) with the size of the files it writes capped at
+//       limit-bytes, printing "recovered <keys>" or "failed <code> <message>".
 //   persist-crash-worker gdbm-hold <path> <read-write|read-only>
 //       Opens the store, prints "ready", and holds it open until standard input closes.
 
@@ -42,6 +45,7 @@ let modes: [String: ([String]) throws -> Void] = [
     "cd-read": DirectoryMode.run,
     "gdbm-hold": HoldMode.run,
     "fill": FullMode.run,
+    "gdbm-recover": RecoverMode.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

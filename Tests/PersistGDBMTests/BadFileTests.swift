@@ -123,6 +123,26 @@ struct BadFileTests {
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    @Test("recover(path:) without room for the rebuilt file: io with the system's reason, the file as it was, nothing left beside it")
+    func recoverWithoutRoom() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("data.db")
+        try StoreFiles.gdbm(path, holding: StoreFiles.items(count: 2000))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // A worker whose files may not grow past 100,000 bytes, as on a disk with that much room.
+        let worker = try ChildProcess(["gdbm-recover", path, "100000"])
+        worker.closeInputAndWait()
+        #expect(worker.exitStatus == 0, "the worker failed: \(worker.errorOutput)")
+        let line = worker.lines.first ?? ""
+        #expect(line.hasPrefix("failed io ") && line.contains("File too large"), "\(worker.lines)")
+        #expect(line.contains("free some space, or raise the limit"), "\(line)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        // GDBM leaves its half-built temporary file (data.db.XXXXXX) behind on failure.
+        let listing = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(listing == ["data.db"], "\(listing)")
+    }
+
     @Test("damaged records give corrupt naming the item and the file; other items stay readable")
     func damagedRecord() throws {
         let directory = try TemporaryDirectory()

@@ -224,24 +224,61 @@ final class GDBMHandle: @unchecked Sendable {
     }
 
     /// Rebuilds the file from its buckets with `gdbm_recover`.
+    ///
+    /// GDBM builds the rebuilt file as a temporary `<name>.XXXXXX` beside the file, and leaves it
+    /// there when the rebuild fails (on a full disk, say), without recording why on the handle;
+    /// a failed recovery removes that file and reports the system's reason.
     func recover(force: Bool, keepBackup: Bool) throws -> GDBMRecoveryReport {
         try locked { file in
             var recovery = gdbm_recovery()
             var flags: Int32 = 0
             if force { flags |= GDBM_RCVR_FORCE }
             if keepBackup { flags |= GDBM_RCVR_BACKUP }
+            let temporaries = recoveryTemporaries()
+            persist_gdbm_clear_errno()
             let result = gdbm_recover(file, &recovery, flags)
+            let systemError = errno
             var backupPath: String?
             if let name = recovery.backup_name {
                 backupPath = String(cString: name)
                 free(name)
             }
-            if result != 0 { throw lastError(file, "recover") }
+            if result != 0 {
+                let folder = LiteralPath.url(path).deletingLastPathComponent().path
+                for name in recoveryTemporaries().subtracting(temporaries) {
+                    unlink((folder as NSString).appendingPathComponent(name))
+                }
+                throw recoveryFailure(file, systemError: systemError)
+            }
             return GDBMRecoveryReport(
                 recoveredKeys: Int(recovery.recovered_keys), recoveredBuckets: Int(recovery.recovered_buckets),
                 failedKeys: Int(recovery.failed_keys), failedBuckets: Int(recovery.failed_buckets),
                 duplicateKeys: Int(recovery.duplicate_keys), backupPath: backupPath)
         }
+    }
+
+    /// The names of the files beside this one that `gdbm_recover` could have made as its
+    /// temporary copy: `<name>.` and six letters or digits (`mkstemp`'s pattern).
+    private func recoveryTemporaries() -> Set<String> {
+        let url = LiteralPath.url(path)
+        let prefix = url.lastPathComponent + "."
+        return Set(FileNames.entries(of: url.deletingLastPathComponent().path, startingWith: prefix).filter { name in
+            let suffix = name.utf8.dropFirst(prefix.utf8.count)
+            return suffix.count == 6 && suffix.allSatisfy { (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }
+        })
+    }
+
+    /// The error of a failed `gdbm_recover`: GDBM's code from the handle or, when the
+    /// failure was in the new file, from `gdbm_errno`, with the system's reason when it is one.
+    private func recoveryFailure(_ file: OpaquePointer, systemError: Int32) -> DataStoreError {
+        var code = gdbm_last_errno(file)
+        var system = gdbm_check_syserr(code) != 0 ? gdbm_last_syserr(file) : 0
+        if code == GDBM_NO_ERROR {
+            code = persist_gdbm_errno()
+            system = code == GDBM_NO_ERROR || gdbm_check_syserr(code) != 0 ? systemError : 0
+        }
+        if code == GDBM_NO_ERROR { code = Int32(GDBM_FILE_WRITE_ERROR) }
+        return GDBMErrors.error(code: code, systemError: system, path: path, action: "recover")
     }
 
     /// Runs `body` with the raw handle while holding the lock.
