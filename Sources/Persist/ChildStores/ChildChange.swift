@@ -10,6 +10,7 @@ struct ChildChange: Sendable {
     let base: ItemDigest?
 }
 
-/// A child's changes by item type, then identifier: persistent hash trees, so that a read block's
-/// snapshot costs nothing and a write block shares everything it does not change.
-typealias ChildChanges = TreeDictionary<String, TreeDictionary<ItemID, ChildChange>>
+/// A child's changes by item type (compared as the parent compares type names), then identifier:
+/// persistent hash trees, so that a read block's snapshot costs nothing and a write block shares
+/// everything it does not change.
+typealias ChildChanges = TreeDictionary<ChildTypeKey, TreeDictionary<ItemID, ChildChange>>

@@ -44,10 +44,11 @@ enum ChildMerge {
     ) throws -> [ItemReference] {
         // Each type's changes in identifier order, sorted as positions: the sort then moves
         // integers, not the changes with their items.
-        let ordered = changes.keys.sorted { ByteOrder.compare($0, $1) < 0 }.map { itemType in
-            let entries = Array(changes[itemType] ?? [:])
+        // Keys carry the type's spelling: on a parent that keeps spellings apart (GDBM), each its own.
+        let ordered = changes.keys.sorted { ByteOrder.compare($0.name, $1.name) < 0 }.map { typeKey in
+            let entries = Array(changes[typeKey] ?? [:])
             let ids = entries.map(\.key)
-            return (itemType, entries, ids.indices.sorted { ids[$0] < ids[$1] })
+            return (typeKey.name, entries, ids.indices.sorted { ids[$0] < ids[$1] })
         }
         var conflicts: Set<ItemReference> = []
         if policy != .childWins {

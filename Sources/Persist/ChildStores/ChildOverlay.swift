@@ -5,16 +5,25 @@ internal import HashTreeCollections
 /// Results follow the shared request semantics exactly: the parent's stream (in the parent's own
 /// order, which is the request's order) is merged with the child's matching items sorted by the
 /// same comparison, and offset and limit apply to the merged stream.
-final class ChildOverlay: StoreWriter {
+final class ChildOverlay: StoreWriter, TypeNameComparing {
     private let parent: DataStoreReadAccessor
     private(set) var changes: ChildChanges
     /// Indexes declared in the child and not merged yet.
     private(set) var declaredIndexes: [DataStoreIndex]
+    /// Whether the parent compares type names by their bytes (GDBM); the child then does too,
+    /// and so do its own children.
+    let comparesTypeNamesByBytes: Bool
 
     init(parent: DataStoreReadAccessor, changes: ChildChanges, declaredIndexes: [DataStoreIndex]) {
         self.parent = parent
         self.changes = changes
         self.declaredIndexes = declaredIndexes
+        comparesTypeNamesByBytes = (parent.reader as? any TypeNameComparing)?.comparesTypeNamesByBytes ?? false
+    }
+
+    /// The key of `itemType`'s changes.
+    private func key(_ itemType: String) -> ChildTypeKey {
+        ChildTypeKey(name: itemType, byBytes: comparesTypeNamesByBytes)
     }
 
     private struct StopStreaming: Error {}
@@ -22,12 +31,12 @@ final class ChildOverlay: StoreWriter {
     // MARK: Reading
 
     func item(ofType itemType: String, id: ItemID) throws -> Item? {
-        if let change = changes[itemType]?[id] { return change.item }
+        if let change = changes[key(itemType)]?[id] { return change.item }
         return try parent.item(ofType: itemType, id: id)
     }
 
     func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
-        guard let local = changes[request.itemType], !local.isEmpty else {
+        guard let local = changes[key(request.itemType)], !local.isEmpty else {
             try streamParent(request, body)
             return
         }
@@ -86,7 +95,7 @@ final class ChildOverlay: StoreWriter {
     }
 
     func countItems(matching request: DataStoreRequest) throws -> Int {
-        guard let local = changes[request.itemType], !local.isEmpty else {
+        guard let local = changes[key(request.itemType)], !local.isEmpty else {
             return try parent.countItems(forRequest: request)
         }
         var whole = request
@@ -104,22 +113,22 @@ final class ChildOverlay: StoreWriter {
     }
 
     func itemTypes() throws -> [String] {
-        var types = Set(try parent.itemTypes())
-        for itemType in changes.keys {
-            if try countItems(matching: DataStoreRequest(itemType: itemType)) > 0 {
-                types.insert(itemType)
+        var types = Set(try parent.itemTypes().map(key))
+        for typeKey in changes.keys {
+            if try countItems(matching: DataStoreRequest(itemType: typeKey.name)) > 0 {
+                types.insert(typeKey)
             } else {
-                types.remove(itemType)
+                types.remove(typeKey)
             }
         }
-        return types.sorted { ByteOrder.compare($0, $1) < 0 }
+        return types.map(\.name).sorted { ByteOrder.compare($0, $1) < 0 }
     }
 
     /// Above the parent's floor (which stays above identifiers the parent's engine remembers, such
     /// as an `AUTOINCREMENT` table's sequence) and above every item the child holds.
     func integerIDFloor(ofType itemType: String) throws -> Int64? {
         var floor = try parent.reader.integerIDFloor(ofType: itemType)
-        for (id, change) in changes[itemType] ?? [:] where change.item != nil {
+        for (id, change) in changes[key(itemType)] ?? [:] where change.item != nil {
             if case .int(let value) = id, floor.map({ value > $0 }) ?? true { floor = value }
         }
         return floor
@@ -127,9 +136,9 @@ final class ChildOverlay: StoreWriter {
 
     /// The parent's indexes and the child's own declarations: a child keeps a catalog, and the
     /// accessor checks the child's writes against its unique indexes by queries on this overlay.
-    /// Types match as Swift strings, as the child's changes are keyed.
+    /// Types match as the child's changes are keyed, as the parent matches them.
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
-        try parent.indexes(ofType: itemType) + declaredIndexes.filter { $0.itemType == itemType }
+        try parent.indexes(ofType: itemType) + declaredIndexes.filter { key($0.itemType) == key(itemType) }
     }
 
     // MARK: Writing
@@ -146,20 +155,21 @@ final class ChildOverlay: StoreWriter {
 
     /// Records the child's new state for one item, remembering the parent's version the first time.
     private func record(_ itemType: String, _ id: ItemID, _ item: Item?) throws {
-        if var change = changes[itemType]?[id] {
+        let typeKey = key(itemType)
+        if var change = changes[typeKey]?[id] {
             // Deleting what the child inserted forgets the insert, unless the parent has since
             // made an item of that identifier: then the delete stays, hiding it, and conflicts
             // with it at the merge.
             if item == nil && change.base == nil, try parent.item(ofType: itemType, id: id) == nil {
-                changes[itemType]?[id] = nil
-                if changes[itemType]?.isEmpty == true { changes[itemType] = nil }
+                changes[typeKey]?[id] = nil
+                if changes[typeKey]?.isEmpty == true { changes[typeKey] = nil }
                 return
             }
             change.item = item
-            changes[itemType]?[id] = change
+            changes[typeKey]?[id] = change
         } else {
             let base = ItemDigest.of(try parent.item(ofType: itemType, id: id))
-            changes[itemType, default: [:]][id] = ChildChange(item: item, base: base)
+            changes[typeKey, default: [:]][id] = ChildChange(item: item, base: base)
         }
     }
 

@@ -60,7 +60,8 @@ extension DataStoreReadWriteAccessor {
             }
         }
         let index = DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: unique)
-        uniqueIndexCache[itemType] = nil
+        // Every spelling: on most stores an index of one spelling of a name is an index of all.
+        uniqueIndexCache.removeAll()
         if let created = try context.locating({ try writer.ensureIndex(index) }) { return created }
         if try currentIndexes(ofType: itemType).contains(where: { $0.satisfies(attributes: attributes, unique: unique) }) {
             return false
@@ -74,9 +75,10 @@ extension DataStoreReadWriteAccessor {
 
     /// The unique indexes of the type, cached for the block.
     func uniqueIndexes(ofType itemType: String) throws -> [DataStoreIndex] {
-        if let cached = uniqueIndexCache[itemType] { return cached }
+        let cacheKey = Array(itemType.utf8)
+        if let cached = uniqueIndexCache[cacheKey] { return cached }
         let unique = try currentIndexes(ofType: itemType).filter(\.isUnique)
-        uniqueIndexCache[itemType] = unique
+        uniqueIndexCache[cacheKey] = unique
         return unique
     }
 

@@ -230,3 +230,9 @@ class GDBMReader: StoreReader {
         }
     }
 }
+
+/// GDBM keys items by the bytes of their type's name: two Unicode spellings are two types, in the
+/// file and in every child of the store.
+extension GDBMReader: TypeNameComparing {
+    var comparesTypeNamesByBytes: Bool { true }
+}
