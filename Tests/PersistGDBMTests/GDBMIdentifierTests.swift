@@ -26,3 +26,30 @@ struct GDBMIdentifierTests {
         #expect(try store.writeSync { accessor in try accessor.nextIntegerID(ofType: "Todo") } == 12)
     }
 }
+
+@Suite("GDBM gives each spelling of a type name identifiers above its own items")
+struct GDBMSpelledIdentifierTests {
+    @Test("a block asking for identifiers of two spellings of one name, which GDBM keeps apart, gets one above each type's items, in the store and in a child")
+    func eachSpellingStaysAboveItsItems() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let store = GDBMDataStore(path: directory.path("store.gdbm"), options: .init(logger: .quiet))
+        try store.setup()
+        defer { try? store.tearDown() }
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"
+        try seed(store, [Item(itemType: composed, id: 1)] + (1...20).map { Item(itemType: decomposed, id: .int($0)) })
+        // Opened again, the store knows each type's identifiers from the file alone.
+        try store.tearDown()
+        try store.setup()
+        let child = try store.makeChildDataStore()
+        try child.setup()
+        defer { try? child.tearDown() }
+        for target in [child, store as any DataStore] {
+            let created = try target.writeSync { accessor in
+                [try accessor.createItem(ofType: composed, idGeneration: .nextInteger).id,
+                 try accessor.createItem(ofType: decomposed, idGeneration: .nextInteger).id]
+            }
+            #expect(created[1] > 20, "\(target.location) gave \(created)")
+        }
+    }
+}

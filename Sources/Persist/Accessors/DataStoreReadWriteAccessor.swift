@@ -23,7 +23,8 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     /// declares an index.
     var uniqueIndexCache: [[UInt8]: [DataStoreIndex]] = [:]
     /// For each item type this block generated an integer identifier for, the smallest identifier
-    /// the next one may have (raised by every integer identifier the block writes).
+    /// the next one may have (raised by every integer identifier the block writes), under the
+    /// spelling of the type's name last asked for.
     var nextIntegerIDs: [String: Int64] = [:]
     /// Each entity type's encoder and engine sink in this block (see `EntityWriteStates`).
     var entityWrites = EntityWriteStates()

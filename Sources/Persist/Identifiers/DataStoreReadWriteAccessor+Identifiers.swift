@@ -41,12 +41,16 @@ extension DataStoreReadWriteAccessor {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }
         let candidate: Int64
-        if let known = nextIntegerIDs[itemType] {
-            candidate = known
+        // The names match as Swift strings; a store that keeps two spellings of one name apart
+        // (GDBM) is asked again for the other spelling, whose items the known value does not cover.
+        if let known = nextIntegerIDs.index(forKey: itemType), nextIntegerIDs[known].key.utf8.elementsEqual(itemType.utf8) {
+            candidate = nextIntegerIDs[known].value
         } else {
             candidate = try context.locating { try writer.nextIntegerID(ofType: itemType) }
         }
         let chosen = try context.locating { try context.reservations.take(atLeast: candidate, ofType: itemType) }
+        // Kept under this spelling, so that the next request of it uses what is known.
+        nextIntegerIDs.removeValue(forKey: itemType)
         nextIntegerIDs[itemType] = chosen
         noteWritten(.int(chosen), ofType: itemType)
         return chosen
