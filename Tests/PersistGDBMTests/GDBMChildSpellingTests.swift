@@ -6,8 +6,8 @@ import PersistTestSupport
 import Testing
 
 /// GDBM compares item type names by their bytes, so two Unicode spellings of one name are two
-/// types there; a child of a GDBM store keeps them apart as well.
-@Suite("A child of a GDBM store keeps two spellings of a type apart, as the file does")
+/// types there; a write block's mutable items and a child of a GDBM store keep them apart as well.
+@Suite("GDBM's write blocks and children keep two spellings of a type apart, as the file does")
 struct GDBMChildSpellingTests {
     static let composed = "Caf\u{E9}"
     static let decomposed = "Cafe\u{301}"
@@ -58,6 +58,29 @@ struct GDBMChildSpellingTests {
             try store.merge(child)
             #expect(try store.indexes(ofType: Self.decomposed).isEmpty)
             #expect(try allItems(store, Self.decomposed).count == 2)
+        }
+    }
+
+    @Test("the items of two spellings with one identifier are two mutable items in a block, in the store and in a child")
+    func mutableItemsKeepToTheirSpelling() throws {
+        let stored = [Item(itemType: Self.composed, id: "x", attributes: ["v": 1]),
+                      Item(itemType: Self.decomposed, id: "x", attributes: ["v": 2])]
+        try withChild(of: stored) { store, child in
+            for target in [child, store as any DataStore] {
+                try target.writeSync { accessor in
+                    let composed = try #require(try accessor.mutableVersion(ofItem: stored[0]))
+                    let decomposed = try #require(try accessor.mutableVersion(ofItem: stored[1]))
+                    #expect(composed !== decomposed)
+                    #expect(decomposed["v"] == 2)
+                    decomposed["v"] = 20
+                    // Deleting the other spelling's items leaves this one's mutable item usable.
+                    #expect(try accessor.deleteAllItems(ofType: Self.decomposed) == 1)
+                    composed["v"] = 10
+                }
+                #expect(try allItems(target, Self.composed).map { $0["v"] } == [10], "\(target.location)")
+                #expect(try allItems(target, Self.decomposed).isEmpty, "\(target.location)")
+                try target.writeSync { accessor in try accessor.save(stored[1]) }
+            }
         }
     }
 }

@@ -16,7 +16,7 @@
 public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     let writer: any StoreWriter
     /// Mutable items handed out in this block, so that one stored item has one mutable object.
-    var registry: [ItemReference: MutableItem] = [:]
+    var registry: MutableItemRegistry
     /// The unique indexes of each item type this block has checked writes against, by the UTF-8
     /// bytes of the type's name (a store such as GDBM keeps two spellings of a name apart, and
     /// asking the engine again for the other spelling is always right); forgotten when the block
@@ -34,6 +34,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
 
     init(writer: any StoreWriter, context: BlockContext) {
         self.writer = writer
+        registry = MutableItemRegistry(byBytes: (writer as? any TypeNameComparing)?.comparesTypeNamesByBytes ?? false)
         super.init(reader: writer, context: context)
     }
 
@@ -194,7 +195,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     public func deleteAllItems(ofType itemType: String) throws -> Int {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }
-        for reference in registry.keys where reference.itemType == itemType {
+        for (reference, _) in registry.handedOut(ofType: itemType) {
             forget(reference)
         }
         return try writer.deleteAllItems(ofType: itemType)

@@ -13,4 +13,4 @@ struct ChildChange: Sendable {
 /// A child's changes by item type (compared as the parent compares type names), then identifier:
 /// persistent hash trees, so that a read block's snapshot costs nothing and a write block shares
 /// everything it does not change.
-typealias ChildChanges = TreeDictionary<ChildTypeKey, TreeDictionary<ItemID, ChildChange>>
+typealias ChildChanges = TreeDictionary<TypeNameKey, TreeDictionary<ItemID, ChildChange>>

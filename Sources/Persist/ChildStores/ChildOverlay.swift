@@ -22,8 +22,8 @@ final class ChildOverlay: StoreWriter, TypeNameComparing {
     }
 
     /// The key of `itemType`'s changes.
-    private func key(_ itemType: String) -> ChildTypeKey {
-        ChildTypeKey(name: itemType, byBytes: comparesTypeNamesByBytes)
+    private func key(_ itemType: String) -> TypeNameKey {
+        TypeNameKey(name: itemType, byBytes: comparesTypeNamesByBytes)
     }
 
     private struct StopStreaming: Error {}

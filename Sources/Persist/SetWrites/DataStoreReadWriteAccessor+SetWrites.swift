@@ -60,12 +60,11 @@ extension DataStoreReadWriteAccessor {
     /// Reads the mutable items of `itemType` handed out in this block again, after a set-based
     /// write: a deleted one is marked deleted, a changed one takes the stored values.
     ///
-    /// Types are matched as the registry and most stores match names, as Swift strings: a write
-    /// naming `"Café"` decomposed reaches the items of `"Café"` precomposed there. Where a store
-    /// keeps the spellings apart (GDBM), the other spelling's items are merely read again unchanged.
+    /// Types are matched as the store matches names: on most stores as Swift strings, so that a
+    /// write naming `"Café"` decomposed reaches the items of `"Café"` precomposed; on GDBM, which
+    /// keeps the spellings apart, by their bytes.
     func refreshMutableItems(ofType itemType: String) throws {
-        let handedOut = registry.filter { $0.key.itemType == itemType }
-        for (reference, mutable) in handedOut {
+        for (reference, mutable) in registry.handedOut(ofType: itemType) {
             if let stored = try context.locating({ try writer.item(ofType: reference.itemType, id: reference.id) }) {
                 mutable.replace(with: stored)
             } else {

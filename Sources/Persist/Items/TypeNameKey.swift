@@ -1,0 +1,24 @@
+/// An item type name as a key, compared as a store compares type names: as Swift strings, or
+/// (GDBM) by their UTF-8 bytes (see ``TypeNameComparing``). A child store keys its changes by it,
+/// and a write block its mutable items.
+///
+/// Every key of one table compares the same way, since it belongs to one store.
+struct TypeNameKey: Hashable, Sendable {
+    /// The type's name as the write that made the key spelled it.
+    let name: String
+    /// Whether the store compares type names by their bytes.
+    let byBytes: Bool
+
+    static func == (lhs: TypeNameKey, rhs: TypeNameKey) -> Bool {
+        lhs.byBytes || rhs.byBytes ? lhs.name.utf8.elementsEqual(rhs.name.utf8) : lhs.name == rhs.name
+    }
+
+    func hash(into hasher: inout Hasher) {
+        guard byBytes else {
+            hasher.combine(name)
+            return
+        }
+        hasher.combine(name.utf8.count)
+        for byte in name.utf8 { hasher.combine(byte) }
+    }
+}
