@@ -17,11 +17,11 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     let writer: any StoreWriter
     /// Mutable items handed out in this block, so that one stored item has one mutable object.
     var registry: MutableItemRegistry
-    /// The unique indexes of each item type this block has checked writes against, by the UTF-8
-    /// bytes of the type's name (a store such as GDBM keeps two spellings of a name apart, and
-    /// asking the engine again for the other spelling is always right); forgotten when the block
-    /// declares an index.
-    var uniqueIndexCache: [[UInt8]: [DataStoreIndex]] = [:]
+    /// The unique indexes of each item type this block has checked writes against, with the
+    /// spelling of the name they were found for: a store such as GDBM keeps two spellings of a
+    /// name apart, so another spelling asks the engine again, which is always right. Forgotten
+    /// when the block declares an index.
+    var uniqueIndexCache: [String: (spelling: String, indexes: [DataStoreIndex])] = [:]
     /// For each item type this block generated an integer identifier for, the smallest identifier
     /// the next one may have (raised by every integer identifier the block writes), under the
     /// spelling of the type's name last asked for.

@@ -75,10 +75,12 @@ extension DataStoreReadWriteAccessor {
 
     /// The unique indexes of the type, cached for the block.
     func uniqueIndexes(ofType itemType: String) throws -> [DataStoreIndex] {
-        let cacheKey = Array(itemType.utf8)
-        if let cached = uniqueIndexCache[cacheKey] { return cached }
+        // Looked up without building a key per write: most blocks write one type many times.
+        if let cached = uniqueIndexCache[itemType], cached.spelling.utf8.elementsEqual(itemType.utf8) {
+            return cached.indexes
+        }
         let unique = try currentIndexes(ofType: itemType).filter(\.isUnique)
-        uniqueIndexCache[cacheKey] = unique
+        uniqueIndexCache[itemType] = (itemType, unique)
         return unique
     }
 
