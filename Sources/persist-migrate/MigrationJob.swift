@@ -49,12 +49,16 @@ final class MigrationJob {
 
     /// The tables of an SQL source whose rows a copy cannot take: those without a usable key, and
     /// those whose name (or two of whose columns' names) is another spelling of one Swift finds
-    /// equal (views, virtual and internal tables, and partitions, hold no data of their own).
+    /// equal; and its views, whose definitions a copy does not carry (virtual and internal tables,
+    /// and partitions, hold no data of their own).
+    private static let viewLeftBehind = "whose definition a copy does not carry (recreate it with its SQL)"
+
     private static func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
         if let sqlite = store as? SQLiteDataStore {
             return try sqlite.skippedTables().compactMap { table in
                 switch table.reason {
                 case .noUsableKey, .ambiguousName: return (table.name, table.reason.description)
+                case .view: return (table.name, "a view, \(Self.viewLeftBehind)")
                 default: return nil
                 }
             }
@@ -63,6 +67,7 @@ final class MigrationJob {
             return try postgres.skippedTables().compactMap { table in
                 switch table.reason {
                 case .noUsableKey, .inheritedFrom, .ambiguousName: return (table.name, table.reason.description)
+                case .view, .materializedView: return (table.name, "\(table.reason), \(Self.viewLeftBehind)")
                 default: return nil
                 }
             }

@@ -18,6 +18,11 @@ extension Migration {
             for itemType in try describing.describedTypes()
             where !targetTypes.contains(options.reshape.targetType(of: itemType)) && wanted?.contains(itemType) ?? true {
                 guard let description = try describing.tableDescription(ofType: itemType) else { continue }
+                let notCarried = try describing.schemaNotCarried(ofType: itemType)
+                if !notCarried.isEmpty {
+                    notes.append("the copy of \(String(reflecting: itemType)) does not carry "
+                                    + notCarried.joined(separator: ", ") + " (see the Schema-faithful migrations article)")
+                }
                 switch options.reshape.reshaped(description) {
                 case .table(let reshaped, let tableNotes):
                     descriptions[reshaped.itemType] = reshaped

@@ -108,12 +108,20 @@ package protocol SchemaDescribingReader: StoreReader {
     /// with an empty name (`(an empty name)`); in PostgreSQL, a column of a type Persist does
     /// not map to values (its type: `(inet)`).
     func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String]
+
+    /// What the adopted table of `itemType` holds that a copy does not carry (column defaults,
+    /// CHECK constraints, foreign keys, triggers, partial indexes, …), each described for a note
+    /// (`the trigger "posts_touch"`), so that a migration reports it rather than drop it silently.
+    func schemaNotCarried(ofType itemType: String) throws -> [String]
 }
 
 extension SchemaDescribingReader {
     /// No column outside the items: every column of an engine that can name no such column is an
     /// attribute or the key.
     package func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] { [] }
+
+    /// Nothing left behind: an engine that describes only what a copy recreates.
+    package func schemaNotCarried(ofType itemType: String) throws -> [String] { [] }
 }
 
 /// A writer that can recreate a described table before a migration loads it.

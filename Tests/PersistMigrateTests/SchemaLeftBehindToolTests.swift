@@ -1,0 +1,57 @@
+import Foundation
+import PersistTestSupport
+import Testing
+
+@Suite("persist-migrate names what a copy of an SQLite source does not carry")
+struct SchemaLeftBehindToolTests {
+    /// A database as a Django or Rails application makes it.
+    private static let appSchema = """
+        CREATE TABLE auth_user (id INTEGER PRIMARY KEY AUTOINCREMENT, username VARCHAR(150) NOT NULL UNIQUE,
+          is_active BOOL NOT NULL DEFAULT 1, age INTEGER CHECK (age >= 0), nick TEXT COLLATE NOCASE);
+        CREATE TABLE posts (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES auth_user(id) ON DELETE CASCADE,
+          title varchar(200) NOT NULL, created_at datetime NOT NULL, published boolean NOT NULL);
+        CREATE INDEX posts_created_desc ON posts(created_at DESC);
+        CREATE INDEX posts_published ON posts(user_id) WHERE published = 1;
+        CREATE INDEX posts_lower_title ON posts(lower(title));
+        CREATE INDEX posts_title_nocase ON posts(title COLLATE NOCASE);
+        CREATE INDEX posts_user ON posts(user_id);
+        CREATE VIEW active_users AS SELECT id, username FROM auth_user WHERE is_active = 1;
+        CREATE TRIGGER posts_touch AFTER UPDATE ON posts BEGIN SELECT 1; END;
+        CREATE TABLE plain (id INTEGER PRIMARY KEY, checked_at TEXT, "default" TEXT);
+        INSERT INTO auth_user (username, age) VALUES ('alice', 30);
+        INSERT INTO posts VALUES (1, 1, 'First', '2024-01-02 03:04:05', 1);
+        INSERT INTO plain VALUES (1, 'x', 'y');
+        """
+
+    private static let expected = [
+        "the source's table \"active_users\" was not copied: a view, whose definition a copy does not carry",
+        "the copy of \"auth_user\" does not carry the DEFAULT of \"is_active\", its CHECK constraints, "
+            + "its column collations, AUTOINCREMENT (and its sqlite_sequence row) (see",
+        "the copy of \"posts\" does not carry the FOREIGN KEY (\"user_id\") REFERENCES \"auth_user\" (\"id\"), "
+            + "DESC in the index \"posts_created_desc\", the index on expressions \"posts_lower_title\", "
+            + "the partial index \"posts_published\", the collation of the index \"posts_title_nocase\", "
+            + "the trigger \"posts_touch\" (see",
+    ]
+
+    @Test("defaults, CHECK, foreign keys, AUTOINCREMENT, partial, expression and DESC indexes, triggers and views are notes, in text and --json", arguments: ["copy.sqlite", "copy.gdbm"])
+    func leftBehindIsReported(target: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("app.sqlite"))
+        try raw.exec(Self.appSchema)
+        raw.close()
+        let text = try Tool.run(["app.sqlite", target, "--progress", "never"], in: directory.url)
+        #expect(text.status == 0, "\(text.stderr)")
+        for note in Self.expected {
+            #expect(text.stdout.contains("note: " + note), "\(text.stdout)")
+        }
+        #expect(!text.stdout.contains("\"plain\""), "a table with nothing left behind gets no note: \(text.stdout)")
+        let json = try Tool.run(["app.sqlite", "json-" + target, "--json"], in: directory.url)
+        #expect(json.status == 0, "\(json.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let notes = summary?["notes"] as? [String] ?? []
+        for note in Self.expected {
+            #expect(notes.contains { $0.hasPrefix(note) }, "\(json.stdout)")
+        }
+    }
+}
