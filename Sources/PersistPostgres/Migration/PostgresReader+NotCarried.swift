@@ -1,0 +1,52 @@
+import Persist
+
+/// What an adopted table holds beyond what a migration recreates (see the "Schema-faithful
+/// migrations" article of Persist), from the catalogs, so that a migration can say so rather than
+/// drop it silently.
+extension PostgresReader {
+    /// One row per thing left behind: its order, and its words for a note.
+    private static let notCarriedQuery = """
+        SELECT 1, a.attnum::int, 'the DEFAULT of ' || pg_catalog.quote_ident(a.attname)
+        FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+          AND a.atthasdef AND a.attgenerated = ''
+        UNION ALL
+        SELECT 2, a.attnum::int, 'the identity of ' || pg_catalog.quote_ident(a.attname)
+        FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+          AND a.attidentity <> ''
+        UNION ALL
+        SELECT 3, a.attnum::int, 'the generated ' || pg_catalog.quote_ident(a.attname)
+        FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+          AND a.attgenerated <> ''
+        UNION ALL
+        SELECT 4, a.attnum::int, 'the collation of ' || pg_catalog.quote_ident(a.attname)
+        FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
+        WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attcollation <> t.typcollation
+        UNION ALL
+        SELECT 4, a.attnum::int, 'the domain constraints of ' || pg_catalog.quote_ident(a.attname)
+        FROM pg_catalog.pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+          AND EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.contypid = a.atttypid)
+        UNION ALL
+        SELECT 5, 0, 'the constraint ' || pg_catalog.quote_ident(c.conname) || ' ' || pg_catalog.pg_get_constraintdef(c.oid)
+        FROM pg_catalog.pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype IN ('c', 'f', 'x')
+        UNION ALL
+        SELECT 6, 0, CASE WHEN i.indpred IS NOT NULL THEN 'the partial index '
+                          WHEN i.indexprs IS NOT NULL THEN 'the index on expressions '
+                          ELSE 'DESC in the index ' END || pg_catalog.quote_ident(x.relname)
+        FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid
+        WHERE i.indrelid = $1::regclass
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)
+          AND (i.indpred IS NOT NULL OR i.indexprs IS NOT NULL OR EXISTS (SELECT 1 FROM pg_catalog.unnest(i.indoption) o WHERE o::int & 1 = 1))
+        UNION ALL
+        SELECT 7, 0, 'the trigger ' || pg_catalog.quote_ident(t.tgname)
+        FROM pg_catalog.pg_trigger t WHERE t.tgrelid = $1::regclass AND NOT t.tgisinternal
+        ORDER BY 1, 2, 3
+        """
+
+    func schemaNotCarried(ofType itemType: String) throws -> [String] {
+        guard let table = schema.tables[itemType], !table.isCreated else { return [] }
+        let result = try transaction.run([
+            PGCommand(Self.notCarriedQuery, [.text(table.qualified)], operation: Self.describing),
+        ])[0]
+        return try (0..<result.rowCount).compactMap { try result.text($0, 2) }
+    }
+}
