@@ -1,3 +1,5 @@
+import Foundation
+
 /// Helpers the SQL wrappers share for turning predicates into SQL expressions.
 extension DataStorePredicate {
     /// The operands of a chain of the same connective (`a && b && c`, or `||`), left to right,
@@ -49,10 +51,12 @@ extension DataStorePredicate {
 }
 
 extension Value {
-    /// The value for an error message: short values in full, long ones by kind and size.
+    /// The value for an error message: short values in full, long ones by kind and size, and a date
+    /// as a reader writes it (UTC, ISO 8601), not as seconds since 2001.
     ///
     /// ```swift
     /// Value.string(String(repeating: "x", count: 100)).briefDescription   // "a string of 100 bytes"
+    /// Value.date(Date(timeIntervalSince1970: 0)).briefDescription           // "the date 1970-01-01T00:00:00.000Z"
     /// ```
     package var briefDescription: String {
         switch self {
@@ -60,6 +64,7 @@ extension Value {
         case .bytes(let bytes) where bytes.count > 16: "\(bytes.count) bytes"
         case .array(let elements): "an array of \(elements.count) elements"
         case .object(let entries): "an object of \(entries.count) entries"
+        case .date(let date): "the date \(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))"
         default: "the \(kind.rawValue) \(self)"
         }
     }

@@ -1,0 +1,23 @@
+import Foundation
+import PersistTestSupport
+import Testing
+
+@Suite("persist-migrate's fallback notes show values as a reader writes them")
+struct PostgresFallbackMessageTests {
+    @Test("a timestamp column that falls back in SQLite names its date in ISO 8601, not in seconds since 2001")
+    func dateInFallback() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        _ = try pg.sql("""
+            CREATE SCHEMA \(pg.schema);
+            CREATE TABLE \(pg.schema).posts (id bigint PRIMARY KEY, created_at timestamp NOT NULL);
+            INSERT INTO \(pg.schema).posts VALUES (1, '2024-01-02 03:04:05.25');
+            """)
+        let text = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("fallback: posts.created_at declared TEXT is now none, tagged with each value's kind, "
+                                     + "to keep the date 2024-01-02T03:04:05.250Z (no value lost)"), "\(text.stdout)")
+    }
+}
