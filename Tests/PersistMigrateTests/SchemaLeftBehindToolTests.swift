@@ -17,10 +17,12 @@ struct SchemaLeftBehindToolTests {
         CREATE INDEX posts_user ON posts(user_id);
         CREATE VIEW active_users AS SELECT id, username FROM auth_user WHERE is_active = 1;
         CREATE TRIGGER posts_touch AFTER UPDATE ON posts BEGIN SELECT 1; END;
-        CREATE TABLE plain (id INTEGER PRIMARY KEY, checked_at TEXT, "default" TEXT);
+        CREATE TABLE plain (id INTEGER PRIMARY KEY, checked_at TEXT, "default" TEXT, "check (x)" TEXT, [collate] TEXT,
+          note TEXT -- CHECK (note <> '') AUTOINCREMENT
+          /* COLLATE NOCASE */);
         INSERT INTO auth_user (username, age) VALUES ('alice', 30);
         INSERT INTO posts VALUES (1, 1, 'First', '2024-01-02 03:04:05', 1);
-        INSERT INTO plain VALUES (1, 'x', 'y');
+        INSERT INTO plain (id, checked_at) VALUES (1, 'x');
         """
 
     private static let expected = [

@@ -74,8 +74,11 @@ extension SQLiteReader {
         names.map { String(reflecting: $0) }.joined(separator: ", ")
     }
 
-    /// Whether `sql` holds the keyword `pattern` outside a word (ignoring case).
+    /// Whether `sql` holds the keyword `pattern` outside a word, a quoted name, a string literal or
+    /// a comment (ignoring case).
     private static func mentions(_ pattern: String, in sql: String) -> Bool {
-        sql.range(of: "(^|[^A-Za-z0-9_\"])" + pattern, options: [.regularExpression, .caseInsensitive]) != nil
+        let bare = sql.replacingOccurrences(of: #"'(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\]|--[^\n]*|/\*[\s\S]*?(?:\*/|$)"#,
+                                            with: " ", options: .regularExpression)
+        return bare.range(of: "(^|[^A-Za-z0-9_])" + pattern, options: [.regularExpression, .caseInsensitive]) != nil
     }
 }
