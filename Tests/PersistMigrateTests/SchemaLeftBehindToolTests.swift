@@ -56,4 +56,25 @@ struct SchemaLeftBehindToolTests {
             #expect(notes.contains { $0.hasPrefix(note) }, "\(json.stdout)")
         }
     }
+
+    @Test("a table the target already has keeps its own schema, so its copy gets no such note")
+    func existingTableGetsNoNote() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let schema = """
+            CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT);
+            CREATE TABLE comments (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL REFERENCES users (id), body TEXT);
+            """
+        let source = try RawDatabase(directory.path("app.sqlite"))
+        try source.exec(schema + "INSERT INTO users VALUES (1, 'a'); INSERT INTO comments VALUES (1, 1, 'x');")
+        source.close()
+        let target = try RawDatabase(directory.path("target.sqlite"))
+        try target.exec(schema)
+        target.close()
+        let existing = try Tool.run(["app.sqlite", "target.sqlite", "--progress", "never"], in: directory.url)
+        #expect(existing.status == 0, "\(existing.stderr)")
+        #expect(!existing.stdout.contains("does not carry"), "\(existing.stdout)")
+        let fresh = try Tool.run(["app.sqlite", "new.sqlite", "--progress", "never"], in: directory.url)
+        #expect(fresh.stdout.contains("note: the copy of \"comments\" does not carry the FOREIGN KEY"), "\(fresh.stdout)")
+    }
 }

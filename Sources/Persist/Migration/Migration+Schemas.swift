@@ -1,27 +1,31 @@
 extension Migration {
     /// The schemas of the source's adopted SQL tables whose types the target does not have, by the
     /// item type the target receives, when the source can describe them (see
-    /// <doc:SchemaFaithfulMigrations>), with sentences on what the reshape changed beyond names.
+    /// <doc:SchemaFaithfulMigrations>), with sentences on what the reshape changed beyond names, and
+    /// by target type, a sentence on what each table's copy does not carry (which a table the
+    /// target already has, and keeps, makes moot).
     ///
     /// A run that transforms items may write items of any shape, so it recreates no table; a run
     /// that reshapes items recreates each table as its rules make it (``MigrationReshape/reshaped(_:)``).
     /// The target creates the others from the items, as usual.
     func sourceDescriptions(of chosen: [String]?, skipping targetTypes: Set<String>) throws
-        -> (descriptions: [String: TableDescription], notes: [String])
+        -> (descriptions: [String: TableDescription], notes: [String], notCarried: [(itemType: String, note: String)])
     {
-        guard options.transform == nil else { return ([:], []) }
+        guard options.transform == nil else { return ([:], [], []) }
         return try source.read { accessor in
-            guard let describing = accessor.reader as? any SchemaDescribingReader else { return ([:], []) }
+            guard let describing = accessor.reader as? any SchemaDescribingReader else { return ([:], [], []) }
             var descriptions: [String: TableDescription] = [:]
             var notes: [String] = []
+            var notCarried: [(itemType: String, note: String)] = []
             let wanted = chosen.map(Set.init)
             for itemType in try describing.describedTypes()
             where !targetTypes.contains(options.reshape.targetType(of: itemType)) && wanted?.contains(itemType) ?? true {
                 guard let description = try describing.tableDescription(ofType: itemType) else { continue }
-                let notCarried = try describing.schemaNotCarried(ofType: itemType)
-                if !notCarried.isEmpty {
-                    notes.append("the copy of \(String(reflecting: itemType)) does not carry "
-                                    + notCarried.joined(separator: ", ") + " (see the Schema-faithful migrations article)")
+                let leftBehind = try describing.schemaNotCarried(ofType: itemType)
+                if !leftBehind.isEmpty {
+                    notCarried.append((options.reshape.targetType(of: itemType),
+                                       "the copy of \(String(reflecting: itemType)) does not carry "
+                                        + leftBehind.joined(separator: ", ") + " (see the Schema-faithful migrations article)"))
                 }
                 switch options.reshape.reshaped(description) {
                 case .table(let reshaped, let tableNotes):
@@ -31,7 +35,7 @@ extension Migration {
                     notes.append(reason)
                 }
             }
-            return (descriptions, notes)
+            return (descriptions, notes, notCarried)
         }
     }
 }

@@ -91,7 +91,8 @@ public struct Migration: Sendable {
 
         var copy = MigrationCopy(options: options, targetLocation: target.location, preexisting: preexisting)
         let schemaNotes: [String]
-        (copy.descriptions, schemaNotes) = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
+        let notCarried: [(itemType: String, note: String)]
+        (copy.descriptions, schemaNotes, notCarried) = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, transform: transform, cancellation: cancellation,
@@ -143,7 +144,7 @@ public struct Migration: Sendable {
                                      seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
                                      fallbacks: copy.fallbacks)
         report.verifiedEmptyCopy = copy.verifying
-        report.schemaNotes = schemaNotes
+        report.schemaNotes = schemaNotes + notCarried.filter { !copy.tablesAlreadyThere.contains($0.itemType) }.map(\.note)
         if let chosen {
             let sourceTypes = Set(try source.read { accessor in try accessor.itemTypes() })
             report.absentTypes = chosen.filter { !sourceTypes.contains($0) }

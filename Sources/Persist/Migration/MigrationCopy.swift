@@ -37,6 +37,10 @@ struct MigrationCopy {
     private(set) var types: [String: TypeCopy] = [:]
     /// The adopted SQL tables of the source, by item type, for a target that recreates them.
     var descriptions: [String: TableDescription] = [:]
+    /// The described types whose recreation was asked for, and those of them whose table the target
+    /// already had (and kept as it was).
+    private var recreationTried: Set<String> = []
+    private(set) var tablesAlreadyThere: Set<String> = []
     /// Columns of recreated tables that took a fallback, in the order met.
     private(set) var fallbacks: [MigrationReport.Fallback] = []
     /// A chunk received but only partly taken into the last batch.
@@ -92,9 +96,17 @@ struct MigrationCopy {
         var recreated = false
         for itemType in emptyDescribedTypes {
             guard let description = descriptions[itemType] else { continue }
-            recreated = try locating { try recreating.recreate(description) } || recreated
+            recreated = try recreate(description, with: recreating) || recreated
         }
         return recreated
+    }
+
+    /// Recreates the table of `description`, noting a table the target already had (the first call
+    /// for a type that makes none), which keeps its own schema.
+    private mutating func recreate(_ description: TableDescription, with recreating: any SchemaRecreatingWriter) throws -> Bool {
+        let made = try locating { try recreating.recreate(description) }
+        if recreationTried.insert(description.itemType).inserted, !made { tablesAlreadyThere.insert(description.itemType) }
+        return made
     }
 
     /// The described types no row was written to, in byte order of their names.
@@ -173,7 +185,7 @@ struct MigrationCopy {
         // this is a dry run and the engine could not take the load back.
         if copy.targetWasEmpty, let bulk, !options.dryRun || bulk.rollsBackBulkInserts {
             if let description = descriptions[itemType], let recreating = bulk as? any SchemaRecreatingWriter {
-                _ = try locating { try recreating.recreate(description) }
+                _ = try recreate(description, with: recreating)
             }
             try locating { try bulk.bulkInsert(items) }
             copy.written += items.count
