@@ -49,8 +49,9 @@ final class MigrationJob {
 
     /// The tables of an SQL source whose rows a copy cannot take: those without a usable key, and
     /// those whose name (or two of whose columns' names) is another spelling of one Swift finds
-    /// equal; and its views, whose definitions a copy does not carry (virtual and internal tables,
-    /// and partitions, hold no data of their own).
+    /// equal; its views, whose definitions a copy does not carry; its virtual tables (an FTS index
+    /// keeps its text in shadow tables) and foreign tables, whose rows a copy does not carry
+    /// (shadow and internal tables, and partitions, hold nothing beyond those).
     private static let viewLeftBehind = "whose definition a copy does not carry (recreate it with its SQL)"
 
     private static func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
@@ -59,6 +60,9 @@ final class MigrationJob {
                 switch table.reason {
                 case .noUsableKey, .ambiguousName: return (table.name, table.reason.description)
                 case .view: return (table.name, "a view, \(Self.viewLeftBehind)")
+                case .virtualTable:
+                    return (table.name, "a virtual table, whose rows its module keeps (an FTS table's in its shadow tables) "
+                                + "and a copy does not carry (recreate it with its SQL and fill it again)")
                 default: return nil
                 }
             }
@@ -68,6 +72,7 @@ final class MigrationJob {
                 switch table.reason {
                 case .noUsableKey, .inheritedFrom, .ambiguousName: return (table.name, table.reason.description)
                 case .view, .materializedView: return (table.name, "\(table.reason), \(Self.viewLeftBehind)")
+                case .foreignTable: return (table.name, "a foreign table, whose rows another server holds and a copy does not carry")
                 default: return nil
                 }
             }
