@@ -191,7 +191,7 @@ extension PostgresWriter: SchemaRecreatingWriter {
             let declared = recreation.tables[row.itemType]?.columns.first { $0.name == column.name }?.declaredType ?? ""
             recreation.fallbacks.append(MigrationReport.Fallback(
                 itemType: row.itemType, column: column.name, declaredType: declared, fallbackType: Self.fallbackType,
-                example: String(String(describing: value).prefix(40))))
+                example: Self.brief(value)))
             schemaChanges.append("column \(column.quoted) of table \(current.qualified) fell back to the tagged encoding")
             changed = true
         }
