@@ -47,10 +47,13 @@ torture: deps
 # The documentation of every library, each from its own catalog (Persist.docc, the wrappers'
 # PersistSQLite.docc, PersistGDBM.docc and PersistPostgres.docc with each store and its storage
 # format, and PersistConformance.docc), built with swift-docc-plugin; any warning fails the build.
+# DocC leaves empty TemporaryDirectory.* folders in TMPDIR, so it gets a folder of its own,
+# removed afterwards whatever the outcome.
 DOC_TARGETS := Persist PersistSQLite PersistGDBM PersistPostgres PersistConformance
 docs: deps
+	scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
 	for target in $(DOC_TARGETS); do \
-		$(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
+		TMPDIR="$$scratch" $(SWIFT) package --disable-sandbox generate-documentation --target $$target --warnings-as-errors || exit 1; \
 	done
 
 # Every benchmark scenario at full size, in release mode (takes several minutes), the PostgreSQL
