@@ -256,8 +256,10 @@ enum ChildStoreTests {
             func view(_ store: any DataStore) throws -> [[Item]] {
                 [try allItems(store, composed), try allItems(store, decomposed)]
             }
-            func types(_ store: any DataStore) throws -> [[Unicode.Scalar]] {
-                try store.read { try $0.itemTypes() }.map { Array($0.unicodeScalars) }
+            // Compared as Swift strings: a store that takes the two spellings for one type may
+            // list it in either spelling, and one that keeps them apart lists both.
+            func types(_ store: any DataStore) throws -> [String] {
+                try store.read { try $0.itemTypes() }
             }
             let child = try makeChild(of: parent)
             #expect(try view(child) == view(parent))
