@@ -32,7 +32,13 @@ enum Snippets {
         for flag in libpq.stdout.split(whereSeparator: \.isWhitespace) { arguments += ["-Xcc", String(flag)] }
         // Every file is checked even when one has errors.
         arguments.append("-continue-building-after-errors")
-        return try ProductRunner.run(swiftc, arguments + extra + files.map(\.path))
+        // The compiler driver leaves a TemporaryDirectory.* folder in TMPDIR at every run: it
+        // gets a folder of the test's own, removed afterwards.
+        let scratch = try TemporaryDirectory()
+        defer { scratch.remove() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.url.path
+        return try ProductRunner.run(swiftc, arguments + extra + files.map(\.path), environment: environment)
     }
 
     /// The lines of `output` that report an error or a warning in a source file.
