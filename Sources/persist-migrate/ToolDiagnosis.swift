@@ -78,14 +78,15 @@ struct ToolDiagnosis {
         let source = job?.source.path ?? named.source ?? "the source"
         let target = job?.target.path ?? named.target ?? "the target"
         let left = options.dryRun ? "nothing was written (dry run)" : job.map { Self.untouched($0.target) } ?? "\(target) was left as it was"
-        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true,
+        let onServer = error.path?.hasPrefix("postgresql://") == true
+        if error.code == .notFound, onServer,
            error.message.hasPrefix(PostgresDriver.missingSchemaPrefix) {
             return "check the schema's name in the URL (?schema=NAME; public by default)"
         }
-        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, exit == .sourceUnavailable {
+        if error.code == .notFound, onServer, exit == .sourceUnavailable {
             return "check the database's name in the URL"
         }
-        if error.code == .notFound, error.path?.hasPrefix("postgresql://") == true, exit == .cannotCreate {
+        if error.code == .notFound, onServer, exit == .cannotCreate {
             return "\(left); create the database (createdb, or CREATE DATABASE) or fix its name in the URL"
         }
         switch exit {
@@ -93,7 +94,7 @@ struct ToolDiagnosis {
             if error.message.contains("while it was being copied") {
                 return "run again when nothing else writes to \(source)"
             }
-            if let location = error.path, location.hasPrefix("postgresql://") {
+            if onServer, let location = error.path {
                 return "another session holds a lock the copy waited for on \(location); \(left); run again when it has finished"
             }
             let file = error.path.map { LiteralPath.url($0).lastPathComponent } ?? "the store"

@@ -18,7 +18,9 @@ struct TypeNameKey: Hashable, Sendable {
             hasher.combine(name)
             return
         }
-        hasher.combine(name.utf8.count)
-        for byte in name.utf8 { hasher.combine(byte) }
+        // The bytes in one call, not one call per byte; a native string's UTF-8 is contiguous, and
+        // any other is copied so that equal bytes always hash alike.
+        let hashed: Void? = name.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil { Array(name.utf8).withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 }
