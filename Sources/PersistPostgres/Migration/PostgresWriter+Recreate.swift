@@ -180,6 +180,13 @@ extension PostgresWriter: SchemaRecreatingWriter {
             let column = current.columns[index]
             guard column.type.encode(value, persistDateOID: dateOID) == nil else { continue }
             guard column.type != .mixed else { return false }
+            if let plain = try plainFallback(for: value, columnAt: index, of: current) {
+                current = plain.table
+                noteFallback(of: row, column: column.name, to: plain.type, value: value)
+                schemaChanges.append("column \(column.quoted) of table \(current.qualified) fell back to \(plain.type)")
+                changed = true
+                continue
+            }
             try editor.ensureMetadata(&schema)
             current = try editor.widen(columnAt: index, of: current, in: &schema)
             _ = try transaction.run([
@@ -188,14 +195,54 @@ extension PostgresWriter: SchemaRecreatingWriter {
                           [.text(current.name), .text(column.name), .text(column.attribute), .text(CreatedKind.mixed.rawValue)],
                           operation: Self.recreating),
             ])
-            let declared = recreation.tables[row.itemType]?.columns.first { $0.name == column.name }?.declaredType ?? ""
-            recreation.fallbacks.append(MigrationReport.Fallback(
-                itemType: row.itemType, column: column.name, declaredType: declared, fallbackType: Self.fallbackType,
-                example: Self.brief(value)))
+            noteFallback(of: row, column: column.name, to: Self.fallbackType, value: value)
             schemaChanges.append("column \(column.quoted) of table \(current.qualified) fell back to the tagged encoding")
             changed = true
         }
         return changed
+    }
+
+    /// Reports that `column` of `row`'s table fell back to `type` to keep `value`. A column that
+    /// fell back to plain `text` or `bytea` first and then to the tagged encoding is reported once,
+    /// with where it ended and the first value its declared type could not keep.
+    private func noteFallback(of row: ItemRow, column: String, to type: String, value: Value) {
+        let declared = recreation.tables[row.itemType]?.columns.first { $0.name == column }?.declaredType ?? ""
+        var example = Self.brief(value)
+        if let earlier = recreation.fallbacks.firstIndex(where: { $0.itemType == row.itemType && $0.column == column }) {
+            example = recreation.fallbacks.remove(at: earlier).example
+        }
+        recreation.fallbacks.append(MigrationReport.Fallback(
+            itemType: row.itemType, column: column, declaredType: declared, fallbackType: type, example: example))
+    }
+
+    /// The plain type a column takes to keep `value` while it holds nothing else: a string (without
+    /// NUL, which `text` cannot hold) makes it `text`, bytes make it `bytea`. So a column that SQLite
+    /// declared `datetime` (numeric in PostgreSQL) and that holds only text, as ORMs write dates,
+    /// becomes a `text` column that SQL reads as text, not the tagged encoding. `nil` when the
+    /// column already holds a value (which the plain type might not keep) or no plain type fits.
+    private func plainFallback(
+        for value: Value, columnAt index: Int, of table: TableSchema
+    ) throws -> (table: TableSchema, type: String)? {
+        let type: String
+        switch value {
+        case .string(let string) where !string.utf8.contains(0): type = "text"
+        case .bytes: type = "bytea"
+        default: return nil
+        }
+        let column = table.columns[index]
+        let occupied = try editor.run("SELECT EXISTS (SELECT 1 FROM \(table.qualified) WHERE \(column.quoted) IS NOT NULL)")
+        guard try occupied.bool(0, 0) == false else { return nil }
+        _ = try transaction.run([
+            PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(column.quoted) TYPE \(type) USING NULL",
+                      operation: Self.recreating),
+        ])
+        editor.retireStatements()
+        try reloadSchema()
+        guard let changed = schema.tables[table.itemType] else {
+            throw DataStoreError(.io, "the recreated table \(table.qualified) in PostgreSQL at \(location) was not found "
+                                    + "after its column \(column.quoted) fell back to \(type)", path: location)
+        }
+        return (changed, type)
     }
 
     /// Makes the key of a recreated table hold identifiers of every kind (the tagged `bytea`
