@@ -112,6 +112,14 @@ final class MigrationJob {
             options.atomic = true
             let store = try signals.interruptible({ [logger] in try PostgresDriver.open(url, logger: logger) },
                                                   abandoned: { try? $0.tearDown() })
+            if let sourceURL = source.postgres, let sourceStore = sourceStore as? PostgresDataStore {
+                do {
+                    try PostgresDriver.checkDistinct(source: sourceStore, sourceURL, target: store, url)
+                } catch {
+                    try? store.tearDown()
+                    throw error
+                }
+            }
             return try copy(from: sourceStore, to: store, options: options, progress: progress, fingerprint: fingerprint)
         }
         let targetDriver = try StoreDrivers.driver(for: target.kind, logger: logger)

@@ -28,4 +28,19 @@ enum PostgresDriver {
         }
         return store
     }
+
+    /// Refuses a source and a target that are one schema of one database reached by two URLs (a
+    /// host name and its address, two roles): the copy would read and replace the same tables.
+    /// Two URLs the same but for spelling are refused before anything is opened; this catches
+    /// the rest. A server that keeps its identity from the role lets the copy go on.
+    static func checkDistinct(
+        source: PostgresDataStore, _ sourceURL: PostgresURL, target: PostgresDataStore, _ targetURL: PostgresURL
+    ) throws {
+        guard sourceURL.schema == targetURL.schema, let identity = try source.databaseIdentity(),
+              try target.databaseIdentity() == identity else { return }
+        throw ToolFailure(.usage, code: "sameStore",
+                          "the source \(sourceURL) and the target \(targetURL) are the same PostgreSQL schema, "
+                            + "\(String(reflecting: sourceURL.schema)) of one database, reached by two URLs",
+                          hint: "copy to another schema (?schema=NAME) or database")
+    }
 }

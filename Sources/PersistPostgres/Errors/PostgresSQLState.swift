@@ -119,4 +119,6 @@ public struct PostgresSQLState: Sendable, Hashable, CustomStringConvertible {
 extension PostgresSQLState {
     /// `XX000`: for a failure libpq reports itself on a healthy connection (internal error).
     static let clientError = PostgresSQLState(known: "XX000")
+    /// `42501`: the role lacks a privilege the statement needs.
+    static let insufficientPrivilege = PostgresSQLState(known: "42501")
 }

@@ -116,6 +116,12 @@ public final class PostgresDataStore: EngineBackedDataStore {
         try engine.skippedTables()
     }
 
+    /// The identity of the store's database, equal for two stores of one database however their
+    /// URLs reach it (host names, addresses, roles); `nil` when the server keeps it from this role.
+    package func databaseIdentity() throws -> String? {
+        try engine.databaseIdentity()
+    }
+
     /// Whether the store's schema exists in the database (a store creates it with its first table).
     package func schemaExists() throws -> Bool {
         try engine.schemaExists()

@@ -381,6 +381,25 @@ final class PostgresEngine: DataStoreEngine {
         }
     }
 
+    /// The identity of the database the store is in, the same through every host name, address or
+    /// role that reaches it: the cluster's system identifier and the database's OID. `nil` when
+    /// the server does not let this role read the identifier (`pg_control_system()` revoked).
+    func databaseIdentity() throws -> String? {
+        try read { reader in
+            guard let reader = reader as? PostgresReader else { return nil }
+            let results: [PGResult]
+            do {
+                results = try reader.transaction.run([PGCommand(
+                    "SELECT system_identifier::text || '/' || (SELECT oid FROM pg_catalog.pg_database "
+                        + "WHERE datname = current_database())::text FROM pg_catalog.pg_control_system()",
+                    operation: "Reading the database's identity")])
+            } catch let error as DataStoreError where error.engineCode == PostgresSQLState.insufficientPrivilege.engineCode {
+                return nil
+            }
+            return try results.first?.text(0, 0)
+        }
+    }
+
     /// The relations of the schema that are not item types.
     func skippedTables() throws -> [PostgresSkippedTable] {
         try read { reader in
