@@ -3,7 +3,8 @@ import Persist
 /// Describing adopted tables for a migration to another SQL engine, from the catalogs: columns
 /// in table order with their declared types (`format_type`), NOT NULL, UNIQUE constraints of one
 /// column or several, and secondary indexes on plain columns (not the key's, not a constraint's,
-/// no expressions or predicates).
+/// no expressions or predicates). Generated columns are left out, and so is every index and UNIQUE
+/// constraint that lists one (the notes name them).
 ///
 /// A table that a migration recreated from SQLite carries each column's SQLite declared type in
 /// its column comment (see ``PostgresWriter/recreate(_:)``): when every column still has one, the
@@ -87,6 +88,8 @@ extension PostgresReader: SchemaDescribingReader {
                 WHERE ix.indrelid = $1::regclass AND NOT ix.indisprimary AND ix.indexprs IS NULL
                   AND ix.indpred IS NULL AND 0 <> ALL (ix.indkey::int2[])
                   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = ix.indexrelid)
+                  AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = ix.indrelid
+                                  AND a.attnum = ANY ((ix.indkey::int2[])[0:ix.indnkeyatts - 1]) AND a.attgenerated <> '')
                 ORDER BY i.oid
                 """, relation, operation: Self.describing),
             PGCommand("""
@@ -95,6 +98,8 @@ extension PostgresReader: SchemaDescribingReader {
                         JOIN pg_catalog.pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum)
                 FROM pg_catalog.pg_constraint c
                 WHERE c.conrelid = $1::regclass AND c.contype = 'u' AND pg_catalog.array_length(c.conkey, 1) > 1
+                  AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.conrelid
+                                  AND a.attnum = ANY (c.conkey) AND a.attgenerated <> '')
                 ORDER BY c.oid
                 """, relation, operation: Self.describing),
             PGCommand("SELECT pg_catalog.obj_description($1::regclass, 'pg_class')", relation, operation: Self.describing),

@@ -27,15 +27,23 @@ extension PostgresReader {
           AND EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.contypid = a.atttypid)
         UNION ALL
         SELECT 5, 0, 'the constraint ' || pg_catalog.quote_ident(c.conname) || ' ' || pg_catalog.pg_get_constraintdef(c.oid)
-        FROM pg_catalog.pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype IN ('c', 'f', 'x')
+        FROM pg_catalog.pg_constraint c WHERE c.conrelid = $1::regclass
+          AND (c.contype IN ('c', 'f', 'x') OR c.contype = 'u' AND EXISTS (
+            SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+            AND a.attgenerated <> ''))
         UNION ALL
         SELECT 6, 0, CASE WHEN i.indpred IS NOT NULL THEN 'the partial index '
                           WHEN i.indexprs IS NOT NULL THEN 'the index on expressions '
+                          WHEN g.generated THEN 'the index on generated columns '
                           ELSE 'DESC in the index ' END || pg_catalog.quote_ident(x.relname)
-        FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid
+        FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid,
+          LATERAL (SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = i.indrelid
+                                  AND a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1])
+                                  AND a.attgenerated <> '') AS generated) g
         WHERE i.indrelid = $1::regclass
           AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid)
-          AND (i.indpred IS NOT NULL OR i.indexprs IS NOT NULL OR EXISTS (SELECT 1 FROM pg_catalog.unnest(i.indoption) o WHERE o::int & 1 = 1))
+          AND (i.indpred IS NOT NULL OR i.indexprs IS NOT NULL OR g.generated
+               OR EXISTS (SELECT 1 FROM pg_catalog.unnest(i.indoption) o WHERE o::int & 1 = 1))
         UNION ALL
         SELECT 7, 0, 'the trigger ' || pg_catalog.quote_ident(t.tgname)
         FROM pg_catalog.pg_trigger t WHERE t.tgrelid = $1::regclass AND NOT t.tgisinternal

@@ -34,7 +34,10 @@ extension SQLiteReader: SchemaDescribingReader {
         let withoutRowid = try connection.integer(
             "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1", [.text(itemType)],
             operation: Self.describing) != 0
-        // UNIQUE constraints, and secondary indexes.
+        // UNIQUE constraints, and secondary indexes. Generated columns are not recreated, so an
+        // index or constraint that lists one is left out (the notes name it), never built over a
+        // column the copy lacks.
+        let generated = try generatedColumns(of: itemType)
         var uniqueColumns: Set<String> = []
         var uniqueConstraints: [[String]] = []
         var indexes: [TableDescription.Index] = []
@@ -56,7 +59,7 @@ extension SQLiteReader: SchemaDescribingReader {
                     if statement.storageClass(0) == nil { expression = true } else { columns.append(statement.text(0)) }
                 }
             }
-            if expression || columns.isEmpty { continue }
+            if expression || columns.isEmpty || columns.contains(where: generated.contains) { continue }
             if list.origin == "u" || list.origin == "pk" {
                 if columns.count == 1 { uniqueColumns.insert(columns[0]) } else { uniqueConstraints.append(columns) }
             } else {
@@ -85,5 +88,15 @@ extension SQLiteReader: SchemaDescribingReader {
         return TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                 uniqueConstraints: uniqueConstraints,
                                 withoutRowid: withoutRowid, keyPosition: keyPosition, dialect: .sqlite)
+    }
+
+    /// The names of the generated columns of `table` (`VIRTUAL` or `STORED`).
+    func generatedColumns(of table: String) throws -> Set<String> {
+        try connection.withStatement("SELECT name FROM pragma_table_xinfo(?1, 'main') WHERE hidden IN (2, 3)",
+                                     [.text(table)]) { statement in
+            var names: Set<String> = []
+            while try statement.step(Self.describing) { names.insert(statement.text(0)) }
+            return names
+        }
     }
 }

@@ -40,9 +40,11 @@ extension SQLiteReader {
         return left
     }
 
-    /// The indexes left out (partial, on expressions) and what the others lose (DESC, collations).
+    /// The indexes left out (partial, on expressions, on generated columns) and what the others
+    /// lose (DESC, collations).
     private func indexesNotCarried(_ name: [SQLBinding]) throws -> [String] {
         var left: [String] = []
+        let generated = try rows("SELECT cid FROM pragma_table_xinfo(?1, 'main') WHERE hidden IN (2, 3)", name).map { $0[0] }
         for index in try rows("SELECT name, partial FROM pragma_index_list(?1, 'main') ORDER BY name", name, columns: 2) {
             let details = try rows("SELECT cid, \"desc\", coll FROM pragma_index_xinfo(?1, 'main') WHERE key = 1", [.text(index[0])],
                                    columns: 3)
@@ -51,6 +53,8 @@ extension SQLiteReader {
                 left.append("the partial index \(label)")
             } else if details.contains(where: { $0[0] == "-2" }) {
                 left.append("the index on expressions \(label)")
+            } else if details.contains(where: { generated.contains($0[0]) }) {
+                left.append("the index on generated columns \(label)")
             } else {
                 if details.contains(where: { $0[1] != "0" }) { left.append("DESC in the index \(label)") }
                 if details.contains(where: { $0[2].uppercased() != "BINARY" }) { left.append("the collation of the index \(label)") }
