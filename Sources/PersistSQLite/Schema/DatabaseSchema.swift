@@ -51,6 +51,21 @@ struct DatabaseSchema: Sendable {
         (declaredIndexes[itemType] ?? []).filter { takenNames[SQLName.folded($0.name)] == nil }
     }
 
+    /// The name a recreated index takes in this database: its source's name, unless SQLite reserves
+    /// it (`sqlite_…`, then `index_` goes before it) or the database has a table, view or index of
+    /// that name without regard to ASCII case (as a PostgreSQL source may have, where `T_a` and
+    /// `t_a` are two names); then the first of `name_2`, `name_3`, … that it has not.
+    func indexName(for wanted: String) -> String {
+        let base = SQLName.isReservedBySQLite(wanted) ? "index_" + wanted : wanted
+        var name = base
+        var number = 2
+        while takenNames[SQLName.folded(name)] != nil {
+            name = "\(base)_\(number)"
+            number += 1
+        }
+        return name
+    }
+
     /// A name for a new index that no table, view or index of the database has.
     func freshIndexName() -> String {
         var number = declaredIndexes.values.reduce(0) { $0 + $1.count } + 1

@@ -82,10 +82,15 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             guard let description = recreatedTables[itemType] else { continue }
             for index in description.indexes {
                 let columns = index.columns.map(SQLName.quoted).joined(separator: ", ")
+                let name = schema.indexName(for: index.name)
                 try connection.executeOnce(
-                    "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLName.quoted(index.name)) ON \(SQLName.quoted(itemType)) (\(columns))",
+                    "CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLName.quoted(name)) ON \(SQLName.quoted(itemType)) (\(columns))",
                     operation: Self.recreating)
-                schema.takenNames[SQLName.folded(index.name)] = index.name
+                schema.takenNames[SQLName.folded(name)] = name
+                if name != index.name {
+                    noteSchemaChange("the index \(String(reflecting: index.name)) of \(String(reflecting: itemType)) is named "
+                                        + "\(String(reflecting: name)): the database has that name, or SQLite reserves it")
+                }
             }
         }
         tablesAwaitingIndexes = []
