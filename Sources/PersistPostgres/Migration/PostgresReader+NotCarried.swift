@@ -32,6 +32,11 @@ extension PostgresReader {
             SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
             AND a.attgenerated <> ''))
         UNION ALL
+        SELECT 5, 0, 'DEFERRABLE in the constraint ' || pg_catalog.quote_ident(c.conname)
+        FROM pg_catalog.pg_constraint c WHERE c.conrelid = $1::regclass AND c.contype IN ('p', 'u') AND c.condeferrable
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+                          AND a.attgenerated <> '')
+        UNION ALL
         SELECT 6, 0, CASE WHEN i.indpred IS NOT NULL THEN 'the partial index '
                           WHEN i.indexprs IS NOT NULL THEN 'the index on expressions '
                           WHEN g.generated THEN 'the index on generated columns '

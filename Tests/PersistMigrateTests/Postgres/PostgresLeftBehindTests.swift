@@ -52,4 +52,26 @@ struct PostgresLeftBehindTests {
             #expect(notes.contains { $0.hasPrefix(note) }, "\(json.stdout)")
         }
     }
+
+    @Test("a DEFERRABLE PRIMARY KEY or UNIQUE constraint, which the copy checks at once, is a note")
+    func deferrableIsReported() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pg = try PostgresScratch()
+        defer { pg.drop() }
+        let s = pg.schema
+        _ = try pg.sql("""
+            CREATE SCHEMA \(s);
+            CREATE TABLE \(s).items (id integer PRIMARY KEY DEFERRABLE, pos integer UNIQUE DEFERRABLE INITIALLY DEFERRED,
+              code text UNIQUE);
+            INSERT INTO \(s).items VALUES (1, 1, 'a'), (2, 2, 'b');
+            """)
+        let run = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("note: the copy of \"items\" does not carry DEFERRABLE in the constraint items_pkey, "
+                                        + "DEFERRABLE in the constraint items_pos_key (see"), "\(run.stdout)")
+        let copy = try RawDatabase(directory.path("copy.sqlite"))
+        defer { copy.close() }
+        #expect(try copy.rows("SELECT count(*) FROM pragma_index_list('items') WHERE \"unique\" = 1") == [[.integer(2)]])
+    }
 }
