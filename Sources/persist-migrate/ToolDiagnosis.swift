@@ -157,6 +157,11 @@ struct ToolDiagnosis {
                 return "\(left); run again, and report it if it happens again"
             }
             if let reshaping = ReshapeOptions.hint(for: error.message) { return "\(left); \(reshaping)" }
+            if error.message.contains("attribute on the way") || error.message.contains("attributes on the way") {
+                // A column name the target cannot hold as it is (too long, a system column's, or one
+                // only case tells from another).
+                return "\(left); give the column named above another name with --rename-attribute TYPE.COLUMN=NEW"
+            }
             if job?.isSource(error.path) == true,
                error.message.contains("a copy would lose them") || error.message.contains("cannot be copied exactly") {
                 return "\(left); rename or convert each such column in \(source) with SQL, or leave its type out "

@@ -24,6 +24,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in the SQLite database at "
                     + "\(path): \(reason)", path: path)
         }
+        try checkColumnNamesDiffer(description)
         var translated = description
         translated.columns = description.columns.map { column in
             var copy = column
@@ -40,6 +41,22 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         tablesAwaitingIndexes.append(translated.itemType)
         noteSchemaChange("recreated table \(String(reflecting: translated.itemType)) from its source's schema")
         return true
+    }
+
+    /// Refuses a table with two columns whose names differ only in ASCII case (`Name` and `name`,
+    /// two columns in PostgreSQL): SQLite takes them for one name.
+    private func checkColumnNamesDiffer(_ description: TableDescription) throws {
+        var seen: [String: String] = [:]
+        for column in (description.key.map { [$0] } ?? []) + description.columns {
+            if let other = seen.updateValue(column.name, forKey: SQLName.folded(column.name)) {
+                throw DataStoreError(
+                    .invalidArgument,
+                    "the table \(String(reflecting: description.itemType)) cannot be recreated in the SQLite database at "
+                        + "\(path): its columns \(String(reflecting: other)) and \(String(reflecting: column.name)) differ "
+                        + "only in case, which SQLite takes for one name; rename one of the attributes on the way",
+                    path: path)
+            }
+        }
     }
 
     /// `CREATE TABLE` for a description.
