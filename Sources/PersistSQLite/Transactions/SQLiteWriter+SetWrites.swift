@@ -42,10 +42,14 @@ extension SQLiteWriter {
         return connection.changes
     }
 
-    /// Runs the update in a savepoint and reads one updated row back as a read would. (The values
-    /// `RETURNING` gives are not those stored: it reports an integral REAL as an INTEGER.) A
-    /// selected row the update did not return was skipped by a trigger (`RAISE(IGNORE)`): the
-    /// update is refused, naming it, as a save of that item is.
+    /// Runs the update in a savepoint and reads updated rows back as a read would. (The values
+    /// `RETURNING` gives are not those stored: it reports an integral REAL as an INTEGER.) Every
+    /// row gets the same value, so one row tells what the columns' affinity does; a trigger may
+    /// treat each row differently, so on a table with triggers every selected row is read back,
+    /// and one whose value a trigger changed is refused, naming it, as a save of that item is. A
+    /// value where the update gave none (a trigger stamping a column set to null) is the table's
+    /// own, as for a save. A selected row the update did not return was skipped by a trigger
+    /// (`RAISE(IGNORE)`): the update is refused, naming it, as a save of that item is.
     private func updateChecked(
         _ query: CompiledQuery, _ request: DataStoreRequest, _ assignments: [(column: ColumnSchema, binding: SQLBinding)],
         _ values: [String: Value], _ table: TableSchema, _ operation: String
@@ -69,19 +73,39 @@ extension SQLiteWriter {
                         + "a trigger of the table skipped the row; nothing was updated",
                     path: path, items: [reference])
             }
-            guard let first = selected.first, let stored = try super.item(ofType: table.name, id: first) else { return }
-            for (column, _) in assignments
-            where stored.attributes[column.name] != values[column.name].flatMap({ $0.isNull ? nil : $0 }) {
-                throw DataStoreError(
-                    .typeMismatch,
-                    "SQLite would not store \(values[column.name].map(Self.brief) ?? "null") as given in the column "
-                        + "\(String(reflecting: column.name)) of table \(String(reflecting: table.name)) in the database "
-                        + "at \(path), which has \(column.affinity.rawValue.uppercased()) affinity, but "
-                        + "\(stored.attributes[column.name].map(Self.brief) ?? "null"); nothing was updated. Store the "
-                        + "value in a form the column keeps, or under another attribute name",
-                    path: path)
+            for id in table.hasTriggers ? selected[...] : selected.prefix(1) {
+                guard let stored = try super.item(ofType: table.name, id: id) else { continue }
+                for (column, _) in assignments {
+                    // A value where the update gave none is a trigger's: the table's own.
+                    guard let expected = values[column.name], !expected.isNull else { continue }
+                    let actual = stored.attributes[column.name]
+                    guard actual != expected else { continue }
+                    throw changedUpdate(expected, actual, column, table, ItemReference(itemType: request.itemType, id: id))
+                }
             }
         }
+    }
+
+    /// The refusal of an update one of whose rows does not hold `expected` but `actual`: the
+    /// column's affinity changed it (for every row alike, so no item is named) or a trigger did
+    /// (for the item named).
+    private func changedUpdate(_ expected: Value, _ actual: Value?, _ column: ColumnSchema, _ table: TableSchema,
+                               _ item: ItemReference) -> DataStoreError {
+        let place = "in the column \(String(reflecting: column.name)) of table \(String(reflecting: table.name)) in the "
+            + "database at \(path)"
+        let advice = "; nothing was updated. Store the value in a form the column keeps, or under another attribute name"
+        guard Self.affinityChanged(expected, into: actual) else {
+            return DataStoreError(
+                .typeMismatch,
+                "SQLite would not keep \(Self.brief(expected)) as given \(place) for \(item): a trigger of the table "
+                    + "turned it into \(actual.map(Self.brief) ?? "null")" + advice,
+                path: path, items: [item])
+        }
+        return DataStoreError(
+            .typeMismatch,
+            "SQLite would not store \(Self.brief(expected)) as given \(place), which has "
+                + "\(column.affinity.rawValue.uppercased()) affinity, but \(actual.map(Self.brief) ?? "null")" + advice,
+            path: path)
     }
 
     /// Names the items of a refused update: two selected items that would share a unique index's

@@ -422,21 +422,24 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             let actual = stored.attributes[column.name]
             // A value where the item gave none is a default's or a trigger's: the table's own.
             guard let expected, expected != actual else { continue }
-            // Affinity changes the storage class of a value it converts (and the sign of a -0.0 in
-            // a REAL column), and never clears one: any other change is a trigger's.
-            let byAffinity = actual.map { actual in
-                if actual.kind != expected.kind { return true }
-                if case .double(let given) = expected, case .double(let kept) = actual {
-                    return given == 0 && given.sign == .minus && kept == 0 && kept.sign == .plus
-                }
-                return false
-            } ?? false
-            let cause = byAffinity
+            let cause = Self.affinityChanged(expected, into: actual)
                 ? "the column \(String(reflecting: column.name)), which has \(column.affinity.rawValue.uppercased()) affinity,"
                 : "a trigger of the table"
             throw altered(item, table, "\(cause) would turn \(Self.brief(expected)) into \(actual.map(Self.brief) ?? "null") "
                 + "in the column \(String(reflecting: column.name))")
         }
+    }
+
+    /// Whether a column's affinity, rather than a trigger, turned `expected` into `actual`:
+    /// affinity changes the storage class of a value it converts (and the sign of a -0.0 in a
+    /// REAL column), and never clears one; any other change is a trigger's.
+    static func affinityChanged(_ expected: Value, into actual: Value?) -> Bool {
+        guard let actual else { return false }
+        if actual.kind != expected.kind { return true }
+        if case .double(let given) = expected, case .double(let kept) = actual {
+            return given == 0 && given.sign == .minus && kept == 0 && kept.sign == .plus
+        }
+        return false
     }
 
     private static func keyChangeDetail(_ item: Item) -> String {
