@@ -45,8 +45,14 @@ struct SchemaBuilder {
             return skip(.noUsableKey("its primary key \(String(reflecting: key.column)) has the nondeterministic "
                 + "collation \(String(reflecting: keyColumn.collation)), under which distinct identifiers are one key"))
         }
-        let created = metadata.tables[relation.name]
-        let recorded = metadata.columns[relation.name] ?? [:]
+        // A record counts only for the table the store made: a key column of the name and type it
+        // was made with. Legacy code that dropped the table and made another of the same name (or
+        // renamed another table to it) made an adopted table, whose recorded columns are stale too.
+        let madeByStore = metadata.tables[relation.name].map { record in
+            key.column == TableSchema.createdKeyColumn && keyColumn.baseTypeOID == record.keyKind.columnType.builtinOID
+        } ?? true
+        let created = madeByStore ? metadata.tables[relation.name] : nil
+        let recorded = madeByStore ? metadata.columns[relation.name] ?? [:] : [:]
         let keyType: ColumnType
         if let created, key.column == TableSchema.createdKeyColumn {
             keyType = created.keyKind.columnType

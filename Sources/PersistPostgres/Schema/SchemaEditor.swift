@@ -91,9 +91,17 @@ struct SchemaEditor {
         let definitions = ["\(key.quoted) \(keyKind.sqlType) PRIMARY KEY"]
             + columns.map { "\($0.quoted) \(sqlType(of: $0, schema))" }
         let qualified = schema.qualified(name)
+        let tables = schema.qualified(StoreSchema.tablesTable)
         var commands = [
             PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))", operation: Self.operation),
-            PGCommand("INSERT INTO \(schema.qualified(StoreSchema.tablesTable)) (table_name, item_type, key_kind) "
+            // Records of a table of this name or item type that legacy code dropped or renamed are
+            // stale: the name was free, and no table the store made holds the item type.
+            PGCommand("DELETE FROM \(tables) WHERE table_name = $1 OR (item_type = $2 AND "
+                      + "pg_catalog.to_regclass(pg_catalog.quote_ident($3) || '.' || pg_catalog.quote_ident(table_name)) IS NULL)",
+                      [.text(name), .text(itemType), .text(schema.name)], operation: Self.operation),
+            PGCommand("DELETE FROM \(schema.qualified(StoreSchema.columnsTable)) WHERE table_name = $1", [.text(name)],
+                      operation: Self.operation),
+            PGCommand("INSERT INTO \(tables) (table_name, item_type, key_kind) "
                       + "VALUES ($1, $2, $3)", [.text(name), .text(itemType), .text(keyKind.rawValue)],
                       operation: Self.operation),
         ]
