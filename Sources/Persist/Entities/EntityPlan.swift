@@ -33,6 +33,8 @@ package final class EntityPlan: Sendable {
     /// Whether ``itemType`` is a valid item type name; writes of a type with an invalid one take
     /// the general path, which reports it.
     package let hasValidItemType: Bool
+    /// Whether some name is not ASCII only (see ``spells(_:as:)``).
+    private let hasNonASCIIName: Bool
 
     /// How many times a type's plan may grow before its keys are deemed to vary from entity to
     /// entity (a model encoding a dictionary's keys at the top level); the type then takes the
@@ -51,6 +53,7 @@ package final class EntityPlan: Sendable {
         attributeSlots = names.indices.filter { $0 != idSlot }
         attributeMask = names.count <= 64 ? attributeSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } : nil
         attributeSlotsInByteOrder = attributeSlots.sorted { ByteOrder.compare(names[$0], names[$1]) < 0 }
+        hasNonASCIIName = names.contains { $0.utf8.contains { $0 >= 0x80 } }
     }
 
     /// Whether the type's keys vary too much for a plan: its writes and reads then take the
@@ -67,6 +70,19 @@ package final class EntityPlan: Sendable {
             return cursor - 1
         }
         return search(name, cursor: &cursor)
+    }
+
+    /// Whether `name`, which ``slot(of:cursor:)`` found in `slot`, is spelled with the very bytes
+    /// of the slot's name: Swift finds two Unicode spellings of one name equal (`"caf\u{E9}"` and
+    /// `"cafe\u{301}"`, `"\u{212A}"` and `"K"`), but an item keeps the spelling it was given.
+    ///
+    /// An ASCII name has no other spelling of the same length (every other spelling has a scalar
+    /// of two bytes or more standing for one ASCII character), so for a plan of ASCII names
+    /// comparing lengths suffices.
+    @inline(__always)
+    func spells(_ name: String, as slot: Int) -> Bool {
+        if !hasNonASCIIName { return name.utf8.count == names[slot].utf8.count }
+        return name.utf8.elementsEqual(names[slot].utf8)
     }
 
     private func search(_ name: String, cursor: inout Int) -> Int? {

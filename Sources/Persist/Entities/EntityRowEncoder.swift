@@ -6,7 +6,8 @@ import Foundation
 /// Top-level values go straight into their slots; nested values (structs, arrays, dictionaries)
 /// are encoded by ``ValueEncoder``'s machinery, exactly as before. Anything the plan cannot
 /// express exactly (a top-level unkeyed or single value, a nested container or super encoder at
-/// the top level, a value nested too deep, an invalid name, a thrown error) makes the entity take
+/// the top level, a value nested too deep, an invalid name, a key spelled otherwise than the plan's
+/// name Swift finds equal to it, a thrown error) makes the entity take
 /// the general path, `makeItem()`, which gives the canonical item or error. A key the plan lacks
 /// asks for an extended plan, and a new encoder for it.
 ///
@@ -100,6 +101,8 @@ final class EntityRowEncoder {
     @inline(__always)
     func set(_ value: Value, forKey name: String) {
         if let slot = plan.slot(of: name, cursor: &position.pointee.cursor) {
+            // Another spelling of the slot's name: the item keeps the entity's own spelling.
+            if !plan.spells(name, as: slot) { markIrregular() }
             storage[slot] = value
             position.pointee.previousSlot = slot
             position.pointee.previousAddition = nil
