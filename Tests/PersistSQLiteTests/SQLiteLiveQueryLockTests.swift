@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import Persist
+import PersistConformance
+import PersistSQLite
+import PersistTestSupport
+import Testing
+
+@Suite("SQLite live queries outlast another connection's lock")
+struct SQLiteLiveQueryLockTests {
+    static func ids(_ items: [Item]?) -> [ItemID]? { items?.map(\.id) }
+
+    @Test("a live query on a rollback-journal file outlasts a lock held past the busy timeout, and sees the commit")
+    func lockedPoll() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("legacy.sqlite")
+        // Another program's database, in rollback-journal mode, which a read-only store leaves as it is.
+        let legacy = try RawDatabase(path)
+        defer { legacy.close() }
+        try legacy.exec("CREATE TABLE \"Note\" (persist_id TEXT PRIMARY KEY, v INTEGER); INSERT INTO \"Note\" VALUES ('a', 1)")
+        let lines = Locked<[String]>([])
+        let store = SQLiteDataStore(path: path, options: quietOptions {
+            $0.readOnly = true
+            $0.busyTimeout = .zero
+            $0.changePollInterval = .milliseconds(10)
+            $0.logger = Logger(label: "test") { _ in RecordingLogHandler(lines: lines) }
+        })
+        try store.setup()
+        defer { try? store.tearDown() }
+        let recorder = ObservationRecorder(store.observe(DataStoreRequest(itemType: "Note")))
+        try await recorder.waitFor { $0.count == 1 }
+        // Once a commit of the program was seen, the store watches and runs no query.
+        try legacy.exec("INSERT INTO \"Note\" VALUES ('b', 2)")
+        try await recorder.waitFor { Self.ids($0.last) == ["a", "b"] }
+        // The program writes again, holding the file locked until a poll of the store found it so.
+        try legacy.exec("BEGIN EXCLUSIVE; INSERT INTO \"Note\" VALUES ('c', 3)")
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !recorder.ended, !lines.value.contains(where: { $0.contains("holds the database locked") }),
+              ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try legacy.exec("COMMIT")
+        try #require(!recorder.ended, "the live query ended: \(String(describing: recorder.error))")
+        try await recorder.waitFor { Self.ids($0.last) == ["a", "b", "c"] }
+        #expect(recorder.error == nil)
+        await recorder.cancel()
+    }
+}
