@@ -45,4 +45,37 @@ struct LegacySchemaChangeTests {
             #expect(try allItems(store, "Archive") == [archived, later])
         }
     }
+
+    @Test("after another connection renames a table the store created, a write of its old type makes a new table; both keep their kinds, also after reopening")
+    func oldTypeAfterRename() throws {
+        try withFileStore { store, path in
+            let event = Item(itemType: "Event", id: "e1", attributes: [
+                "at": .date(Date(timeIntervalSinceReferenceDate: 5)), "done": true, "count": 1,
+            ])
+            try store.writeSync { try $0.insert(event) }
+            let raw = try RawDatabase(path)
+            try raw.exec("ALTER TABLE Event RENAME TO Event_old")
+            raw.close()
+            // The archive gains a column of its own since the rename.
+            let note = Item(itemType: "Event_old", id: "e0", attributes: ["at": .date(Date(timeIntervalSinceReferenceDate: 4)),
+                                                                          "note": ["archived"]])
+            try store.writeSync { try $0.insert(note) }
+            let fresh = Item(itemType: "Event", id: "e2", attributes: ["at": .date(Date(timeIntervalSinceReferenceDate: 9)), "done": false])
+            try store.writeSync { try $0.insert(fresh) }
+            let archived = Item(itemType: "Event_old", id: "e1", attributes: event.attributes)
+            #expect(try allItems(store, "Event") == [fresh])
+            #expect(try allItems(store, "Event_old") == [note, archived])
+            try store.tearDown()
+            let reopened = SQLiteDataStore(path: path, options: quietOptions())
+            try reopened.setup()
+            defer { try? reopened.tearDown() }
+            #expect(try allItems(reopened, "Event") == [fresh])
+            #expect(try allItems(reopened, "Event_old") == [note, archived])
+            let check = try RawDatabase(path)
+            defer { check.close() }
+            #expect(try check.rows("SELECT name, tbl_name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'persist_key:%' "
+                                   + "ORDER BY name") == [[.text("persist_key:Event"), .text("Event")],
+                                                          [.text("persist_key:Event_old"), .text("Event_old")]])
+        }
+    }
 }

@@ -233,6 +233,10 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     }
 
     private func create(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+        if let renamed = try editor.releaseKeyIndexName(of: item.itemType, in: &schema) {
+            schemaChanges.append("named the key index of table \(String(reflecting: renamed)), renamed from "
+                                 + "\(String(reflecting: item.itemType)), after it, so that a new table can take that type")
+        }
         if let reason = schema.reasonNotToCreate(item.itemType) {
             throw DataStoreError(
                 .invalidArgument,
