@@ -12,6 +12,11 @@ package struct FileIdentity: Sendable, Equatable {
     package let device: UInt64
     package let inode: UInt64
 
+    package init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+
     /// The identity of the file at `path`, called `file` in messages ("the GDBM file").
     ///
     /// - Throws: `notFound`, saying live queries end, when there is no file at `path`.

@@ -281,6 +281,16 @@ final class GDBMHandle: @unchecked Sendable {
         return GDBMErrors.error(code: code, systemError: system, path: path, action: "recover")
     }
 
+    /// The device and inode of the file the handle has open, which a `gdbm_reorganize` or
+    /// `gdbm_recover` through the handle replaces with the rebuilt file; `nil` when closed.
+    func openedFileIdentity() -> FileIdentity? {
+        try? locked { file -> FileIdentity? in
+            var status = stat()
+            guard fstat(gdbm_fdesc(file), &status) == 0 else { return nil }
+            return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+        }
+    }
+
     /// Runs `body` with the raw handle while holding the lock.
     func withFile<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
         try locked(body)

@@ -18,7 +18,9 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// `path` made absolute when the file was opened (symbolic links kept), which a later change
     /// of the working directory does not redirect.
     let absolutePath: String
-    private let identity: FileIdentity?
+    /// The device and inode of the file the store writes: the one it opened, or the file legacy
+    /// code rebuilt through ``withRawHandle(_:)`` (`gdbm_reorganize`) and the handle now has open.
+    var identity: FileIdentity? { state.withLock { $0.identity } }
     let options: GDBMDataStore.Options
     let codec: GDBMLayoutCodec
     let handle: GDBMHandle
@@ -27,6 +29,8 @@ final class GDBMOpenFile: @unchecked Sendable {
     private let journal: GDBMJournal?
 
     private struct State {
+        /// See ``GDBMOpenFile/identity``.
+        var identity: FileIdentity?
         /// Set when a commit failed half-way: the store refuses further work until reopened.
         var failure: DataStoreError?
         /// The native layout's format record must be written with the next commit (adopted empty file).
@@ -60,7 +64,6 @@ final class GDBMOpenFile: @unchecked Sendable {
         self.path = path
         self.filePath = filePath
         absolutePath = LiteralPath.absolute(path)
-        identity = FileIdentity.existing(filePath)
         self.options = options
         self.codec = codec
         self.handle = handle
@@ -69,6 +72,7 @@ final class GDBMOpenFile: @unchecked Sendable {
         journal = options.readOnly || options.buildsPrivateFile
             ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
         state.withLock { state in
+            state.identity = FileIdentity.existing(filePath)
             state.needsFormatRecord = needsFormatRecord
             state.formatVersion = formatVersion
             state.catalog = catalog
@@ -274,8 +278,16 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// Runs legacy code on the raw handle while no read block or commit runs.
     func withRawHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
         try checkUsable()
-        // Legacy code may add items with any identifier.
-        defer { state.withLock { $0.integerIDBounds.removeAll() } }
+        defer {
+            // Legacy code may add items with any identifier, and may have rebuilt the file
+            // (`gdbm_reorganize`, `gdbm_recover`), which renames a new file over the path and leaves
+            // the handle on it: that file is the store's from now on.
+            let rebuilt = handle.openedFileIdentity().flatMap { FileIdentity.existing(filePath) == $0 ? $0 : nil }
+            state.withLock { state in
+                state.integerIDBounds.removeAll()
+                if let rebuilt { state.identity = rebuilt }
+            }
+        }
         return try snapshot.withExclusive { try handle.withFile(body) }
     }
 

@@ -74,7 +74,7 @@ public final class GDBMDataStore: EngineBackedDataStore {
     ///   when the store is not set up; whatever `body` throws.
     public func withRawHandle<T>(_ body: (RawHandle) throws -> T) throws -> T {
         try scheduler.performExclusive(named: "withRawHandle") {
-            try engine.openFile().withRawHandle(body)
+            try engine.withRawHandle(body)
         }
     }
 

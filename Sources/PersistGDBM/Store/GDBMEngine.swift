@@ -36,6 +36,14 @@ final class GDBMEngine: DataStoreEngine {
         return openFile
     }
 
+    /// Runs legacy code on the open file's handle. A file it rebuilt in place (`gdbm_reorganize`)
+    /// is the one live queries watch from then on, as it is the one the store writes.
+    func withRawHandle<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        let openFile = try openFile()
+        defer { watchedFile.withLock { watched in if watched != nil { watched = openFile.identity ?? watched } } }
+        return try openFile.withRawHandle(body)
+    }
+
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         try openFile().read(body)
     }
