@@ -199,4 +199,24 @@ struct LockingTests {
             #expect(!FileManager.default.fileExists(atPath: path))
         }
     }
+
+    @Test("recover of a file another process holds open is locked, says to close it there, and changes nothing")
+    func recoverWhileHeldElsewhere() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        for readOnly in [false, true] {
+            let path = directory.path(readOnly ? "read.db" : "written.db")
+            let holder = try Self.holdFile(path, readOnly: readOnly)
+            let before = fileBytes(path)
+            let error = expectError(.locked) { try GDBMDataStore.recover(path: path) }
+            #expect(error?.path == path && error?.engineCode != nil)
+            // recover(path:) has no lock wait to give.
+            #expect(error?.message.contains("open in another process") == true && error?.message.contains("lock wait") == false,
+                    "\(error?.message ?? "")")
+            holder.closeInputAndWait()
+            #expect(fileBytes(path) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(readOnly ? "read" : "written") }
+                == [readOnly ? "read.db" : "written.db"])
+        }
+    }
 }

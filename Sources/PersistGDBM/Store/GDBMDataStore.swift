@@ -139,7 +139,14 @@ public final class GDBMDataStore: EngineBackedDataStore {
         defer { withExtendedLifetime(claim) {} }
         try ExistingFile.check(path, action: "recover", done: "recovered")
         // GDBM renames files by the name it was given; work on the file a symbolic link leads to.
-        let handle = try GDBMHandle.open(path: OpenFileRegistry.canonicalPath(path), access: .writer)
+        let handle: GDBMHandle
+        do {
+            handle = try GDBMHandle.open(path: OpenFileRegistry.canonicalPath(path), access: .writer)
+        } catch let error as DataStoreError where error.code == .locked {
+            throw DataStoreError(.locked, "the GDBM file at \(path) is open in another process; close it there before "
+                                    + "recovering it (GDBM said: \(error.engineMessage ?? "locked"))",
+                                 path: path, engineCode: error.engineCode, engineMessage: error.engineMessage)
+        }
         let report: GDBMRecoveryReport
         let hasIndexes: Bool
         do {
