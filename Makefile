@@ -60,6 +60,8 @@ docs: deps
 # ones against a throwaway server that scripts/postgres-cluster.sh starts and stops.
 bench: deps
 	$(SWIFT) build -c release --product persist-bench
+	# The migration scenarios also time persist-migrate as a process.
+	$(SWIFT) build -c release --product persist-migrate
 	./scripts/postgres-cluster.sh run .build/release/persist-bench run
 
 # A throwaway PostgreSQL server for development (scripts/postgres-cluster.sh): prints its URL and
