@@ -33,8 +33,9 @@ package final class EntityPlan: Sendable {
     /// Whether ``itemType`` is a valid item type name; writes of a type with an invalid one take
     /// the general path, which reports it.
     package let hasValidItemType: Bool
-    /// Whether some name is not ASCII only (see ``spells(_:as:)``).
-    private let hasNonASCIIName: Bool
+    /// For each slot, its name's UTF-8 length when the name is ASCII, -1 otherwise (see
+    /// ``spells(_:as:)``).
+    private let asciiNameLengths: [Int]
 
     /// How many times a type's plan may grow before its keys are deemed to vary from entity to
     /// entity (a model encoding a dictionary's keys at the top level); the type then takes the
@@ -53,7 +54,7 @@ package final class EntityPlan: Sendable {
         attributeSlots = names.indices.filter { $0 != idSlot }
         attributeMask = names.count <= 64 ? attributeSlots.reduce(UInt64(0)) { $0 | 1 << UInt64($1) } : nil
         attributeSlotsInByteOrder = attributeSlots.sorted { ByteOrder.compare(names[$0], names[$1]) < 0 }
-        hasNonASCIIName = names.contains { $0.utf8.contains { $0 >= 0x80 } }
+        asciiNameLengths = names.map { $0.utf8.contains { $0 >= 0x80 } ? -1 : $0.utf8.count }
     }
 
     /// Whether the type's keys vary too much for a plan: its writes and reads then take the
@@ -77,11 +78,12 @@ package final class EntityPlan: Sendable {
     /// `"cafe\u{301}"`, `"\u{212A}"` and `"K"`), but an item keeps the spelling it was given.
     ///
     /// An ASCII name has no other spelling of the same length (every other spelling has a scalar
-    /// of two bytes or more standing for one ASCII character), so for a plan of ASCII names
-    /// comparing lengths suffices.
+    /// of two bytes or more standing for one ASCII character), so comparing lengths suffices for
+    /// an ASCII name.
     @inline(__always)
     func spells(_ name: String, as slot: Int) -> Bool {
-        if !hasNonASCIIName { return name.utf8.count == names[slot].utf8.count }
+        let length = asciiNameLengths[slot]
+        if length >= 0 { return name.utf8.count == length }
         return name.utf8.elementsEqual(names[slot].utf8)
     }
 
