@@ -57,10 +57,10 @@ docs: deps
 	done
 
 # Every benchmark scenario at full size, in release mode (takes several minutes), the PostgreSQL
-# ones against a throwaway server that scripts/postgres-cluster.sh starts and stops.
+# ones against a throwaway server that scripts/postgres-cluster.sh starts and stops. The migration
+# scenarios also time persist-migrate as a process, so it is built in release mode too.
 bench: deps
 	$(SWIFT) build -c release --product persist-bench
-	# The migration scenarios also time persist-migrate as a process.
 	$(SWIFT) build -c release --product persist-migrate
 	./scripts/postgres-cluster.sh run .build/release/persist-bench run
 
