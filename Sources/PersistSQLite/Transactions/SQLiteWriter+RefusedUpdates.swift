@@ -18,11 +18,23 @@ extension SQLiteWriter {
 
     /// `error` naming the first selected item (in the request's order, among its first 10,000) whose
     /// own update the table refuses the same way: each is tried in a savepoint that is rolled back,
-    /// so nothing of the tries stays. `error` as it is when none is found.
+    /// so nothing of the tries stays. `error` as it is when none is found, or when looking fails
+    /// otherwise (the search only adds a name to the error the update gave).
     func namingRefusedUpdate(
         _ error: DataStoreError, _ request: DataStoreRequest, _ table: TableSchema,
         _ assignments: [(column: ColumnSchema, binding: SQLBinding)]
-    ) throws -> DataStoreError {
+    ) -> DataStoreError {
+        guard let refused = try? firstRefused(like: error, request, table, assignments) else { return error }
+        var named = error
+        named.message += " The table refuses the update of \(refused) (and maybe of other selected items); nothing was updated."
+        named.items = [refused]
+        return named
+    }
+
+    private func firstRefused(
+        like error: DataStoreError, _ request: DataStoreRequest, _ table: TableSchema,
+        _ assignments: [(column: ColumnSchema, binding: SQLBinding)]
+    ) throws -> ItemReference? {
         var window = request
         window.limit = min(request.limit ?? Self.namingLimit, Self.namingLimit)
         let decoder = RowDecoder(table: table, path: path)
@@ -35,7 +47,6 @@ extension SQLiteWriter {
         let list = assignments.indices.map { "\(assignments[$0].column.quoted) = ?\(first + $0)" }.joined(separator: ", ")
         let update = "UPDATE OR ABORT \(table.quoted) SET \(list) WHERE \(table.keyCondition)"
         let values = assignments.map(\.binding)
-        var refused: ItemReference?
         try connection.execute("SAVEPOINT persist_naming", operation: Self.naming)
         defer {
             try? connection.execute("ROLLBACK TO persist_naming", operation: Self.naming)
@@ -46,14 +57,9 @@ extension SQLiteWriter {
             do {
                 try connection.execute(update, key + values, operation: Self.naming)
             } catch let tried as DataStoreError where tried.engineCode == error.engineCode {
-                refused = ItemReference(itemType: request.itemType, id: id)
-                break
+                return ItemReference(itemType: request.itemType, id: id)
             }
         }
-        guard let refused else { return error }
-        var named = error
-        named.message += " The table refuses the update of \(refused) (and maybe of other selected items); nothing was updated."
-        named.items = [refused]
-        return named
+        return nil
     }
 }

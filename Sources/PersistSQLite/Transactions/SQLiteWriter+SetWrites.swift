@@ -34,7 +34,7 @@ extension SQLiteWriter {
         } catch let error as DataStoreError where error.code == .uniqueViolation {
             throw try namingUniqueUpdate(error, request, values)
         } catch let error as DataStoreError where Self.isUnnamedRowConstraint(error) {
-            throw try namingRefusedUpdate(error, request, table, assignments)
+            throw namingRefusedUpdate(error, request, table, assignments)
         } catch var error as DataStoreError where error.code == .alreadyExists
                     && error.engineCode == SQLiteErrors.primaryKeyConstraint && table.key.isRowid {
             // Not an identifier (the rowid) but the table's PRIMARY KEY of other columns.
