@@ -37,12 +37,7 @@ extension SQLiteWriter {
     ) throws -> ItemReference? {
         var window = request
         window.limit = min(request.limit ?? Self.namingLimit, Self.namingLimit)
-        let decoder = RowDecoder(table: table, path: path)
-        let selection = RequestCompiler.select(window, from: table, selecting: table.key.sql)
-        var selected: [ItemID] = []
-        try connection.withStatement(selection.sql, selection.bindings) { statement in
-            while try statement.step(Self.naming) { selected.append(try decoder.identifier(statement)) }
-        }
+        let selected = try selectedIdentifiers(window, in: table, operation: Self.naming)
         let first = table.key.needsGuard ? 3 : 2
         let list = assignments.indices.map { "\(assignments[$0].column.quoted) = ?\(first + $0)" }.joined(separator: ", ")
         let update = "UPDATE OR ABORT \(table.quoted) SET \(list) WHERE \(table.keyCondition)"

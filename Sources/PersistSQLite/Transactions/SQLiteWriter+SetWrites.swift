@@ -57,12 +57,8 @@ extension SQLiteWriter {
         _ values: [String: Value], _ table: TableSchema, _ operation: String
     ) throws {
         try inSavepoint {
+            let selected = try selectedIdentifiers(request, in: table, operation: operation)
             let decoder = RowDecoder(table: table, path: path)
-            let selection = RequestCompiler.select(request, from: table, selecting: table.key.sql)
-            var selected: [ItemID] = []
-            try connection.withStatement(selection.sql, selection.bindings) { statement in
-                while try statement.step(operation) { selected.append(try decoder.identifier(statement)) }
-            }
             var updated: Set<ItemID> = []
             try connection.withStatement(query.sql + " RETURNING \(table.key.sql)", query.bindings) { statement in
                 while try statement.step(operation) { updated.insert(try decoder.identifier(statement)) }
@@ -86,6 +82,17 @@ extension SQLiteWriter {
                 }
             }
         }
+    }
+
+    /// The identifiers of the items `request` selects in `table`, in the request's order.
+    func selectedIdentifiers(_ request: DataStoreRequest, in table: TableSchema, operation: String) throws -> [ItemID] {
+        let decoder = RowDecoder(table: table, path: path)
+        let selection = RequestCompiler.select(request, from: table, selecting: table.key.sql)
+        var selected: [ItemID] = []
+        try connection.withStatement(selection.sql, selection.bindings) { statement in
+            while try statement.step(operation) { selected.append(try decoder.identifier(statement)) }
+        }
+        return selected
     }
 
     /// The refusal of an update one of whose rows does not hold `expected` but `actual`: the
