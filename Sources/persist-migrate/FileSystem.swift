@@ -42,11 +42,15 @@ enum FileSystem {
     /// Why a `FileManager` call failed, in the system's words (its `localizedDescription` is often
     /// only "The operation could not be completed").
     static func reason(_ error: any Error) -> String {
-        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error,
-           (underlying as NSError).domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32((underlying as NSError).code)))
-        }
+        if let code = systemError(error) { return String(cString: strerror(code)) }
         return error.localizedDescription
+    }
+
+    /// The system's error number (`errno`) behind a `FileManager` call's failure, when it gives one.
+    static func systemError(_ error: any Error) -> Int32? {
+        guard let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error,
+              (underlying as NSError).domain == NSPOSIXErrorDomain else { return nil }
+        return Int32((underlying as NSError).code)
     }
 
     /// The directory a path is in.

@@ -39,6 +39,14 @@ struct GDBMDriver: StoreDriver {
             do {
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
             } catch {
+                // The folder refuses a new file (its permissions, an immutable or read-only file
+                // system): the new version cannot be created there, 73, as a new target's cannot.
+                if let code = FileSystem.systemError(error), [EACCES, EPERM, EROFS].contains(code) {
+                    throw ToolFailure(.cannotCreate, code: "readOnly", "cannot copy \(path) to build the new version "
+                                        + "beside it: " + FileSystem.reason(error), hint: "\(path) was left as it was; "
+                                        + "its folder cannot be written (the new version is built beside it and renamed "
+                                        + "into place); check the folder's permissions, or choose another target path")
+                }
                 // Writing the copy failed (a full disk, a file size limit): an I/O error, 74, as a
                 // failed write of the copy's items is; the target itself was opened and is fine.
                 throw ToolFailure(.ioError, code: "io", "cannot copy \(path) to build the new version beside it: "

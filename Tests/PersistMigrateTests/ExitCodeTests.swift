@@ -56,6 +56,26 @@ struct ExitCodeTests {
         }
     }
 
+    @Test("73, not 74, when an existing GDBM target's folder cannot be written: the hint is the folder's permissions")
+    func existingGDBMTargetInUnwritableFolder() throws {
+        try Self.withSource { directory in
+            let folder = directory.path("kept")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            try StoreFiles.gdbm(directory.path("kept/kept.gdbm"), holding: StoreFiles.items(count: 8))
+            let before = fileBytes(directory.path("kept/kept.gdbm"))
+            try ReadOnlyFile.makeReadOnly(folder)
+            defer { ReadOnlyFile.makeWritable(folder) }
+            let output = try Tool.run(["old.db", "kept/kept.gdbm", "--if-exists", "replace", "--progress", "never"],
+                                      in: directory.url)
+            #expect(output.status == 73, "\(output.stderr)")
+            #expect(output.stderr.contains("folder cannot be written") && output.stderr.contains("permissions"),
+                    "\(output.stderr)")
+            #expect(!output.stderr.contains("free disk space"), "\(output.stderr)")
+            #expect(fileBytes(directory.path("kept/kept.gdbm")) == before)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["kept.gdbm"])
+        }
+    }
+
     @Test("74, not 73, when a target cannot be opened for want of room: a new GDBM file, an existing SQLite database in WAL mode")
     func targetOpenFindsNoRoom() throws {
         try Self.withSource { directory in
