@@ -114,8 +114,10 @@ struct PersistMigrate: ParsableCommand {
     @Option(name: .customLong("raw-type"), help: "The item type that raw GDBM key/value pairs are read as or written from.")
     var rawType = "Entry"
 
-    @Option(name: .long, help: ArgumentHelp("Copy only these item types (comma-separated); the summary notes a type the source does not have.", valueName: "A,B"))
-    var types: String?
+    // Repeatable, as the reshape rules are: `--types A --types B` copies both, never only the last.
+    @Option(name: .long, help: ArgumentHelp("Copy only these item types (comma-separated, or the option repeated); the "
+                                                + "summary notes a type the source does not have.", valueName: "A,B"))
+    var types: [String] = []
 
     @Option(name: .customLong("if-exists"), help: "Items the target already holds: fail (write nothing), replace, or skip.")
     var ifExists: MigrationOptions.ExistingItems = .fail
@@ -155,7 +157,8 @@ struct PersistMigrate: ParsableCommand {
     var verbose = false
 
     var selectedTypes: [String]? {
-        types.map { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } }
+        guard !types.isEmpty else { return nil }
+        return types.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
     func validate() throws {

@@ -26,6 +26,20 @@ struct OptionTests {
         #expect(try StoreFiles.contents(.sqlite, directory.path("new.sqlite")) == Set(items.filter { $0.itemType == "Review" }))
     }
 
+    @Test("--types given more than once copies the types of every one, as one list with commas does")
+    func repeatedTypes() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let items = try Self.source(directory)
+        let kinds = Set(items.map(\.itemType)).sorted()
+        try #require(kinds.count >= 2)
+        let output = try Tool.run(["old.db", "new.sqlite", "--progress", "never", "--types", kinds[0], "--types", kinds[1]],
+                                  in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        let copied = try StoreFiles.contents(.sqlite, directory.path("new.sqlite"))
+        #expect(copied == Set(items.filter { kinds.prefix(2).contains($0.itemType) }))
+    }
+
     @Test("the summary's table aligns and never cuts item type names of any script")
     func summaryNames() throws {
         let directory = try TemporaryDirectory()
