@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Logging
 import Persist
 import Testing
 
@@ -33,17 +32,11 @@ private final class WatchedEngine: DataStoreEngine, ExternalChangeSource {
     func endWatchingExternalChanges() { watching.withLock { $0 = false } }
 }
 
-private final class WatchedStore: EngineBackedDataStore {
-    let scheduler: WriteScheduler
-    let engine = WatchedEngine()
-    init() { scheduler = WriteScheduler(engine: engine, logger: Logger(label: "persist.tests.watched")) }
-}
-
 @Suite("Live queries and the engine's watch")
 struct ObservationRaceTests {
     @Test("a live query started while the last other one is cancelled leaves the engine watching")
     func startWhileCancelling() async throws {
-        let store = WatchedStore()
+        let store = EngineStore(WatchedEngine())
         try store.setup()
         defer { try? store.tearDown() }
         let request = DataStoreRequest(itemType: "T")

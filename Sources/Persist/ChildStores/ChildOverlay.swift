@@ -112,6 +112,15 @@ final class ChildOverlay: StoreWriter, TypeNameComparing {
         return request.limit.map { min($0, available) } ?? available
     }
 
+    /// The parent's own aggregate (which a database computes without handing out every item) when
+    /// the child has not changed the type; otherwise the fold of the overlaid items.
+    func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value? {
+        guard let local = changes[key(request.itemType)], !local.isEmpty else {
+            return try parent.reader.aggregate(function, of: attribute, matching: request)
+        }
+        return try foldAggregate(function, of: attribute, matching: request)
+    }
+
     func itemTypes() throws -> [String] {
         var types = Set(try parent.itemTypes().map(key))
         for typeKey in changes.keys {

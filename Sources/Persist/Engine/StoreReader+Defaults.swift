@@ -8,6 +8,12 @@ extension StoreReader {
     /// let best = try reader.aggregate(.maximum, of: "rating", matching: DataStoreRequest(itemType: "Restaurant"))
     /// ```
     public func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value? {
+        try foldAggregate(function, of: attribute, matching: request)
+    }
+
+    /// Folds the attribute's values of the items `forEachItem` selects: the default aggregate,
+    /// also for a reader that overrides ``aggregate(_:of:matching:)`` only in some cases.
+    func foldAggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value? {
         var accumulator = AggregateAccumulator(function)
         try forEachItem(matching: request) { item in
             accumulator.add(item.attributes[attribute])
