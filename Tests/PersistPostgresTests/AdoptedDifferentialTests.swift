@@ -7,7 +7,8 @@ import Testing
 /// The same random requests on adopted tables of every mapped type and on an
 /// `InMemoryDataStore` holding the same items must give identical answers: the requests compile
 /// to SQL over declared types (integers, reals, numerics, collated text, char, dates, timestamps,
-/// uuid) or, for JSON, are evaluated by the store.
+/// uuid) or, for JSON, are evaluated by the store. Aggregates of every column over the same
+/// requests are compared too, the integer columns' computed by the server.
 @Suite("PostgresDataStore answers random requests on adopted tables exactly like InMemoryDataStore")
 struct AdoptedDifferentialTests {
     static let requestCount = 1500
@@ -62,6 +63,7 @@ struct AdoptedDifferentialTests {
             try memory.setup()
             try memory.writeSync { accessor in for item in items { try accessor.insert(item) } }
             var random = RandomData(seed: 99)
+            var columns = SeededGenerator(seed: 7)
             var mismatches = 0
             for number in 0..<Self.requestCount {
                 let request = random.request(itemCount: 60)
@@ -69,6 +71,21 @@ struct AdoptedDifferentialTests {
                     try store.read { accessor in
                         (try accessor.items(forRequest: request), try accessor.countItems(forRequest: request),
                          try accessor.firstItem(forRequest: request))
+                    }
+                }
+                let attribute = ["i", "d", "s", "b", "t", "x", "n", "o"][Int.random(in: 0..<8, using: &columns)]
+                let aggregates = try self.aggregates(of: attribute, request, store)
+                let expectedAggregates = try self.aggregates(of: attribute, request, memory)
+                if aggregates != expectedAggregates {
+                    mismatches += 1
+                    if mismatches <= 3 {
+                        Issue.record("""
+                            request #\(number): aggregates of \(attribute) over \(request.itemType) filter \
+                            \(request.filter.map { "\($0)" } ?? "none") offset \(request.offset) \
+                            limit \(request.limit.map(String.init) ?? "none")
+                              in memory \(expectedAggregates)
+                              postgres  \(aggregates)
+                            """)
                     }
                 }
                 let (actual, count, first) = try answer(store)
@@ -87,6 +104,15 @@ struct AdoptedDifferentialTests {
                 }
             }
             #expect(mismatches == 0, "\(mismatches) of \(Self.requestCount) requests differ")
+        }
+    }
+
+    /// The minimum, maximum, sum and average of `attribute` over the items `request` selects.
+    private func aggregates(of attribute: String, _ request: DataStoreRequest, _ store: any DataStore) throws -> [Value?] {
+        try store.read { accessor in
+            [try accessor.minimum(of: attribute, forRequest: request), try accessor.maximum(of: attribute, forRequest: request),
+             try accessor.sum(of: attribute, forRequest: request),
+             try accessor.average(of: attribute, forRequest: request).map(Value.double)]
         }
     }
 }
