@@ -6,7 +6,8 @@ import Testing
 import PersistTestSupport
 
 /// The same random requests on the SQLite store and on ``InMemoryDataStore`` must give identical
-/// answers, for created (typed) tables and for legacy tables mixing storage classes.
+/// answers, for created (typed) tables and for legacy tables mixing storage classes, aggregates of
+/// a random attribute over each request included.
 @Suite("SQLiteDataStore answers random requests exactly like InMemoryDataStore")
 struct SQLiteDifferentialTests {
     static let requestCount = 1000
@@ -14,6 +15,7 @@ struct SQLiteDifferentialTests {
     /// Runs `requestCount` random requests on both stores and records the first differences.
     static func compare(_ sqlite: SQLiteDataStore, _ memory: InMemoryDataStore, seed: UInt64) throws {
         var random = RandomData(seed: seed)
+        var attributes = SeededGenerator(seed: seed)
         var mismatches = 0
         for number in 0..<requestCount {
             let request = random.request(itemCount: 60)
@@ -22,6 +24,11 @@ struct SQLiteDifferentialTests {
                     (try accessor.items(forRequest: request), try accessor.countItems(forRequest: request),
                      try accessor.firstItem(forRequest: request))
                 }
+            }
+            let attribute = ["i", "d", "s", "b", "t", "x", "n", "o"][Int.random(in: 0..<8, using: &attributes)]
+            if let difference = try AggregateReadings.difference(attribute, over: request, in: sqlite, from: memory) {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("request #\(number) (seed \(seed)): \(difference)") }
             }
             let (items, count, first) = try answer(sqlite)
             let (expectedItems, expectedCount, expectedFirst) = try answer(memory)
