@@ -169,14 +169,15 @@ extension PostgresWriter: SchemaRecreatingWriter {
     }
 
     /// Makes the columns of a recreated table that cannot keep `row`'s values as given fall back
-    /// to the tagged encoding; `false` when nothing could be done (the key does not fit, or a value
-    /// has no column).
+    /// to the tagged encoding; `false` when nothing could be done. An attribute that has no column
+    /// (one added to the items of a schemaless source after it recorded the table) is passed over:
+    /// the general insert path adds its column once the others fit.
     func fallBack(for row: ItemRow, in table: TableSchema) throws -> Bool {
         let dateOID = schema.dateTypeOID ?? 0
         var current = table
         var changed = false
         for (name, value) in zip(row.names.names, row.values) {
-            guard let index = current.columnIndex[name] else { return false }
+            guard let index = current.columnIndex[name] else { continue }
             let column = current.columns[index]
             guard column.type.encode(value, persistDateOID: dateOID) == nil else { continue }
             guard column.type != .mixed else { return false }
