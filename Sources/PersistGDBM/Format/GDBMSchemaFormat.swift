@@ -41,13 +41,31 @@ extension GDBMReader: SchemaDescribingReader {
 
 extension GDBMWriter: SchemaRecreatingWriter {
     /// Records the schema in the file, for a later migration to an SQL store; the items are stored
-    /// as usual. `false` in the raw layout, or when the file already carries a schema for the type.
+    /// as usual. A schema the file carries for the type is replaced when the file holds no item of
+    /// it (they were all deleted since), so that it never describes items it did not come with.
+    /// `false` in the raw layout, or when the file carries another schema for a type it holds items of.
     func recreate(_ description: TableDescription) throws -> Bool {
         guard case .native = codec else { return false }
-        let current = try tableDescriptions()
-        guard !current.contains(where: { $0.itemType == description.itemType }) else { return false }
-        changes[GDBMSchemaFormat.key] = .put(GDBMSchemaFormat.encode(current + [description]))
+        var current = try tableDescriptions()
+        if let index = current.firstIndex(where: { $0.itemType == description.itemType }) {
+            guard current[index] != description else { return true }
+            guard try !holdsItems(ofType: description.itemType) else { return false }
+            current[index] = description
+        } else {
+            current.append(description)
+        }
+        changes[GDBMSchemaFormat.key] = .put(GDBMSchemaFormat.encode(current))
         return true
+    }
+
+    /// Whether the block sees an item of `itemType`.
+    private func holdsItems(ofType itemType: String) throws -> Bool {
+        var found = false
+        try scan(prefix: NativeKeyCodec.prefix(for: itemType), withRecords: false) { _, _ in
+            found = true
+            return false
+        }
+        return found
     }
 
     /// A GDBM file has no declared types, so no value ever needs a fallback.
