@@ -368,7 +368,8 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             let date = try required(key, shortcut: { $0.date(atSlot: $1) }, Self.date)
             return unsafeBitCast(date, to: T.self)
         }
-        return try Self.unbox(value(key), key)
+        guard let found = try present(key) else { return try ValueDecodingState.absent(type, key, codingPath: []) }
+        return try Self.unbox(found, key)
     }
 
     // `decodeIfPresent` gives nil for a missing key, as the default implementation does by asking

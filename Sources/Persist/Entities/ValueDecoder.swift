@@ -6,6 +6,9 @@ import Foundation
 /// `Int`, `.double(2.5)` does not); booleans also decode from the integers 0 and 1, which is how
 /// legacy SQLite tables store them. Keyed containers list `allKeys` in the byte order of the keys'
 /// UTF-8, the order records list attributes in, so a value decodes the same way on every read.
+/// A missing key reads as null where the type asks for one (`decode(Int?.self, forKey:)`, a
+/// property wrapper around an optional), since items drop null attributes; any other type gets
+/// `keyNotFound`.
 ///
 /// ```swift
 /// struct Address: Codable { var street: String; var city: String }
@@ -42,6 +45,16 @@ struct ValueDecodingState: Decoder {
             return result
         }
         return try T(from: ValueDecodingState(value: value, codingPath: codingPath))
+    }
+
+    /// A `T` for a key the object lacks. An item drops its null attributes, so a value encoded
+    /// as null (a `nil` written with `encode` rather than `encodeIfPresent`, or by a property
+    /// wrapper around an optional) comes back absent: a type that decodes from null gets null;
+    /// any other one throws `keyNotFound`, as for any missing key.
+    static func absent<T: Decodable, Key: CodingKey>(_ type: T.Type, _ key: Key, codingPath: [any CodingKey]) throws -> T {
+        if let decoded = try? unbox(Value.null, as: type, codingPath: codingPath + [key]) { return decoded }
+        throw DecodingError.keyNotFound(key, DecodingError.Context(
+            codingPath: codingPath, debugDescription: "no value for \(String(reflecting: key.stringValue))"))
     }
 
     static func mismatch(_ type: Any.Type, _ value: Value, _ codingPath: [any CodingKey]) -> DecodingError {
@@ -164,8 +177,7 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
         guard let value = object[key.stringValue] else {
-            throw DecodingError.keyNotFound(key, DecodingError.Context(
-                codingPath: codingPath, debugDescription: "no value for \(String(reflecting: key.stringValue))"))
+            return try ValueDecodingState.absent(type, key, codingPath: codingPath)
         }
         // A null goes to T itself, so that optionals decode it as nil.
         return try ValueDecodingState.unbox(value, as: type, codingPath: codingPath + [key])
