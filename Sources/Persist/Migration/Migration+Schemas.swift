@@ -20,8 +20,8 @@ extension Migration {
             let wanted = chosen.map(Set.init)
             for itemType in try describing.describedTypes()
             where !targetTypes.contains(options.reshape.targetType(of: itemType)) && wanted?.contains(itemType) ?? true {
-                guard let description = try describing.tableDescription(ofType: itemType) else { continue }
-                let leftBehind = try describing.schemaNotCarried(ofType: itemType)
+                guard let copied = try describing.copyDescription(ofType: itemType) else { continue }
+                let (description, leftBehind) = copied
                 if !leftBehind.isEmpty {
                     notCarried.append((options.reshape.targetType(of: itemType),
                                        "the copy of \(String(reflecting: itemType)) does not carry "

@@ -113,6 +113,11 @@ package protocol SchemaDescribingReader: StoreReader {
     /// CHECK constraints, foreign keys, triggers, partial indexes, …), each described for a note
     /// (`the trigger "posts_touch"`), so that a migration reports it rather than drop it silently.
     func schemaNotCarried(ofType itemType: String) throws -> [String]
+
+    /// ``tableDescription(ofType:)`` and ``schemaNotCarried(ofType:)`` at once, for a copy: a
+    /// reader that reads the items to answer both (a native GDBM file loosens the table it recorded
+    /// to the items it holds now) reads them once.
+    func copyDescription(ofType itemType: String) throws -> (description: TableDescription, notCarried: [String])?
 }
 
 extension SchemaDescribingReader {
@@ -122,6 +127,13 @@ extension SchemaDescribingReader {
 
     /// Nothing left behind: an engine that describes only what a copy recreates.
     package func schemaNotCarried(ofType itemType: String) throws -> [String] { [] }
+
+    /// The description, then what it leaves behind: two questions for an engine that answers
+    /// them from its catalog.
+    package func copyDescription(ofType itemType: String) throws -> (description: TableDescription, notCarried: [String])? {
+        guard let description = try tableDescription(ofType: itemType) else { return nil }
+        return (description, try schemaNotCarried(ofType: itemType))
+    }
 }
 
 /// A writer that can recreate a described table before a migration loads it.

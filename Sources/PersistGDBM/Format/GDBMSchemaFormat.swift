@@ -34,8 +34,33 @@ extension GDBMReader: SchemaDescribingReader {
         try tableDescriptions().map(\.itemType)
     }
 
+    /// The recorded table, loosened to the items the file holds now (see ``copyDescription(ofType:)``).
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
-        try tableDescriptions().first { $0.itemType == itemType }
+        try copyDescription(ofType: itemType)?.description
+    }
+
+    func schemaNotCarried(ofType itemType: String) throws -> [String] {
+        try copyDescription(ofType: itemType)?.notCarried ?? []
+    }
+
+    /// The table recorded for `itemType`, loosened where the items, edited through the store since
+    /// (GDBM checks no constraint), no longer meet it: a `NOT NULL` an item lacks, a `UNIQUE` two
+    /// items share values in (see `TableRelaxation`), with a note on each. Reads the type's items
+    /// once, and only when the record names the type and the table has such a constraint.
+    func copyDescription(ofType itemType: String) throws -> (description: TableDescription, notCarried: [String])? {
+        guard let recorded = try tableDescriptions().first(where: { $0.itemType == itemType }) else { return nil }
+        var relaxation = TableRelaxation(recorded)
+        guard !relaxation.isSettled, let prefix = codec.prefix(for: itemType) else { return relaxation.result }
+        let codec = codec
+        try scan(prefix: prefix, withRecords: true) { key, record in
+            guard let record else { return true }
+            try openFile.decoding(key: key) {
+                let id = try codec.decodeID(key, prefixLength: prefix.count)
+                try relaxation.observe(id: id) { try codec.lookup($0, in: record) }
+            }
+            return !relaxation.isSettled
+        }
+        return relaxation.result
     }
 }
 
