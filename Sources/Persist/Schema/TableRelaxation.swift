@@ -29,7 +29,10 @@ package struct TableRelaxation {
 
         let origin: Origin
         let columns: [String]
-        var seen: Set<[UniquenessKey]> = []
+        /// The hashes of the value tuples seen so far, not the tuples: a million items cost about
+        /// 16 MB, not a copy of their values (over 100 MB). Two different tuples sharing a 64-bit
+        /// hash (for a million items, about 3 chances in 10^8) would only relax the table needlessly.
+        var seen: Set<Int> = []
         var broken = false
     }
 
@@ -73,7 +76,8 @@ package struct TableRelaxation {
                 guard let found = try value(column) else { break }
                 tuple.append(UniquenessKey(found))
             }
-            guard tuple.count == checks[index].columns.count, !checks[index].seen.insert(tuple).inserted else { continue }
+            guard tuple.count == checks[index].columns.count, !checks[index].seen.insert(tuple.hashValue).inserted
+            else { continue }
             checks[index].broken = true
             checks[index].seen = []
         }
