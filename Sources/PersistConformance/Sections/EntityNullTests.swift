@@ -52,6 +52,38 @@ struct Profile: DataStoreEntity, Equatable {
     }
 }
 
+/// A model whose nested value is required: a missing one is `keyNotFound`, which it catches.
+struct Badge: DataStoreEntity, Equatable {
+    struct Level: Codable, Equatable { var rank: Int }
+    static let itemType = "Badge"
+    var id: Int
+    var level: Level?
+    var missing = false
+
+    private enum CodingKeys: String, CodingKey { case id, level }
+
+    init(id: Int, level: Level?) {
+        self.id = id
+        self.level = level
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(Int.self, forKey: .id)
+        do {
+            level = try container.decode(Level.self, forKey: .level)
+        } catch DecodingError.keyNotFound {
+            missing = true
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encodeIfPresent(level, forKey: .level)
+    }
+}
+
 /// Entities whose `nil` values are encoded as null: items drop null attributes, so these come back
 /// as missing keys, which a type decoding null must read as null.
 enum EntityNullTests {
@@ -70,12 +102,25 @@ enum EntityNullTests {
             let items = try allItems(store, Profile.itemType)
             #expect(try items.map { try Profile(item: $0) } == profiles)
             #expect(items[1]["score"] == nil && items[2]["motto"] == nil)
-            // A missing value the model cannot read as null is still missing, on both paths.
+            // A value the model cannot read (an integer for its String?) is refused with the same error on both paths.
             try store.writeSync { try $0.save(Item(itemType: Profile.itemType, id: 7, attributes: ["motto": 1])) }
             let typed = expectError(.typeMismatch) { try store.read { try $0.getAll(Profile.self) } }
             let general = expectError(.typeMismatch) { try allItems(store, Profile.itemType).map { try Profile(item: $0) } }
             #expect(typed?.message.hasPrefix(general?.message ?? "-") == true)
             #expect(general?.message.contains("motto") == true)
+        },
+        ConformanceTest("a missing value of a type that does not accept null is still keyNotFound", group: .entities) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor in
+                try accessor.insert(Badge(id: 1, level: Badge.Level(rank: 3)))
+                try accessor.insert(Badge(id: 2, level: nil))
+            }
+            for _ in 0..<3 {
+                let badges = try store.read { try $0.getAll(Badge.self) }
+                #expect(badges.map(\.missing) == [false, true])
+                #expect(badges.first?.level == Badge.Level(rank: 3))
+            }
+            #expect(try allItems(store, Badge.itemType).map { try Badge(item: $0).missing } == [false, true])
         },
     ]
 }
