@@ -23,6 +23,7 @@ final class Kennel: DataStoreEntity, Equatable, CustomStringConvertible {
 
 /// A base class with a synthesized conformance, whose subclasses are entities; two animals are
 /// equal when their descriptions, which subclasses extend with their own properties, are.
+// @unchecked Sendable: every stored property is a `let` of a Sendable type, so an instance never changes after init; a non-final class cannot prove that to the compiler.
 class Animal: Codable, Equatable, @unchecked Sendable, CustomStringConvertible {
     let id: Int
     let name: String
@@ -40,6 +41,7 @@ class Animal: Codable, Equatable, @unchecked Sendable, CustomStringConvertible {
 }
 
 /// Keeps its base's keys under `"super"` (`superEncoder()` / `superDecoder()`).
+// @unchecked Sendable: as its base class, only `let`s of Sendable types.
 final class Dog: Animal, DataStoreEntity, @unchecked Sendable {
     static let itemType = "Dog"
     let breed: String
@@ -68,6 +70,7 @@ final class Dog: Animal, DataStoreEntity, @unchecked Sendable {
 
 /// Keeps its base's keys under a key of its own (`superEncoder(forKey:)`), and its identifier at
 /// the top level too; decodes its own keys after its base's.
+// @unchecked Sendable: as its base class, only `let`s of Sendable types.
 final class Cat: Animal, DataStoreEntity, @unchecked Sendable {
     static let itemType = "Cat"
     let indoor: Bool
@@ -99,6 +102,7 @@ final class Cat: Animal, DataStoreEntity, @unchecked Sendable {
 
 /// Encodes its base into the same top-level container (`super.encode(to: encoder)`): the keys of
 /// both levels side by side.
+// @unchecked Sendable: as its base class, only `let`s of Sendable types.
 final class Bird: Animal, DataStoreEntity, @unchecked Sendable {
     static let itemType = "Bird"
     let wingspan: Double
@@ -219,6 +223,7 @@ struct Ledger: DataStoreEntity, Equatable {
 }
 
 /// A non-final entity class; its subclass adds a key, so a write of `[Vehicle]` mixes shapes.
+// @unchecked Sendable: every stored property is a `let` of a Sendable type, so an instance never changes after init; a non-final class cannot prove that to the compiler.
 class Vehicle: DataStoreEntity, Equatable, CustomStringConvertible, @unchecked Sendable {
     static let itemType = "Vehicle"
     let id: Int
@@ -235,6 +240,7 @@ class Vehicle: DataStoreEntity, Equatable, CustomStringConvertible, @unchecked S
 }
 
 /// A subclass stored as its base's item type, with a key of its own.
+// @unchecked Sendable: as its base class, only `let`s of Sendable types.
 final class Truck: Vehicle, @unchecked Sendable {
     let load: Int
 
