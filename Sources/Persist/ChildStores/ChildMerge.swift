@@ -19,11 +19,14 @@ enum ChildMerge {
             let indexes = child.engine.declaredIndexes
             guard !changes.isEmpty || !indexes.isEmpty else { return }
             let dropped = try parent.writeSync { accessor in
-                // The indexes first: the parent then checks every change against them.
+                let dropped = try apply(changes, to: accessor, policy: policy, parent: parent.location)
+                // The indexes last, over the merged items: the child's items held to them, so a
+                // child that removed duplicates before declaring one merges; a duplicate the
+                // parent made meanwhile refuses the declaration, and the merge fails whole.
                 for index in indexes {
                     try accessor.ensureIndex(ofType: index.itemType, on: index.attributes, unique: index.isUnique)
                 }
-                return try apply(changes, to: accessor, policy: policy, parent: parent.location)
+                return dropped
             }
             child.engine.clear()
             if !dropped.isEmpty {

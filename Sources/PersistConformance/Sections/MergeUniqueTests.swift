@@ -48,5 +48,34 @@ enum MergeUniqueTests {
             expectError(.uniqueViolation) { try parent.merge(child) }
             #expect(try allItems(parent, "User").map { $0["email"] } == ["y", "x", "z", "w"])
         },
+        ConformanceTest("a child that removed the parent's duplicates and then declared a unique index over them merges",
+                        group: .indexes) { context in
+            let parent = try context.makeStore()
+            try seed(parent, [user("a", "x"), user("b", "x"), user("c", "y"), user("d", "y")])
+            let child = try parent.makeChildDataStore()
+            try child.setup()
+            defer { try? child.tearDown() }
+            // One duplicate deleted, the other given a value of its own: the child's items are unique.
+            try child.writeSync { accessor in
+                try accessor.deleteItem(ofType: "User", id: "b")
+                try accessor.save(user("d", "z"))
+                try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true)
+            }
+            try parent.merge(child)
+            #expect(try allItems(parent, "User") == [user("a", "x"), user("c", "y"), user("d", "z")])
+            #expect(try parent.indexes(ofType: "User").map(\.attributes) == [["email"]])
+            expectError(.uniqueViolation) { try seed(parent, [user("e", "x")]) }
+            // The parent meanwhile made a duplicate the child's index refuses: nothing merges.
+            try child.writeSync { accessor in
+                try accessor.ensureIndex(ofType: "User", on: ["name"], unique: true)
+                try accessor.save(Item(itemType: "User", id: "a", attributes: ["email": "x", "name": "Ann"]))
+            }
+            try parent.writeSync { accessor in
+                try accessor.save(Item(itemType: "User", id: "c", attributes: ["email": "y", "name": "Ann"]))
+            }
+            expectError(.uniqueViolation) { try parent.merge(child) }
+            #expect(try allItems(parent, "User").map { $0["name"] } == [nil, "Ann", nil])
+            #expect(try parent.indexes(ofType: "User").map(\.attributes) == [["email"]])
+        },
     ]
 }
