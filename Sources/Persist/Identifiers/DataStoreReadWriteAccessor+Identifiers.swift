@@ -43,7 +43,10 @@ extension DataStoreReadWriteAccessor {
         let candidate: Int64
         // The names match as Swift strings; a store that keeps two spellings of one name apart
         // (GDBM) is asked again for the other spelling, whose items the known value does not cover.
-        if let known = nextIntegerIDs.index(forKey: itemType), nextIntegerIDs[known].key.utf8.elementsEqual(itemType.utf8) {
+        // A key numbered by a sequence that legacy inserts share is asked every time (see
+        // `SequencedIntegerIDs`).
+        if let known = nextIntegerIDs.index(forKey: itemType), nextIntegerIDs[known].key.utf8.elementsEqual(itemType.utf8),
+           (writer as? any SequencedIntegerIDs)?.takesEachIntegerIDFromSequence(ofType: itemType) != true {
             candidate = nextIntegerIDs[known].value
         } else {
             candidate = try context.locating { try writer.nextIntegerID(ofType: itemType) }

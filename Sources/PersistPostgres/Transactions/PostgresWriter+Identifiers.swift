@@ -1,12 +1,22 @@
 import Persist
 
+extension PostgresWriter: SequencedIntegerIDs {
+    /// Whether the type's last identifier came from its key's sequence: then every identifier of
+    /// the block does, since a legacy `INSERT` committed meanwhile takes the sequence's next value
+    /// without waiting for the block.
+    func takesEachIntegerIDFromSequence(ofType itemType: String) -> Bool {
+        sequencedKeys.contains(itemType)
+    }
+}
+
 extension PostgresWriter {
     /// The next integer identifier of a type whose key is an integer column.
     ///
     /// - An adopted key with a sequence (see ``keySequence``) that counts up takes the identifier
     ///   from that sequence with `nextval`, so legacy `INSERT`s that let the column default and
-    ///   Persist never hand out the same identifier. A sequence behind the table's largest key
-    ///   (rows inserted with explicit keys) is first moved up to it with `setval`.
+    ///   Persist never hand out the same identifier; each identifier of a block does (see
+    ///   ``takesEachIntegerIDFromSequence(ofType:)``). A sequence behind the table's largest key
+    ///   (rows inserted with explicit keys, or ones the block wrote) is first moved up to it with `setval`.
     /// - A sequence that counts down, or whose `MAXVALUE` leaves no value above its last one or
     ///   the table's largest key, is not asked (`nextval` would fail and abort the transaction, or
     ///   give a value below a key): the identifier is one above `max(key)`, as for a key without
@@ -35,11 +45,13 @@ extension PostgresWriter {
         ])
         let largest = try results[0].int64(0, 0)
         let found = results[1]
+        sequencedKeys.remove(itemType)
         guard !table.isCreated, found.rowCount > 0, let sequence = try found.text(0, 0),
               let increment = try found.int64(0, 1), increment > 0, let maximum = try found.int64(0, 2),
               try found.int64(0, 3).map({ Self.fits($0, plus: increment, within: maximum) }) ?? true else {
             return try oneAbove(largest, in: table)
         }
+        sequencedKeys.insert(itemType)
         let next = try transaction.run([
             PGCommand("SELECT pg_catalog.nextval($1::regclass)", [.text(sequence)], prepared: true, operation: operation),
         ])[0]
@@ -97,8 +109,7 @@ extension PostgresWriter {
     /// Moves the sequence of each adopted integer key this block wrote identifiers to (see
     /// ``keySequence``) up to the table's largest key, before the block commits, so that
     /// a legacy `INSERT` that lets the key default never takes an identifier Persist wrote: one
-    /// given by the item, or one of several `nextIntegerID` calls of the block, of which only the
-    /// first asks the sequence. A sequence whose next value is already past the key, one that
+    /// given by the item (generated ones come from the sequence already). A sequence whose next value is already past the key, one that
     /// counts down or cannot hold the key, and one the role may not update, is left alone.
     func advanceSequences() throws {
         let commands = keyedByInteger.sorted().compactMap { itemType -> PGCommand? in

@@ -16,6 +16,9 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     /// their key's sequence, if any, is moved past the largest key before the block commits (see
     /// `PostgresWriter+Identifiers.swift`).
     var keyedByInteger: Set<String> = []
+    /// The types whose last generated identifier in this block came from their key's sequence:
+    /// the accessor asks for each next one again (see `PostgresWriter+Identifiers.swift`).
+    var sequencedKeys: Set<String> = []
 
     var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
 
