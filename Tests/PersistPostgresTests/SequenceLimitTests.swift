@@ -48,4 +48,26 @@ struct PostgresSequenceLimitTests {
             #expect(try store.read { try $0.item(ofType: "tiny", id: 5) } != nil)
         }
     }
+
+    @Test("the identifier after the last one an integer key can hold, in the same block or a later one, is unsupported")
+    func endOfColumnRange() throws {
+        try withPostgresStore(creatingWith: """
+            CREATE TABLE plain (id integer PRIMARY KEY, v text);
+            INSERT INTO plain VALUES (2147483645, 'legacy');
+            """) { store, _ in
+            try store.writeSync { accessor in
+                #expect(try accessor.nextIntegerID(ofType: "plain") == 2147483646)
+                #expect(try accessor.nextIntegerID(ofType: "plain") == 2147483647)
+                // Refused before anything reached the server: the block goes on and commits.
+                let refused = expectError(.unsupported) { try accessor.createItem(ofType: "plain", idGeneration: .nextInteger) }
+                #expect(refused?.message.contains("widen the column") == true)
+                try accessor.insert(Item(itemType: "plain", id: 5, attributes: ["v": "given"]))
+            }
+            #expect(try store.read { try $0.item(ofType: "plain", id: 5) } != nil)
+            // This store handed 2147483647 out (the block did not use it); it does not again.
+            let refused = expectError(.unsupported) { try Self.generate(store, "plain") }
+            #expect(refused?.message.contains("widen the column") == true)
+            #expect(try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "plain")) } == 2)
+        }
+    }
 }

@@ -16,7 +16,8 @@ extension DataStoreReadWriteAccessor {
     /// ```
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name;
-    ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`.
+    ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`
+    ///   or the largest integer its key column holds (a PostgreSQL `integer` key, say).
     public func createItem(ofType itemType: String, idGeneration: IDGeneration) throws -> MutableItem {
         switch idGeneration {
         case .uuid: return try createItem(ofType: itemType, id: .generate())
@@ -36,7 +37,8 @@ extension DataStoreReadWriteAccessor {
     /// ```
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name;
-    ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`.
+    ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`
+    ///   or the largest integer its key column holds (a PostgreSQL `integer` key, say).
     public func nextIntegerID(ofType itemType: String) throws -> Int64 {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }
@@ -44,14 +46,19 @@ extension DataStoreReadWriteAccessor {
         // The names match as Swift strings; a store that keeps two spellings of one name apart
         // (GDBM) is asked again for the other spelling, whose items the known value does not cover.
         // A key numbered by a sequence that legacy inserts share is asked every time (see
-        // `SequencedIntegerIDs`).
+        // `IntegerKeyColumns`).
+        let keyColumns = writer as? any IntegerKeyColumns
         if let known = nextIntegerIDs.index(forKey: itemType), nextIntegerIDs[known].key.utf8.elementsEqual(itemType.utf8),
-           (writer as? any SequencedIntegerIDs)?.takesEachIntegerIDFromSequence(ofType: itemType) != true {
+           keyColumns?.takesEachIntegerIDFromSequence(ofType: itemType) != true {
             candidate = nextIntegerIDs[known].value
         } else {
             candidate = try context.locating { try writer.nextIntegerID(ofType: itemType) }
         }
-        let chosen = try context.locating { try context.reservations.take(atLeast: candidate, ofType: itemType) }
+        let chosen = try context.locating {
+            let chosen = try context.reservations.take(atLeast: candidate, ofType: itemType)
+            try keyColumns?.checkGeneratedIntegerID(chosen, ofType: itemType)
+            return chosen
+        }
         // Kept under this spelling, so that the next request of it uses what is known.
         nextIntegerIDs.removeValue(forKey: itemType)
         nextIntegerIDs[itemType] = chosen

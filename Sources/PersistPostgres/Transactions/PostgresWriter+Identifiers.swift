@@ -1,11 +1,21 @@
 import Persist
 
-extension PostgresWriter: SequencedIntegerIDs {
+extension PostgresWriter: IntegerKeyColumns {
     /// Whether the type's last identifier came from its key's sequence: then every identifier of
     /// the block does, since a legacy `INSERT` committed meanwhile takes the sequence's next value
     /// without waiting for the block.
     func takesEachIntegerIDFromSequence(ofType itemType: String) -> Bool {
         sequencedKeys.contains(itemType)
+    }
+
+    /// Refuses an identifier above the range of an integer key column (one counted up from the
+    /// block's last, or above one this store handed out before), as ``nextIntegerID(ofType:)``
+    /// refuses one above the largest key.
+    func checkGeneratedIntegerID(_ id: Int64, ofType itemType: String) throws {
+        guard let table = schema.tables[itemType], let range = table.key.type.integerRange, id > range.upperBound else {
+            return
+        }
+        throw columnExhausted(table, upTo: range.upperBound)
     }
 }
 
@@ -77,15 +87,20 @@ extension PostgresWriter {
     private func oneAbove(_ largest: Int64?, in table: TableSchema) throws -> Int64 {
         let next = try IntegerIDs.after(largest, itemType: table.itemType)
         if let range = table.key.type.integerRange, next > range.upperBound {
-            throw DataStoreError(
-                .unsupported,
-                "the key column \(String(reflecting: table.key.name)) of table \(table.qualified) holds integers up to "
-                    + "\(range.upperBound) and already holds that identifier, so the item type "
-                    + "\(String(reflecting: table.itemType)) has no next integer identifier; give new items identifiers of "
-                    + "your own, or widen the column",
-                path: location)
+            throw columnExhausted(table, upTo: range.upperBound)
         }
         return next
+    }
+
+    /// The error for an integer key column that has no identifier left above those taken.
+    private func columnExhausted(_ table: TableSchema, upTo upperBound: Int64) -> DataStoreError {
+        DataStoreError(
+            .unsupported,
+            "the key column \(String(reflecting: table.key.name)) of table \(table.qualified) holds integers up to "
+                + "\(upperBound), which the item type \(String(reflecting: table.itemType)) has reached (a row holds it, or "
+                + "this store handed it out before), so it has no next integer identifier; give new items identifiers of "
+                + "your own, or widen the column",
+            path: location)
     }
 
     /// The sequence of the key column `$2` of the table `$1` (qualified), as a `regclass`, or NULL:
