@@ -76,6 +76,20 @@ struct DirectionTests {
         #expect(copied == Set(pairs.map { Item(itemType: "Entry", id: .bytes($0.key), attributes: ["value": .bytes($0.value)]) }))
         #expect(fileBytes(directory.path("legacy.dbm")) == source)
     }
+
+    @Test("the FromGDBM guide's command: a positional raw file, detected, to a native GDBM store of Session items")
+    func guideRawGDBMToNative() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let pairs: [[UInt8]: [UInt8]] = [Array("a1b2".utf8): Array("ada".utf8), [0xff, 0]: [0, 1]]
+        try ForeignFile.create(directory.path("sessions.dbm"), pairs: pairs)
+        let output = try Tool.run(["sessions.dbm", "--to", "gdbm:sessions.db", "--raw-type", "Session", "--progress", "never"],
+                                  in: directory.url)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("read in the raw layout, each key/value pair an item of type Session"), "\(output.stdout)")
+        let copied = try StoreFiles.contents(.gdbm, directory.path("sessions.db"))
+        #expect(copied == Set(pairs.map { Item(itemType: "Session", id: .bytes($0.key), attributes: ["value": .bytes($0.value)]) }))
+    }
 }
 
 @Suite("Foreign files survive a copy to the other kind and back")
