@@ -75,7 +75,7 @@ struct AdoptedDifferentialTests {
                     }
                 }
                 let attribute = ["i", "d", "s", "b", "t", "x", "n", "o"][Int.random(in: 0..<8, using: &columns)]
-                if let difference = try AggregateReadings.difference(attribute, over: request, in: store, from: memory) {
+                if let difference = try StoreAggregates.difference(attribute, over: request, in: store, from: memory) {
                     mismatches += 1
                     if mismatches <= 3 { Issue.record("request #\(number): \(difference)") }
                 }

@@ -26,7 +26,7 @@ struct SQLiteDifferentialTests {
                 }
             }
             let attribute = ["i", "d", "s", "b", "t", "x", "n", "o"][Int.random(in: 0..<8, using: &attributes)]
-            if let difference = try AggregateReadings.difference(attribute, over: request, in: sqlite, from: memory) {
+            if let difference = try StoreAggregates.difference(attribute, over: request, in: sqlite, from: memory) {
                 mismatches += 1
                 if mismatches <= 3 { Issue.record("request #\(number) (seed \(seed)): \(difference)") }
             }

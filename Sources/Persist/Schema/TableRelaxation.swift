@@ -59,12 +59,10 @@ package struct TableRelaxation {
     /// Takes one item into account: its identifier (the key column's value) and `attribute`, which
     /// gives the value of an attribute, `nil` when the item lacks it.
     package mutating func observe(id: ItemID, attribute: (String) throws -> Value?) rethrows {
-        var values: [String: Value] = [:]
         func value(_ name: String) throws -> Value? {
             if name == recorded.key?.name { return id.value }
-            let found = try values[name] ?? attribute(name) ?? .null
-            values[name] = found
-            return found.isNull ? nil : found
+            guard let found = try attribute(name), !found.isNull else { return nil }
+            return found
         }
         for name in notNullHolding where try value(name) == nil {
             notNullBroken.insert(name)

@@ -78,13 +78,8 @@ public enum DifferentialTests {
                 }
             case .aggregate(let attribute):
                 for function in AggregateFunction.allCases {
-                    let actual = try store.read { accessor -> Value? in
-                        switch function {
-                        case .minimum: return try accessor.minimum(of: attribute, forRequest: request)
-                        case .maximum: return try accessor.maximum(of: attribute, forRequest: request)
-                        case .sum: return try accessor.sum(of: attribute, forRequest: request)
-                        case .average: return try accessor.average(of: attribute, forRequest: request).map(Value.double)
-                        }
+                    let actual = try store.read { accessor in
+                        try StoreAggregates.value(function, of: attribute, forRequest: request, in: accessor)
                     }
                     let expected = ReferenceAggregates.evaluate(function, of: attribute, request, over: items)
                     if actual != expected {

@@ -74,23 +74,13 @@ extension GDBMWriter: SchemaRecreatingWriter {
         var current = try tableDescriptions()
         if let index = current.firstIndex(where: { $0.itemType == description.itemType }) {
             guard current[index] != description else { return true }
-            guard try !holdsItems(ofType: description.itemType) else { return false }
+            guard try !holdsKey(withPrefix: NativeKeyCodec.prefix(for: description.itemType)) else { return false }
             current[index] = description
         } else {
             current.append(description)
         }
         changes[GDBMSchemaFormat.key] = .put(GDBMSchemaFormat.encode(current))
         return true
-    }
-
-    /// Whether the block sees an item of `itemType`.
-    private func holdsItems(ofType itemType: String) throws -> Bool {
-        var found = false
-        try scan(prefix: NativeKeyCodec.prefix(for: itemType), withRecords: false) { _, _ in
-            found = true
-            return false
-        }
-        return found
     }
 
     /// A GDBM file has no declared types, so no value ever needs a fallback.

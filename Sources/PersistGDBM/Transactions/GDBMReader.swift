@@ -42,6 +42,16 @@ class GDBMReader: StoreReader {
         try scanFile(prefix: prefix, withRecords: withRecords, visit)
     }
 
+    /// Whether the block sees an item key starting with `prefix`; stops at the first.
+    func holdsKey(withPrefix prefix: [UInt8]) throws -> Bool {
+        var found = false
+        try scan(prefix: prefix, withRecords: false) { _, _ in
+            found = true
+            return false
+        }
+        return found
+    }
+
     /// Calls `body` with the record stored under `key`; `nil` when there is none.
     func withRecord<R>(_ key: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         try key.withUnsafeBytes { keyBytes in try openFile.handle.fetch(keyBytes, body) }
@@ -205,12 +215,7 @@ class GDBMReader: StoreReader {
     func itemTypes() throws -> [String] {
         switch codec {
         case .raw(let rawType, _):
-            var found = false
-            try scan(prefix: [], withRecords: false) { _, _ in
-                found = true
-                return false
-            }
-            return found ? [rawType] : []
+            return try holdsKey(withPrefix: []) ? [rawType] : []
         case .native:
             var names: [[UInt8]] = []
             try scan(prefix: [], withRecords: false) { key, _ in
