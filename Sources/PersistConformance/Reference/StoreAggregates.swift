@@ -1,7 +1,7 @@
 import Persist
 
-/// Reads a store's aggregates through the public accessor calls, by ``AggregateFunction``, for
-/// tests that compare them with ``ReferenceAggregates`` or with another store.
+/// Reads a store's aggregates through the public accessor calls, by `AggregateFunction`, for
+/// tests that compare them with `ReferenceAggregates` or with another store.
 ///
 /// ```swift
 /// let highest = try store.read { accessor in
