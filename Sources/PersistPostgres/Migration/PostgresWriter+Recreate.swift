@@ -31,12 +31,11 @@ extension PostgresWriter: SchemaRecreatingWriter {
             if !table.isCreated { recreation.tables[description.itemType] = translated(description) }
             return false
         }
-        if schema.takenNames.contains(description.itemType) || description.itemType.utf8.count > SQLNames.maximumBytes {
+        if let reason = unrecreatableReason(description.itemType) {
             throw DataStoreError(
                 .invalidArgument,
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
-                    + "the schema has a relation or type of that name, or the name is longer than "
-                    + "\(SQLNames.maximumBytes) bytes", path: location)
+                    + reason + "; rename the type on the way", path: location)
         }
         let target = translated(description)
         let columns = (target.key.map { [$0] } ?? []) + target.columns
@@ -113,6 +112,21 @@ extension PostgresWriter: SchemaRecreatingWriter {
     }
 
     var columnFallbacks: [MigrationReport.Fallback] { recreation.fallbacks }
+
+    /// Why a table named `itemType` cannot be recreated under that name, `nil` when it can. A name
+    /// the store keeps for its own objects is refused even while the schema lacks that object: a
+    /// table named `persist_date` would be taken for the type dates are stored as.
+    private func unrecreatableReason(_ itemType: String) -> String? {
+        if StoreSchema.reservedNames.contains(itemType) {
+            return "the store keeps that name for its own objects ("
+                + StoreSchema.reservedNames.sorted().joined(separator: ", ") + ")"
+        }
+        if itemType.utf8.count > SQLNames.maximumBytes {
+            return "the name is longer than \(SQLNames.maximumBytes) bytes, PostgreSQL's limit for a name"
+        }
+        if schema.takenNames.contains(itemType) { return "the schema has a relation or type of that name" }
+        return nil
+    }
 
     /// The error for a table whose recreation met a type the target database does not have: a
     /// column of a type the source's database defines (an enum, a composite type), named by its
