@@ -125,8 +125,9 @@ struct ToolDiagnosis {
             switch error.code {
             case .alreadyExists:
                 guard options.ifExists == .fail else { return left }
+                let elsewhere = job?.target.kind == .postgresql ? "another schema (?schema=NAME)" : "another target path"
                 return "\(left); to copy into a target that already holds these items, pass --if-exists replace or "
-                    + "--if-exists skip, or choose another target path"
+                    + "--if-exists skip, or choose \(elsewhere)"
             case .notFound:
                 // A link to a file not made yet: the folder is the one the link leads into.
                 let folder = FileSystem.directory(of: FileSystem.danglingLinkDestination(target) ?? target)
