@@ -95,11 +95,12 @@ struct AdoptionTests {
         }
     }
 
-    @Test("a number with more digits before its point than a numeric(p, s) column keeps names the column",
+    @Test("a number with more digits before its point than a numeric(p, s) column keeps, or an infinity, names the column",
           arguments: [("price", Value.double(1000.5)), ("price", -1000.0), ("whole", .int(10_000)), ("whole", .int(.min)),
-                      ("tiny", 1.5)] as [(String, Value)])
+                      ("tiny", 1.5), ("price", .double(.infinity)), ("whole", .double(-.infinity)), ("wide", .double(.infinity))]
+            as [(String, Value)])
     func numericOverflow(_ attribute: String, _ value: Value) throws {
-        let table = "CREATE TABLE prices (id integer PRIMARY KEY, price numeric(5,2), whole numeric(4), tiny numeric(2,2));"
+        let table = "CREATE TABLE prices (id integer PRIMARY KEY, price numeric(5,2), whole numeric(4), tiny numeric(2,2), wide numeric(40,2));"
         try withPostgresStore(creatingWith: table) { store, _ in
             let fitting = Item(itemType: "prices", id: 1, attributes: ["price": 999.99, "whole": -9999, "tiny": 0.25])
             try store.writeSync { accessor in try accessor.insert(fitting) }

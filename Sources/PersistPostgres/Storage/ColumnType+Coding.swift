@@ -81,7 +81,10 @@ extension ColumnType {
             guard Self.fits(int.magnitude, precision: precision, scale: scale) else { return nil }
             return .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
         case (.numeric(let precision, let scale), .double(let double)):
-            guard !double.isFinite || Self.fits(double.magnitude, precision: precision, scale: scale) else { return nil }
+            // A numeric with a precision keeps NaN but no infinity (the server's "numeric field
+            // overflow" would name no column).
+            guard double.isNaN || (double.isFinite ? Self.fits(double.magnitude, precision: precision, scale: scale)
+                                                    : precision == nil) else { return nil }
             return NumericCoding.encode(double).map { .raw(type: PGType.numeric, bytes: $0) }
         case (.real, .double(let double)):
             let single = Float(double)
