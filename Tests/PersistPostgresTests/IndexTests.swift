@@ -122,4 +122,23 @@ struct PostgresIndexTests {
             #expect(try store.indexes(ofType: "member").count == 3)
         }
     }
+
+    @Test("an invalid index a failed CREATE INDEX CONCURRENTLY left is not listed, and ensureIndex declares its own")
+    func invalidAdopted() throws {
+        let sql = "CREATE TABLE member (id integer PRIMARY KEY, email text); INSERT INTO member VALUES (1, 'a'), (2, 'a');"
+        try withPostgresStore(creatingWith: sql) { store, schema in
+            let connection = try TestServer.connect()
+            defer { connection.close() }
+            // CONCURRENTLY runs outside a transaction: the build fails on the duplicates and leaves the index INVALID.
+            #expect(throws: DataStoreError.self) {
+                try connection.executeScript("CREATE UNIQUE INDEX CONCURRENTLY member_email ON \(schema).member (email)")
+            }
+            #expect(try Self.definitions(schema, "member")["member_email"] != nil)
+            #expect(try store.indexes(ofType: "member").isEmpty)
+            let error = expectError(.uniqueViolation) {
+                try store.writeSync { try $0.ensureIndex(ofType: "member", on: ["email"], unique: true) }
+            }
+            #expect(Set(error?.items ?? []) == [ItemReference(itemType: "member", id: 1), ItemReference(itemType: "member", id: 2)])
+        }
+    }
 }

@@ -42,39 +42,44 @@ struct IndexCatalog {
     }
 
     /// The indexes `table` has in PostgreSQL on plain columns, by name: whether each is unique,
-    /// its columns' names, and whether it indexes expressions. The primary key is left out.
-    func existing(on table: TableSchema) throws -> [(name: String, isUnique: Bool, columns: [String], hasExpressions: Bool)] {
+    /// its columns' names, whether it indexes expressions, and whether it is valid (a failed
+    /// `CREATE INDEX CONCURRENTLY` leaves an invalid one, which vouches for nothing about the rows
+    /// already there). The primary key is left out.
+    func existing(on table: TableSchema) throws
+        -> [(name: String, isUnique: Bool, columns: [String], hasExpressions: Bool, isValid: Bool)] {
         let result = try run([PGCommand("""
             SELECT ic.relname::text, i.indisunique, (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL), \
-            coalesce(a.attname::text, ''), k.ord::int8 \
+            coalesce(a.attname::text, ''), k.ord::int8, i.indisvalid \
             FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid \
             CROSS JOIN LATERAL unnest(i.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord) \
             LEFT JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum \
             WHERE i.indrelid = $1::regclass AND NOT i.indisprimary AND k.ord <= i.indnkeyatts \
             ORDER BY ic.relname, k.ord
             """, [.text(table.qualified)], prepared: true, operation: Self.operation)])[0]
-        var indexes: [(name: String, isUnique: Bool, columns: [String], hasExpressions: Bool)] = []
+        var indexes: [(name: String, isUnique: Bool, columns: [String], hasExpressions: Bool, isValid: Bool)] = []
         for row in 0..<result.rowCount {
             let name = try result.text(row, 0) ?? ""
             let column = try result.text(row, 3) ?? ""
             if indexes.last?.name == name {
                 indexes[indexes.count - 1].columns.append(column)
             } else {
-                indexes.append((name, try result.bool(row, 1) ?? false, [column], try result.bool(row, 2) ?? false))
+                indexes.append((name, try result.bool(row, 1) ?? false, [column], try result.bool(row, 2) ?? false,
+                                try result.bool(row, 5) ?? false))
             }
         }
         return indexes
     }
 
-    /// Every index of `itemType`: the adopted ones on plain columns that hold attributes, then
-    /// the declared ones.
+    /// Every index of `itemType`: the valid adopted ones on plain columns that hold attributes,
+    /// then the declared ones.
     func indexes(ofType itemType: String) throws -> [DataStoreIndex] {
         let declared = try declared(ofType: itemType)
         var indexes: [DataStoreIndex] = []
         if let table = schema.tables[itemType] {
             let declaredNames = Set(declared.map(\.name))
             let attributeOfColumn = Dictionary(table.columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { a, _ in a })
-            for index in try existing(on: table) where !declaredNames.contains(index.name) && !index.hasExpressions {
+            for index in try existing(on: table)
+            where !declaredNames.contains(index.name) && !index.hasExpressions && index.isValid {
                 let attributes = index.columns.compactMap { attributeOfColumn[$0] }
                 guard attributes.count == index.columns.count else { continue }
                 indexes.append(DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: index.isUnique,
