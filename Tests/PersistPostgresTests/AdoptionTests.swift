@@ -198,6 +198,11 @@ struct AdoptionTests {
                 expectError(.typeMismatch) { try accessor.insert(Item(itemType: "k_small", id: 100_000)) }
             }
             #expect(try allItems(store, "k_uuid").count == 2)
+            // A UUID string from createItem(ofType:) names the key's type and the way to an integer identifier.
+            let uuid = expectError(.typeMismatch) { try store.writeSync { _ = try $0.createItem(ofType: "k_small") } }
+            #expect(uuid?.message.contains("\"id\" of type smallint") == true, "\(uuid?.message ?? "no error")")
+            #expect(uuid?.message.contains("idGeneration: .nextInteger") == true)
+            #expect(try store.writeSync { try $0.createItem(ofType: "k_small", idGeneration: .nextInteger).id } == 8)
         }
     }
 

@@ -154,8 +154,10 @@ final class PostgresWriter: PostgresReader, StoreWriter {
                 throw DataStoreError(
                     .typeMismatch,
                     "the table \(table.qualified) in PostgreSQL at \(location) keeps its items under the key "
-                        + "\(table.key.quoted), which cannot hold the identifier of \(item.reference); give the item "
-                        + "an identifier of the key's type",
+                        + "\(table.key.quoted) of type \(Self.describe(table.key.type)), which cannot hold the identifier "
+                        + "of \(item.reference); give the item an identifier of the key's type"
+                        + (table.key.type.integerRange == nil ? ""
+                            : " (createItem(ofType:idGeneration: .nextInteger) makes one, createItem(ofType:) a UUID string)"),
                     path: location, items: [item.reference])
             }
             table = try editor.widenKey(of: table, in: &schema)
