@@ -192,4 +192,27 @@ struct LegacyEdgeTests {
             #expect(try allItems(store, "j").count == 2)
         }
     }
+
+    @Test("a save of a row read as nearby values writes them back; updateItems leaves the exact values as they are")
+    func nearbyValues() throws {
+        let sql = """
+            CREATE TABLE acct (id integer PRIMARY KEY, name text, balance numeric, at timestamp);
+            INSERT INTO acct VALUES (1, 'a', 12345678901234567890.5, '9000-01-01 00:00:00.000001');
+            """
+        try withPostgresStore(creatingWith: sql) { store, schema in
+            let connection = try TestServer.connect()
+            defer { connection.close() }
+            let stored = { try connection.executeScript("SELECT balance::text, at::text FROM \(schema).acct") }
+            var request = DataStoreRequest(itemType: "acct")
+            request.filter = .attribute("name") == "a"
+            #expect(try store.writeSync { try $0.updateItems(forRequest: request, setting: ["name": "b"]) } == 1)
+            #expect(try stored().text(0, 0) == "12345678901234567890.5")
+            #expect(try stored().text(0, 1) == "9000-01-01 00:00:00.000001")
+            var item = try #require(try store.read { try $0.item(ofType: "acct", id: 1) })
+            item["name"] = "c"
+            try store.writeSync { try $0.save(item) }
+            #expect(try stored().text(0, 0) == "12345678901234567000.0")
+            #expect(try stored().text(0, 1) == "9000-01-01 00:00:00")
+        }
+    }
 }
