@@ -85,7 +85,7 @@ extension PostgresReader: SchemaDescribingReader {
                         JOIN pg_catalog.pg_attribute a ON a.attrelid = ix.indrelid AND a.attnum = k.attnum
                         WHERE k.ord <= ix.indnkeyatts)
                 FROM pg_catalog.pg_index ix JOIN pg_catalog.pg_class i ON i.oid = ix.indexrelid
-                WHERE ix.indrelid = $1::regclass AND NOT ix.indisprimary AND ix.indexprs IS NULL
+                WHERE ix.indrelid = $1::regclass AND NOT ix.indisprimary AND ix.indisvalid AND ix.indexprs IS NULL
                   AND ix.indpred IS NULL AND 0 <> ALL (ix.indkey::int2[])
                   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = ix.indexrelid)
                   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = ix.indrelid
