@@ -26,12 +26,19 @@ final class JSONFileEngine: DataStoreEngine {
         } catch {
             throw DataStoreError(.io, "cannot read \(location): \(error.localizedDescription)", path: location)
         }
+        let items: [Item]
         do {
-            let items = try JSONFileFormat.decode(data)
-            committed.replace(with: Dictionary(uniqueKeysWithValues: items.map { ($0.reference, $0) }))
+            items = try JSONFileFormat.decode(data)
         } catch {
             throw DataStoreError(.corrupt, "\(location) is not a JSON item file: \(error)", path: location)
         }
+        // A file written by hand or by another program may hold one item twice: refuse it, not trap.
+        var byReference: [ItemReference: Item] = [:]
+        for item in items where byReference.updateValue(item, forKey: item.reference) != nil {
+            throw DataStoreError(.corrupt, "\(location) holds \(item.reference) twice", path: location,
+                                 items: [item.reference])
+        }
+        committed.replace(with: byReference)
     }
 
     func close() throws {}
