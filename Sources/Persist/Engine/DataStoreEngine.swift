@@ -4,6 +4,11 @@
 /// The scheduler calls ``write(_:)`` from one serial queue only, so an engine sees at most one write
 /// at a time; ``read(_:)`` may be called from many threads at once, also while a write runs.
 ///
+/// Throw ``DataStoreError``s with the engine's code and message and ``location``: what the reader
+/// and writer throw reaches the caller's block, whose errors the store rethrows unchanged. An error
+/// of another type from `open`, `close`, or `read` and `write` outside `body` (starting or
+/// committing the transaction) becomes ``DataStoreError/Code/io`` naming the store (<doc:Contract>).
+///
 /// ```swift
 /// final class MyEngine: DataStoreEngine {
 ///     let location = "/tmp/my.store"

@@ -167,7 +167,7 @@ public final class WriteScheduler: Sendable {
             }
             guard let starting else { return }
             do {
-                try engine.open()
+                try EngineFailures.translating("opening the store at", of: engine.location) { _ in try engine.open() }
             } catch {
                 phase.withLock { $0 = starting }
                 throw error
@@ -188,7 +188,9 @@ public final class WriteScheduler: Sendable {
             }
             guard shouldClose else { return .success(false) }
             readers.wait()
-            let closed = Result { try engine.close() }.map { true }
+            let closed = Result {
+                try EngineFailures.translating("closing the store at", of: engine.location) { _ in try engine.close() }
+            }.map { true }
             phase.withLock { $0 = .closed }
             // The live queries end before the queue lets a setup() open the store again, so that
             // no live query of the store opened again hears of this close. (Ending them waits for
@@ -232,10 +234,14 @@ public final class WriteScheduler: Sendable {
         }
         defer { readers.leave() }
         return try BlockRegistry.running(.read, of: self) {
-            try engine.read { reader in
-                let context = makeContext()
-                defer { context.close() }
-                return try block(DataStoreReadAccessor(reader: reader, context: context))
+            try EngineFailures.translating("a read of the store at", of: engine.location) { blockThrew in
+                try engine.read { reader in
+                    let context = makeContext()
+                    defer { context.close() }
+                    return try EngineFailures.block(&blockThrew) {
+                        try block(DataStoreReadAccessor(reader: reader, context: context))
+                    }
+                }
             }
         }
     }
@@ -257,7 +263,9 @@ public final class WriteScheduler: Sendable {
         let current = phase.value
         guard current == .open || current == .closing else { throw notOpenError(current) }
         var outcome = BlockOutcome()
-        let value = try engine.write { writer in try transaction(writer, &outcome, block) }
+        let value = try EngineFailures.translating("a write to the store at", of: engine.location) { blockThrew in
+            try engine.write { writer in try EngineFailures.block(&blockThrew) { try transaction(writer, &outcome, block) } }
+        }
         finish(outcome)
         return value
     }
@@ -302,12 +310,16 @@ public final class WriteScheduler: Sendable {
             let current = phase.value
             guard current == .open || current == .closing else { throw notOpenError(current) }
             var outcome = BlockOutcome()
-            let value: T
-            if let bulkEngine = engine as? any BulkLoadingEngine {
-                value = try bulkEngine.bulkWrite { writer in try transaction(writer, &outcome) { try block($0, writer) } }
-            } else {
-                value = try engine.write { writer in
-                    try transaction(writer, &outcome) { try block($0, writer as? any BulkLoadWriter) }
+            let value = try EngineFailures.translating("a write to the store at", of: engine.location) { blockThrew in
+                if let bulkEngine = engine as? any BulkLoadingEngine {
+                    return try bulkEngine.bulkWrite { writer in
+                        try EngineFailures.block(&blockThrew) { try transaction(writer, &outcome) { try block($0, writer) } }
+                    }
+                }
+                return try engine.write { writer in
+                    try EngineFailures.block(&blockThrew) {
+                        try transaction(writer, &outcome) { try block($0, writer as? any BulkLoadWriter) }
+                    }
                 }
             }
             finish(outcome)
