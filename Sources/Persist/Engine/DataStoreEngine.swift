@@ -2,7 +2,10 @@
 /// whole ``DataStore`` contract.
 ///
 /// The scheduler calls ``write(_:)`` from one serial queue only, so an engine sees at most one write
-/// at a time; ``read(_:)`` may be called from many threads at once, also while a write runs.
+/// at a time; ``read(_:)`` may be called from many threads at once, also while a write runs. Both
+/// run their `body` exactly once, on the thread that called them: the store recognises a block
+/// started inside another block by its thread, and refuses it (a `writeSync` inside a read would
+/// otherwise wait for itself).
 ///
 /// Throw ``DataStoreError``s with the engine's code and message and ``location``: what the reader
 /// and writer throw reaches the caller's block, whose errors the store rethrows unchanged. An error
