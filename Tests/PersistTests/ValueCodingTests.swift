@@ -57,6 +57,20 @@ struct ValueCodingTests {
         #expect(throws: DecodingError.self) { try decoder.decode(String.self, from: .int(2)) }
     }
 
+    @Test("a Float reads the nearest value of a double in its range; one beyond it is typeMismatch, not infinity")
+    func floatRange() throws {
+        let decoder = ValueDecoder()
+        #expect(try decoder.decode(Float.self, from: 0.1) == Float(0.1))
+        #expect(try decoder.decode(Float.self, from: .double(Double(Float.greatestFiniteMagnitude))) == .greatestFiniteMagnitude)
+        #expect(try decoder.decode([Float].self, from: [.double(.infinity), .double(-.infinity)]) == [.infinity, -.infinity])
+        #expect(try decoder.decode(Float.self, from: .double(.nan)).isNaN)
+        for beyond in [1e39, -1e300, Double.greatestFiniteMagnitude] {
+            #expect(throws: DecodingError.self) { try decoder.decode(Float.self, from: .double(beyond)) }
+            #expect(throws: DecodingError.self) { try decoder.decode([Float].self, from: [.double(beyond)]) }
+            #expect(throws: DecodingError.self) { try decoder.decode([String: Float].self, from: ["a": .double(beyond)]) }
+        }
+    }
+
     @Test("missing keys and nulls give DecodingErrors with paths")
     func errors() {
         do {

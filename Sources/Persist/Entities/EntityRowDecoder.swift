@@ -333,11 +333,11 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
 
     @inline(__always)
     private static func floatSlot(_ columns: any EntityRowColumns, _ slot: Int) -> Float? {
-        columns.double(atSlot: slot).map(Float.init)
+        columns.double(atSlot: slot).flatMap(ValueScalars.float(exactly:))
     }
 
     @inline(__always)
-    private static func float(_ value: Value) throws -> Float { Float(try double(value)) }
+    private static func float(_ value: Value) throws -> Float { try ValueScalars.float(value, []) }
 
     func decodeNil(forKey key: Key) throws -> Bool { try lookUp(key) == nil }
 

@@ -3,7 +3,8 @@ import Foundation
 /// Decodes any `Decodable` value from a ``Value``, the reverse of ``ValueEncoder``.
 ///
 /// Numbers convert only when the value is exactly representable (`.double(2)` decodes as an
-/// `Int`, `.double(2.5)` does not); booleans also decode from the integers 0 and 1, which is how
+/// `Int`, `.double(2.5)` does not), but for a `Float`, which reads the nearest `Float` to a double
+/// within its range (a double beyond it is `typeMismatch`, not infinity); booleans also decode from the integers 0 and 1, which is how
 /// legacy SQLite tables store them. Keyed containers list `allKeys` in the byte order of the keys'
 /// UTF-8, the order records list attributes in, so a value decodes the same way on every read.
 /// A missing key reads as null where the type asks for one (`decode(Int?.self, forKey:)`, a
@@ -107,8 +108,18 @@ enum ValueScalars {
         }
     }
 
+    /// A double as a `Float`: the nearest `Float`, as a `Float` reads a decimal; a finite double
+    /// beyond the range of `Float` does not fit (it would read as infinity).
     static func float(_ value: Value, _ path: [any CodingKey]) throws -> Float {
-        Float(try double(value, path))
+        guard let float = float(exactly: try double(value, path)) else { throw ValueDecodingState.mismatch(Float.self, value, path) }
+        return float
+    }
+
+    /// `double` as the nearest `Float`, `nil` when it is finite but beyond the range of `Float`.
+    @inline(__always)
+    static func float(exactly double: Double) -> Float? {
+        let float = Float(double)
+        return float.isFinite || !double.isFinite ? float : nil
     }
 
     static func integer<I: FixedWidthInteger>(_ value: Value, _ type: I.Type, _ path: [any CodingKey]) throws -> I {
