@@ -45,6 +45,22 @@ struct ErrorTests {
         raw.close()
     }
 
+    @Test("a missing file is notFound, and the advice fits: createIfMissing when it is off, not when the store is read-only")
+    func missingFileAdvice() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("missing.sqlite")
+        let notCreating = Self.expectSetupFailure(path, .notFound, engineCode: SQLITE_CANTOPEN,
+                                                  options: quietOptions { $0.createIfMissing = false })
+        #expect(notCreating?.message.contains("createIfMissing") == true)
+        // createIfMissing is on (the default), so telling a read-only store's user to set it is no help.
+        let readOnly = Self.expectSetupFailure(path, .notFound, engineCode: SQLITE_CANTOPEN,
+                                               options: quietOptions { $0.readOnly = true })
+        #expect(readOnly?.message.contains("createIfMissing") == false, "\(String(describing: readOnly))")
+        #expect(readOnly?.message.contains("read-only") == true, "\(String(describing: readOnly))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+    }
+
     @Test("a directory is invalidArgument, read-write or read-only, and stays empty")
     func directoryPath() throws {
         let directory = try TemporaryDirectory()

@@ -55,7 +55,8 @@ final class SQLiteConnection: @unchecked Sendable {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
             if let handle { sqlite3_close_v2(handle) }
             throw SQLiteErrors.error(code: result, message: message, path: displayPath, operation: "Opening the database",
-                                     creating: flags & SQLITE_OPEN_CREATE != 0, systemError: systemError)
+                                     creating: flags & SQLITE_OPEN_CREATE != 0,
+                                     readOnly: flags & SQLITE_OPEN_READONLY != 0, systemError: systemError)
         }
         let connection = SQLiteConnection(handle: handle, path: displayPath)
         openCount.withLock { $0 += 1 }

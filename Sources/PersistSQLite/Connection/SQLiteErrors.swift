@@ -13,13 +13,14 @@ enum SQLiteErrors {
     ///   - path: the database file.
     ///   - operation: what the store was doing, as a phrase: "opening the database".
     ///   - creating: whether SQLite was asked to create the file if it was missing.
+    ///   - readOnly: whether the file was opened read-only (which never creates it).
     ///   - systemError: the `errno` of SQLite's last failed system call (`sqlite3_system_errno`), or 0.
     ///     For an input/output error or a full database, its text follows SQLite's message, which
     ///     says only "disk I/O error" for a file that reached the file size limit, or a `-shm` file
     ///     that cannot grow on a full disk.
     static func error(code: Int32, message: String, path: String, operation: String, creating: Bool = false,
-                      systemError: Int32 = 0) -> DataStoreError {
-        var (kind, advice) = classify(code: code, message: message, path: path, creating: creating)
+                      readOnly: Bool = false, systemError: Int32 = 0) -> DataStoreError {
+        var (kind, advice) = classify(code: code, message: message, path: path, creating: creating, readOnly: readOnly)
         var engineMessage = message
         if systemError != 0, code & 0xFF == SQLITE_IOERR || code & 0xFF == SQLITE_FULL {
             engineMessage += ": " + String(cString: strerror(systemError))
@@ -33,7 +34,7 @@ enum SQLiteErrors {
     }
 
     private static func classify(
-        code: Int32, message: String, path: String, creating: Bool
+        code: Int32, message: String, path: String, creating: Bool, readOnly: Bool
     ) -> (DataStoreError.Code, String) {
         switch code & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL:
@@ -58,7 +59,7 @@ enum SQLiteErrors {
         case SQLITE_PERM, SQLITE_AUTH:
             return (.readOnly, "Access was denied; check the permissions of the file and its directory.")
         case SQLITE_CANTOPEN:
-            return cantOpen(path: path, creating: creating)
+            return cantOpen(path: path, creating: creating, readOnly: readOnly)
         case SQLITE_CONSTRAINT:
             // A table keyed by its rowid has its PRIMARY KEY (of several columns, or a REAL one)
             // as a uniqueness of its columns, which the writer names (see `SQLiteWriter.naming`).
@@ -115,8 +116,10 @@ enum SQLiteErrors {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    /// Why SQLite could not open `path`; `creating` when it was asked to create a missing file.
-    private static func cantOpen(path: String, creating: Bool) -> (DataStoreError.Code, String) {
+    /// Why SQLite could not open `path`; `creating` when it was asked to create a missing file,
+    /// `readOnly` when it opened the file read-only (and so could not create it, whatever
+    /// `createIfMissing` says).
+    private static func cantOpen(path: String, creating: Bool, readOnly: Bool) -> (DataStoreError.Code, String) {
         if FileManager.default.fileExists(atPath: path) {
             if isDirectory(path) { return directoryError }
             return (.io, "The file exists but cannot be opened; check its permissions and those of its directory.")
@@ -130,6 +133,10 @@ enum SQLiteErrors {
         }
         if creating, access(directory.isEmpty ? "." : directory, W_OK) != 0 {
             return (.readOnly, "Its directory cannot be written; check the directory's permissions.")
+        }
+        if readOnly {
+            return (.notFound, "No file exists at this path; check the path. A read-only store never creates "
+                + "its database: open it once without SQLiteDataStore.Options.readOnly to create it.")
         }
         return (.notFound, "No file exists at this path; check the path, or set "
             + "SQLiteDataStore.Options.createIfMissing to create a new database.")
