@@ -92,4 +92,34 @@ struct OptionsTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
         try SQLiteDataStore.deleteFiles(atPath: path)
     }
+
+    @Test("deleteFiles of a directory is invalidArgument and deletes nothing in it")
+    func deleteFilesOfDirectory() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let folder = directory.path("data")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: folder + "/keep.txt", contents: Data([1])))
+        let error = expectError(.invalidArgument) { try SQLiteDataStore.deleteFiles(atPath: folder) }
+        #expect(error?.path == folder)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["keep.txt"])
+    }
+
+    @Test("deleteFiles through a symbolic link deletes the database it leads to and the files beside it; the link stays")
+    func deleteFilesThroughLink() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("real.sqlite")
+        let link = directory.path("link.sqlite")
+        let store = SQLiteDataStore(path: path, options: quietOptions())
+        try store.setup()
+        try store.writeSync { try $0.insert(Item(itemType: "Note", id: 1)) }
+        try store.tearDown()
+        #expect(FileManager.default.createFile(atPath: path + SQLiteDataStore.logSuffix, contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        try SQLiteDataStore.deleteFiles(atPath: link)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["link.sqlite"])
+        try SQLiteDataStore.deleteFiles(atPath: link)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["link.sqlite"])
+    }
 }

@@ -131,25 +131,37 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     package static let companionSuffixes = [logSuffix, sharedMemorySuffix, "-journal"]
 
     /// Deletes a store's files: the database at `path` with its WAL, shared-memory and rollback
-    /// journal files. Closing a store never does this. Call it only when no store or other
-    /// process has the database open.
+    /// journal files (beside the file a symbolic link leads to, which is what is deleted, as SQLite
+    /// keeps them there; the link stays). Closing a store never does this. Call it only when no
+    /// store or other process has the database open.
     ///
     /// ```swift
     /// try store.tearDown()
     /// try SQLiteDataStore.deleteFiles(atPath: store.path)
     /// ```
     ///
-    /// - Throws: `io` when a file exists but cannot be removed. A missing file is not an error.
+    /// - Throws: `invalidArgument` when `path` is a directory (nothing is deleted); `io` when a
+    ///   file exists but cannot be removed. A missing file is not an error.
     public static func deleteFiles(atPath path: String) throws {
-        for suffix in [""] + companionSuffixes {
-            let file = path + suffix
-            guard FileManager.default.fileExists(atPath: file) else { continue }
-            do {
-                try FileManager.default.removeItem(atPath: file)
-            } catch {
-                throw DataStoreError(.io, "could not remove \(file) of the SQLite database at \(path): "
-                    + "\(error.localizedDescription)", path: path)
-            }
+        let database = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: database, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw DataStoreError(.invalidArgument, "\(path) is a directory, not an SQLite database; give the path of "
+                + "the database file itself. Nothing was deleted", path: path)
+        }
+        // A link that leads nowhere names no database; it stays, like every link.
+        var link = stat()
+        let files = database == path && lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
+            ? companionSuffixes : [""] + companionSuffixes
+        for file in files.map({ database + $0 }) where unlink(file) != 0 {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { continue }
+            let reason = String(cString: strerror(code))
+            throw DataStoreError(.io, "could not remove \(file) of the SQLite database at \(path): \(reason)",
+                                 path: path, engineCode: Int(code), engineMessage: reason)
         }
     }
 }
