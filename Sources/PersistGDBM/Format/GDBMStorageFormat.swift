@@ -61,7 +61,8 @@ public enum GDBMStorageFormat {
     /// for (number, index) in try GDBMStorageFormat.decodeIndexCatalog(value) { print(number, index) }
     /// ```
     ///
-    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes.
+    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes, `DataStoreError.Code.unsupported`
+    ///   for a version byte above 1 (written by a newer format).
     public static func decodeIndexCatalog(_ value: [UInt8]) throws -> [(number: UInt64, index: DataStoreIndex)] {
         try GDBMIndexFormat.decodeCatalog(value).map { ($0.number, $0.index) }
     }
@@ -82,7 +83,8 @@ public enum GDBMStorageFormat {
     /// let ids = try GDBMStorageFormat.decodeIndexEntry(value)   // [1, 3]
     /// ```
     ///
-    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes.
+    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes, `DataStoreError.Code.unsupported`
+    ///   for a version byte above 1 (written by a newer format).
     public static func decodeIndexEntry(_ value: [UInt8]) throws -> [ItemID] {
         try value.withUnsafeBytes { raw in
             try GDBMIndexFormat.decodeEntry(raw).map { identifier in

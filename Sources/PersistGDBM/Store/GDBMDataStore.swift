@@ -101,8 +101,10 @@ public final class GDBMDataStore: EngineBackedDataStore {
     ///     something recoverable was lost.
     ///   - logger: where the recovery is logged.
     /// - Returns: GDBM's counts of recovered and lost records.
-    /// - Throws: `DataStoreError.Code.notFound` for a missing file, `DataStoreError.Code.locked`
-    ///   when the file is open elsewhere, `DataStoreError.Code.corrupt` when it is not a GDBM file.
+    /// - Throws: `DataStoreError.Code.notFound` for a missing file, `DataStoreError.Code.invalidArgument`
+    ///   for a directory or another file that is not a regular one, `DataStoreError.Code.locked`
+    ///   when the file is open elsewhere, `DataStoreError.Code.corrupt` when it is not a GDBM file
+    ///   (an empty file included), `DataStoreError.Code.io` without room for the rebuilt copy.
     @discardableResult
     public static func recover(path: String, keepBackup: Bool = true,
                                logger: Logger = Logger(label: "persist.gdbm", factory: { _ in SwiftLogNoOpLogHandler() }))
