@@ -10,6 +10,7 @@
 enum EngineFailures {
     /// Runs `call`, an engine call that runs a block wrapped in ``block(_:_:)`` with the flag it is
     /// given; an error that did not come from that block and is not a ``DataStoreError`` becomes one.
+    @inline(__always)
     static func translating<T>(
         _ operation: String, of location: String, _ call: (_ blockThrew: inout Bool) throws -> T
     ) throws -> T {
@@ -27,6 +28,7 @@ enum EngineFailures {
     }
 
     /// Runs the block an engine call was given, recording in `threw` that an error came from it.
+    @inline(__always)
     static func block<T>(_ threw: inout Bool, _ body: () throws -> T) rethrows -> T {
         do {
             return try body()
