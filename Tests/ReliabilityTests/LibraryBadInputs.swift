@@ -65,8 +65,11 @@ enum LibraryBadInputs {
 
     static let missingAndMisplaced: [BadInputCase] = StoreKind.allCases.flatMap { kind in [
         BadInputCase("library, \(kind): a missing file, not to be created, is notFound and stays missing") { scene in
+            // SQLite's advice differs: a read-only store never creates its database, whatever createIfMissing says.
             scene.expectOpenFailure(kind, "missing.\(kind)", .notFound, engineCode: kind == .sqlite ? 14 : nil,
-                                    hint: kind == .sqlite ? "createIfMissing" : nil, openings: [.existingOnly, .readOnly])
+                                    hint: kind == .sqlite ? "createIfMissing" : nil, openings: [.existingOnly])
+            scene.expectOpenFailure(kind, "missing.\(kind)", .notFound, engineCode: kind == .sqlite ? 14 : nil,
+                                    hint: kind == .sqlite ? "never creates" : nil, openings: [.readOnly])
         },
         BadInputCase("library, \(kind): a file in a missing folder is notFound") { scene in
             scene.expectOpenFailure(kind, "no/such/folder.\(kind)", .notFound, openings: [.readWrite, .readOnly])
