@@ -24,8 +24,8 @@ final class MigrationJob {
     let logger: Logger
     let signals: SignalWatcher
     /// Reshape rules the migration applies inside a transform (with `--raw-value`), where the
-    /// library does not see them: their renames are checked against the source's types here, as
-    /// the library checks its own.
+    /// library does not see them: their renames are checked against the source's types copied
+    /// here, as the library checks its own.
     var transformRules = MigrationReshape()
     private(set) var stage: ToolExit.Stage = .openingSource
     private var stagingPath: String?
@@ -182,7 +182,10 @@ final class MigrationJob {
         let report: MigrationReport
         if !transformRules.isEmpty {
             do {
-                try transformRules.validate(sourceTypes: sourceStore.read { accessor in try accessor.itemTypes() })
+                // The types copied: a type --types leaves out mixes with none.
+                let copied = try sourceStore.read { accessor in try accessor.itemTypes() }
+                    .filter { options.itemTypes?.contains($0) ?? true }
+                try transformRules.validate(sourceTypes: copied)
             } catch {
                 try? targetStore.tearDown()
                 throw error

@@ -41,8 +41,8 @@ struct PersistMigrate: ParsableCommand {
             in Type.name, the type ends at the last dot. The rules apply together (two attributes may swap \
             names). A malformed rule, an empty or invalid name, a type or attribute renamed to itself, renamed \
             twice, or renamed and dropped, and two renames to one name are usage errors (64), found before \
-            anything is opened. Renaming a type to another type the source holds, or an attribute to one an \
-            item already has, is a data error (65, naming the item), and nothing is written. A rule that \
+            anything is opened. Renaming a type to another type the source holds (unless --types leaves \
+            that one out), or an attribute to one an item already has, is a data error (65, naming the item), and nothing is written. A rule that \
             matches no item of the source is not an error: the summary warns about it, and --json counts the \
             items each rule applied to. An adopted SQL table is recreated as the rules reshape it: renamed, \
             its columns renamed in its indexes and UNIQUE constraints too, a dropped column left out with \

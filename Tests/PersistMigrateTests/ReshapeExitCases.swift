@@ -43,6 +43,19 @@ extension ExitMatrix {
         ExitCase(name: "a type renamed to another type of the source",
                  arguments: ["old.db", "new.sqlite", "--rename-type", "Review=Restaurant"], status: 65,
                  mentions: ["--rename-type Review=Restaurant", "already has items of type Restaurant"]),
+        ExitCase(name: "a type renamed to a type of the source that --types leaves out",
+                 arguments: ["old.db", "new.sqlite", "--rename-type", "Review=Restaurant", "--types", "Review"], status: 0,
+                 mentions: ["--rename-type Review=Restaurant applied to"], creates: ["new.sqlite"]),
+        ExitCase(name: "a type renamed to a type of the source that --types leaves out, into a raw file with --raw-value",
+                 arguments: ["two.gdbm", "raw.dbm", "--to-layout", "raw", "--raw-value", "utf8", "--rename-type", "Old=Entry",
+                             "--types", "Old"],
+                 status: 0, mentions: ["--rename-type Old=Entry applied to 1 item(s)"], creates: ["raw.dbm"],
+                 prepare: { directory in
+                     try StoreFiles.gdbm(directory.path("two.gdbm"), holding: [
+                         Item(itemType: "Entry", id: .bytes([0x61]), attributes: ["value": "left out"]),
+                         Item(itemType: "Old", id: .bytes([0x61]), attributes: ["value": "copied"]),
+                     ])
+                 }),
         ExitCase(name: "a type renamed to another type of the source, into a raw file with --raw-value",
                  arguments: ["two.sqlite", "raw.dbm", "--to-layout", "raw", "--raw-value", "utf8", "--rename-type", "Old=Entry"],
                  status: 65, mentions: ["--rename-type Old=Entry", "already has items of type Entry"],

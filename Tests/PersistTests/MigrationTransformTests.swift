@@ -218,6 +218,19 @@ struct MigrationTransformTests {
         #expect(report.types.map(\.itemType) == ["Label", "Tag"])
     }
 
+    @Test("renaming a type to another type of the source is fine when the copy leaves that type out")
+    func mergeWithTypeLeftOut() throws {
+        let source = try Self.open(holding: Self.notes())
+        let target = try Self.open()
+        var options = MigrationOptions()
+        options.itemTypes = ["Note"]
+        options.reshape = MigrationReshape([.renameType("Note", to: "Tag")])
+        let report = try Migration(source: source, target: target, options: options).run()
+        #expect(report.verified && report.written == 120)
+        #expect(try target.read { try $0.itemTypes() } == ["Tag"])
+        #expect(try Self.items(target, ofType: "Tag").count == 120)
+    }
+
     @Test("a dry run with a transform reports what it would write and keeps nothing")
     func dryRun() throws {
         let source = try Self.open(holding: Self.notes())

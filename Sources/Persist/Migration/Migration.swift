@@ -75,7 +75,7 @@ public struct Migration: Sendable {
         let transform = MigrationTransform(options: options)
         if !options.reshape.isEmpty {
             try options.reshape.validate()
-            try options.reshape.validate(sourceTypes: source.read { accessor in try accessor.itemTypes() })
+            try options.reshape.validate(sourceTypes: copiedSourceTypes(chosen))
         }
         try cancellation?.check()
         if progress != nil { (tracker.expectedTotal, tracker.expected) = try expectedCounts(of: chosen) }
@@ -188,6 +188,13 @@ public struct Migration: Sendable {
             types.append(itemType)
         }
         return types
+    }
+
+    /// The types of the source the migration copies: every type, or those of `chosen` the source has.
+    func copiedSourceTypes(_ chosen: [String]?) throws -> [String] {
+        let sourceTypes = try source.read { accessor in try accessor.itemTypes() }
+        guard let chosen else { return sourceTypes }
+        return chosen.filter(Set(sourceTypes).contains)
     }
 
     /// How many items the source holds of the types to copy, for progress reports.

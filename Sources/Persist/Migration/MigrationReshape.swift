@@ -118,8 +118,10 @@ public struct MigrationReshape: Sendable, Hashable {
         }
     }
 
-    /// Checks the rules against the types of the source: a type may not be renamed to the name of
-    /// another type the source holds (whose items would mix with the renamed ones).
+    /// Checks the rules against the types of the source a migration copies (every type, or those
+    /// ``MigrationOptions/itemTypes`` names): a type may not be renamed to the name of another type
+    /// copied (whose items would mix with the renamed ones). A type left out of the copy is no
+    /// obstacle, so `Note → Memo` with only `Note` copied is fine in a source that holds `Memo` too.
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` naming the rule.
     public func validate(sourceTypes: [String]) throws {
