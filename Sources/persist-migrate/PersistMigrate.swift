@@ -115,7 +115,8 @@ struct PersistMigrate: ParsableCommand {
     var rawType = "Entry"
 
     // Repeatable, as the reshape rules are: `--types A --types B` copies both, never only the last.
-    @Option(name: .long, help: ArgumentHelp("Copy only these item types (comma-separated, or the option repeated); the "
+    @Option(name: .long, help: ArgumentHelp("Copy only these item types, named as the source has them (before any "
+                                                + "--rename-type; comma-separated, or the option repeated); the "
                                                 + "summary notes a type the source does not have.", valueName: "A,B"))
     var types: [String] = []
 
@@ -227,7 +228,7 @@ struct PersistMigrate: ParsableCommand {
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
-            notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + Self.absentTypeNotes(report)
+            notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + absentTypeNotes(report)
                 + reshapeNotes(ruleLines, plans: plans) + (report?.schemaNotes ?? []),
             reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
@@ -266,9 +267,18 @@ struct PersistMigrate: ParsableCommand {
                                       kindDetected: plan.kindOrigin != .named, layoutDetected: plan.layoutDetected)
     }
 
-    /// The types --types names that the source does not have: most often a misspelling.
-    private static func absentTypeNotes(_ report: MigrationReport?) -> [String] {
-        (report?.absentTypes ?? []).map { "--types names \(String(reflecting: $0)), which the source does not have" }
+    /// The types --types names that the source does not have: most often a misspelling, or the
+    /// new name of a renamed type (--types takes the source's names).
+    private func absentTypeNotes(_ report: MigrationReport?) -> [String] {
+        let rules = (try? reshape.reshape().rules) ?? []
+        return (report?.absentTypes ?? []).map { name in
+            let note = "--types names \(String(reflecting: name)), which the source does not have"
+            for case .renameType(let old, let new) in rules where new == name {
+                return note + "; it is the name --rename-type \(old)=\(new) gives, and --types takes the source's "
+                    + "names: --types \(old) copies those items"
+            }
+            return note
+        }
     }
 
     /// What the run found or did that the summary should say.

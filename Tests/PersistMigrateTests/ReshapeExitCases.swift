@@ -77,6 +77,11 @@ extension ExitMatrix {
         ExitCase(name: "--raw-value json on a value that is not JSON", arguments: ["legacy.dbm", "new.sqlite", "--raw-value", "json"],
                  status: 65, mentions: ["Entry/", "not valid JSON"],
                  prepare: rawFile("legacy.dbm", [Array("k".utf8): Array("{\"a\": 1,}".utf8)])),
+        ExitCase(name: "--types naming a type's new name, not the source's",
+                 arguments: ["old.db", "new.sqlite", "--rename-type", "Review=Rating", "--types", "Rating"], status: 0,
+                 mentions: ["--types names \"Rating\", which the source does not have; it is the name --rename-type "
+                                + "Review=Rating gives, and --types takes the source's names: --types Review copies those items"],
+                 creates: ["new.sqlite"]),
         ExitCase(name: "a rule that matches nothing only warns",
                  arguments: ["old.db", "new.sqlite", "--rename-type", "Ghost=Spirit", "--drop-attribute", "Review.none"],
                  status: 0, mentions: ["--rename-type Ghost=Spirit matched no item", "--drop-attribute Review.none matched no item"],
