@@ -69,6 +69,12 @@ public final class ChildProcess: @unchecked Sendable {
         finish()
     }
 
+    /// Waits until the process exits on its own or `timeout` seconds pass.
+    public func waitForExit(timeout: TimeInterval) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+    }
+
     /// How the process ended, once it has: its exit status, or `nil` when a signal killed it.
     public var exitStatus: Int32? {
         process.terminationReason == .exit ? process.terminationStatus : nil
