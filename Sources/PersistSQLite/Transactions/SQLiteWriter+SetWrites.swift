@@ -1,12 +1,13 @@
 import Persist
 
 extension SQLiteWriter {
-    /// One `DELETE` statement.
+    /// One `DELETE` statement; on a table with triggers, checked for rows a trigger kept.
     func deleteItems(matching request: DataStoreRequest) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[request.itemType] else { return 0 }
         let query = RequestCompiler.delete(request, from: table)
         guard !query.matchesNothing else { return 0 }
+        if table.hasTriggers { return try deleteCheckingTriggers(query, request, table) }
         try run(query.sql, query.bindings, "Deleting items of type \(String(reflecting: request.itemType))")
         return connection.changes
     }

@@ -99,6 +99,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
         try checkTransaction()
         guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return false }
+        if table.hasTriggers { return try deleteCheckingTriggers(table, bindings, ItemReference(itemType: itemType, id: id)) }
         try run(table.deleteByKey, bindings, "Deleting \(ItemReference(itemType: itemType, id: id))")
         return connection.changes > 0
     }
@@ -106,6 +107,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     func deleteAllItems(ofType itemType: String) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[itemType] else { return 0 }
+        if table.hasTriggers { return try deleteItems(matching: DataStoreRequest(itemType: itemType)) }
         try run(table.deleteAll, [], "Deleting every item of type \(String(reflecting: itemType))")
         return connection.changes
     }
