@@ -15,6 +15,7 @@ extension SQLiteWriter {
     /// INDEX` at once when its table and columns exist, otherwise as soon as they do.
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
         try checkTransaction()
+        try refuseUnnamableAttributes(of: index)
         if schema.indexes(ofType: index.itemType).contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) {
             return false
         }
@@ -42,6 +43,23 @@ extension SQLiteWriter {
         }
         noteSchemaChange("declared the \(index) as \(String(reflecting: declared.name))")
         return true
+    }
+
+    /// Refuses an index over a name no attribute of its table can have (the key column, a
+    /// generated column, a column's name in another ASCII case), which writes refuse too: its
+    /// index would never be created, yet be reported.
+    private func refuseUnnamableAttributes(of index: DataStoreIndex) throws {
+        guard let table = schema.tables[index.itemType] else { return }
+        for attribute in index.attributes where table.columnIndex[attribute] == nil {
+            guard let column = table.takenNames[SQLName.folded(attribute)] else { continue }
+            throw DataStoreError(
+                .invalidArgument,
+                "cannot declare the \(index): \(String(reflecting: attribute)) cannot be an attribute of table "
+                    + "\(String(reflecting: table.name)) in the SQLite database at \(path), whose column "
+                    + "\(String(reflecting: column)) is its key, a generated column, or takes the name in another case; "
+                    + "nothing was declared. Index attributes the items hold",
+                path: path)
+        }
     }
 
     /// Creates the pending indexes of `itemType` whose columns now all exist.
