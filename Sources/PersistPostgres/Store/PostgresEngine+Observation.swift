@@ -59,16 +59,18 @@ extension PostgresEngine: ExternalChangeSource {
 
     /// Listens on a new connection after the last one was lost (the server restarted or went
     /// down, or the session was terminated). Commits made meanwhile cannot be known, so once it
-    /// listens that is a change. While the server cannot be reached it is tried again at each
-    /// poll, up to the connect timeout after the loss; then the error ends the live queries.
+    /// listens that is a change. While the server cannot be reached, or has no connection slot
+    /// left, it is tried again at each poll, up to the connect timeout after the loss; then the
+    /// error ends the live queries.
     private func listenAgain(lostSince lost: ContinuousClock.Instant) throws -> Bool {
         do {
             let replacement = try listeningConnection()
             changeListener.withLock { $0 = ChangeListener(connection: replacement, isListening: true) }
             return true
         } catch let error as DataStoreError
-                    where PostgresSession.isConnectionLoss(error) && ContinuousClock.now - lost < connectPatience {
-            options.logger.debug("the server cannot be reached yet to listen for other stores' commits; trying again: \(error)",
+                    where (PostgresSession.isConnectionLoss(error) || PostgresSession.isOutOfConnections(error))
+                    && ContinuousClock.now - lost < connectPatience {
+            options.logger.debug("the server cannot be reached yet (or has no connection slot free) to listen for other stores' commits; trying again: \(error)",
                          metadata: ["store": .string(location)])
             return false
         }

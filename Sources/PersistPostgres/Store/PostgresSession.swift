@@ -185,4 +185,11 @@ final class PostgresSession: @unchecked Sendable {
         guard let code = error.engineCode, let state = PostgresSQLState(engineCode: code) else { return false }
         return state.errorClass == "08" || ["57P01", "57P02", "57P03"].contains(state.code)
     }
+
+    /// Whether an error says the server has no connection slot left (`max_connections`, or the
+    /// role's or database's `CONNECTION LIMIT`: SQLSTATE 53300), which frees up once other sessions end.
+    static func isOutOfConnections(_ error: DataStoreError) -> Bool {
+        guard let code = error.engineCode, let state = PostgresSQLState(engineCode: code) else { return false }
+        return state.code == "53300"
+    }
 }
