@@ -4,26 +4,28 @@ extension PostgresWriter {
     /// One `DELETE` statement selecting exactly what `items(forRequest:)` selects. When PostgreSQL
     /// cannot evaluate the request exactly (a filter on a `json` column), the store selects the
     /// items and one `DELETE … WHERE key IN (…)` per 1,000 of them removes them. On a guarded
-    /// table in a savepoint, so that a refusal by the table leaves the block going on.
+    /// table in a savepoint, so that a refusal by the table leaves the block going on, and
+    /// checked for rows a trigger or rule kept (see ``guardedDelete(_:_:_:selected:operation:)``).
     func deleteItems(matching request: DataStoreRequest) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[request.itemType] else { return 0 }
         let operation = "Deleting items of type \(String(reflecting: request.itemType))"
         let commands: [PGCommand]
+        var selected: Int?
         if let query = RequestCompiler.delete(request, from: table) {
             guard !query.matchesNothing else { return 0 }
             commands = [PGCommand(query.sql, query.parameters, prepared: true, operation: operation)]
         } else {
             // Not prepared: each key count is another statement.
-            commands = RequestCompiler.delete(ids: try items(matching: request).map(\.id), from: table).map {
+            let ids = try items(matching: request).map(\.id)
+            selected = ids.count
+            commands = RequestCompiler.delete(ids: ids, from: table).map {
                 PGCommand($0.sql, $0.parameters, operation: operation)
             }
         }
         guard !commands.isEmpty else { return 0 }
         guard table.isGuarded else { return try transaction.run(commands).reduce(0) { $0 + $1.affectedRows } }
-        return try inSchemaSavepoint("persist_statement", operation: operation) {
-            try transaction.run(commands).reduce(0) { $0 + $1.affectedRows }
-        }
+        return try guardedDelete(commands, request, table, selected: selected, operation: operation)
     }
 
     /// One `UPDATE` statement, after adding or widening the columns the values need.

@@ -64,22 +64,19 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         try checkTransaction()
         guard let table = schema.tables[itemType], let key = table.key.type.encodeID(id) else { return false }
         let reference = ItemReference(itemType: itemType, id: id)
+        if table.isGuarded { return try guardedDelete(table, key: key, reference) }
         let command = PGCommand(table.deleteByKey, [key], prepared: true, operation: "Deleting \(reference)")
-        let result = table.isGuarded
-            ? try inSavepoint(reference, command) { _ in }
-            : try transaction.run([command])[0]
-        return result.affectedRows > 0
+        return try transaction.run([command])[0].affectedRows > 0
     }
 
     func deleteAllItems(ofType itemType: String) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[itemType] else { return 0 }
+        // A guarded table's triggers or rules may keep rows: checked as a set-based delete.
+        if table.isGuarded { return try deleteItems(matching: DataStoreRequest(itemType: itemType)) }
         let command = PGCommand(table.deleteAll, prepared: true,
                                 operation: "Deleting every item of type \(String(reflecting: itemType))")
-        let result = table.isGuarded
-            ? try inSavepoint(nil, command) { _ in }
-            : try transaction.run([command])[0]
-        return result.affectedRows
+        return try transaction.run([command])[0].affectedRows
     }
 
     // MARK: The transaction
