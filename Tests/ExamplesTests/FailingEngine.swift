@@ -1,4 +1,5 @@
 import Foundation
+import JSONFileStore
 import Persist
 
 /// A failure of a third-party engine's own kind, not a ``DataStoreError``.
@@ -6,8 +7,8 @@ struct DiskTrouble: Error, CustomStringConvertible {
     var description: String { "the disk said no" }
 }
 
-/// A third-party engine written against the public API only, keeping items in memory, that fails
-/// where it is told to with an error of its own type.
+/// A third-party engine written against the public API only, keeping items in memory (in the
+/// JSONFileStore example's transactions), that fails where it is told to with an error of its own type.
 final class FailingEngine: DataStoreEngine, @unchecked Sendable {
     // @unchecked Sendable: `items` and the switches are read and changed only while `lock` is held.
     let location = "failing-engine"
@@ -32,49 +33,16 @@ final class FailingEngine: DataStoreEngine, @unchecked Sendable {
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         try take(\.read)
-        return try body(MemoryTransaction(items: lock.withLock { items }))
+        return try body(JSONFileTransaction(items: lock.withLock { items }))
     }
 
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
-        let transaction = MemoryTransaction(items: lock.withLock { items })
+        let transaction = JSONFileTransaction(items: lock.withLock { items })
         let (value, commit) = try body(transaction)
         guard commit else { return value }
         try take(\.commit)
         lock.withLock { items = transaction.items }
         return value
-    }
-}
-
-/// A snapshot, or a working copy for a write.
-final class MemoryTransaction: StoreWriter {
-    private(set) var items: [ItemReference: Item]
-
-    init(items: [ItemReference: Item]) { self.items = items }
-
-    func item(ofType itemType: String, id: ItemID) throws -> Item? { items[ItemReference(itemType: itemType, id: id)] }
-    func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {
-        for item in request.apply(to: items.values.filter { $0.itemType == request.itemType }) where try !body(item) { return }
-    }
-    func countItems(matching request: DataStoreRequest) throws -> Int {
-        request.apply(to: items.values.filter { $0.itemType == request.itemType }).count
-    }
-    func itemTypes() throws -> [String] {
-        Set(items.keys.map(\.itemType)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-    }
-    func insert(_ item: Item) throws {
-        guard items[item.reference] == nil else {
-            throw DataStoreError(.alreadyExists, "\(item.reference) already exists", items: [item.reference])
-        }
-        items[item.reference] = item
-    }
-    func save(_ item: Item) throws { items[item.reference] = item }
-    func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
-        items.removeValue(forKey: ItemReference(itemType: itemType, id: id)) != nil
-    }
-    func deleteAllItems(ofType itemType: String) throws -> Int {
-        let doomed = items.keys.filter { $0.itemType == itemType }
-        for reference in doomed { items[reference] = nil }
-        return doomed.count
     }
 }
 
