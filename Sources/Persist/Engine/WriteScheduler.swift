@@ -423,12 +423,20 @@ public final class WriteScheduler: Sendable {
                 return
             }
             let location = engine.location
-            let query = LiveQuery(queue: observationQueue, continuation: continuation, fetch: { [weak self] in
-                guard let self else {
-                    throw DataStoreError(.misuse, "the store at \(location) was released while it was observed", path: location)
-                }
-                return try self.read { accessor in try accessor.items(forRequest: request) }
-            })
+            let logger = logger
+            let query = LiveQuery(
+                queue: observationQueue, continuation: continuation, retryDelay: lockRetryDelay,
+                onLocked: { error in
+                    logger.debug("a live query found the store locked by another connection; it runs its query again shortly: \(error)",
+                                 metadata: ["store": .string(location)])
+                },
+                fetch: { [weak self] in
+                    guard let self else {
+                        throw DataStoreError(.misuse, "the store at \(location) was released while it was observed",
+                                             path: location)
+                    }
+                    return try self.read { accessor in try accessor.items(forRequest: request) }
+                })
             let token = observations.subscribe { event in
                 switch event {
                 case .changed: query.changed()
@@ -443,14 +451,19 @@ public final class WriteScheduler: Sendable {
         }
     }
 
+    /// How long a live query that found the store locked waits before it runs again: the
+    /// engine's poll interval when it watches other processes, 50 ms otherwise.
+    private var lockRetryDelay: Duration {
+        (engine as? any ExternalChangeSource)?.externalChangePollInterval ?? .milliseconds(50)
+    }
+
     /// Polls `source` for other processes' commits every interval while live queries exist;
     /// returns the function that stops it. Everything touching the engine runs on the write queue.
     private func watchExternalChanges(
         of source: any ExternalChangeSource, _ deliver: @escaping @Sendable (ObservationCenter.Event) -> Void
     ) -> @Sendable () -> Void {
         let timer = DispatchSource.makeTimerSource(queue: writeQueue)
-        let (seconds, attoseconds) = source.externalChangePollInterval.components
-        let nanoseconds = max(Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000), 1_000_000)
+        let nanoseconds = source.externalChangePollInterval.dispatchNanoseconds
         let watching = Locked(false)
         timer.setEventHandler { [weak self] in
             guard let self, phase.value == .open else { return }

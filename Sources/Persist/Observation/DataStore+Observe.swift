@@ -7,7 +7,8 @@ extension DataStore {
     /// commits by other processes within the poll interval, on SQLite any commit and on PostgreSQL
     /// one made through Persist, which notifies the schema's channel (<doc:LiveQueries>).
     /// Cancelling the consuming task ends the observation and releases what it holds; tearing the
-    /// store down, or losing its file, ends the stream with that error.
+    /// store down, or losing its file, ends the stream with that error. A query that finds the
+    /// store locked by another connection runs again a poll interval later instead.
     ///
     /// ```swift
     /// var open = DataStoreRequest(itemType: "Todo")

@@ -5,7 +5,10 @@ import Dispatch
 /// differs from the result it received last.
 ///
 /// Refreshes run on the store's observation queue, one at a time per query; notifications that
-/// arrive while one runs are coalesced into a single further refresh.
+/// arrive while one runs are coalesced into a single further refresh. A refresh that finds the
+/// store locked by another connection past its busy timeout (another program writing a
+/// rollback-journal SQLite file) is no failure of the query: it runs again after `retryDelay`,
+/// and the stream goes on.
 final class LiveQuery: Sendable {
     private struct State {
         var running = false
@@ -18,11 +21,18 @@ final class LiveQuery: Sendable {
     private let fetch: @Sendable () throws -> [Item]
     private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
     private let queue: DispatchQueue
+    private let retryDelay: Duration
+    private let onLocked: @Sendable (DataStoreError) -> Void
 
+    /// A query refreshed on `queue` by `fetch`; `onLocked` hears of each refresh that found the
+    /// store locked, before it runs again after `retryDelay`.
     init(queue: DispatchQueue, continuation: AsyncThrowingStream<[Item], any Error>.Continuation,
+         retryDelay: Duration, onLocked: @escaping @Sendable (DataStoreError) -> Void,
          fetch: @escaping @Sendable () throws -> [Item]) {
         self.queue = queue
         self.continuation = continuation
+        self.retryDelay = retryDelay
+        self.onLocked = onLocked
         self.fetch = fetch
     }
 
@@ -55,6 +65,9 @@ final class LiveQuery: Sendable {
                     return true
                 }
                 if fresh { continuation.yield(items) }
+            } catch let error as DataStoreError where error.code == .locked {
+                retryLater(after: error)
+                return
             } catch {
                 finish(throwing: error)
                 return
@@ -66,6 +79,19 @@ final class LiveQuery: Sendable {
             }
             if !again { return }
         }
+    }
+
+    /// Stops this refresh and runs the query again after `retryDelay`; a notification arriving
+    /// meanwhile starts a refresh at once, as when none runs.
+    private func retryLater(after error: DataStoreError) {
+        let live = state.withLock { state -> Bool in
+            state.running = false
+            state.dirty = false
+            return !state.finished
+        }
+        guard live else { return }
+        onLocked(error)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(retryDelay.dispatchNanoseconds)) { self.changed() }
     }
 
     /// Ends the stream with `error` (or normally, when `nil`); later notifications do nothing.
