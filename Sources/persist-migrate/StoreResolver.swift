@@ -230,6 +230,13 @@ struct StoreResolver {
     private func targetKind(_ name: StoreName, _ path: String, _ finding: StoreDetector.Finding) throws
         -> (kind: StoreName.Kind, origin: StorePlan.KindOrigin)
     {
+        if finding == .special {
+            // Named with a kind or not: SQLite would open a device and write its pages to it, so
+            // only a regular file is a target.
+            throw ToolFailure(.cannotCreate, code: "unrecognized", "the target \(path) is \(StoreDetector.describe(finding))",
+                              hint: "persist-migrate writes SQLite databases and GDBM files, never a device, pipe or "
+                                + "socket; choose another target path")
+        }
         if let kind = name.kind { return (kind, .named) }
         if let kind = StoreDetector.kind(of: finding) { return (kind, .content) }
         switch finding {
