@@ -69,9 +69,24 @@ enum FileSystem {
         return one.st_dev == other.st_dev && one.st_ino == other.st_ino
     }
 
-    /// The path with `.`, `..` and symbolic links resolved, to tell whether two paths are one file.
+    /// The path with `.`, `..` and symbolic links resolved as the system resolves them, to tell
+    /// whether two paths are one file and to reach the file a path names: a `..` after a symbolic
+    /// link to a folder leads to that folder's parent, not back to where the link is. A path that
+    /// does not exist has its folder resolved so, and keeps its name.
     static func canonical(_ path: String) -> String {
-        LiteralPath.url(path).standardizedFileURL.resolvingSymlinksInPath().path
+        if let resolved = realPath(path) { return resolved }
+        let url = LiteralPath.url(path)
+        if let folder = realPath(url.deletingLastPathComponent().path) {
+            return (folder as NSString).appendingPathComponent(url.lastPathComponent)
+        }
+        return url.standardizedFileURL.path
+    }
+
+    /// realpath(3): the absolute path of an existing file, every link and `.` and `..` resolved.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Where a symbolic link at `path` leads when what it leads to does not exist yet (following

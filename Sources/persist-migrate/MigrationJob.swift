@@ -286,6 +286,7 @@ final class MigrationJob {
     /// The ways an error may name the file at `path`: as typed, standardized, and with links resolved.
     static func forms(of path: String) -> [String] {
         let url = LiteralPath.url(path)
-        return Array(Set([path, url.path, url.standardizedFileURL.path, url.standardizedFileURL.resolvingSymlinksInPath().path]))
+        return Array(Set([path, url.path, url.standardizedFileURL.path, url.standardizedFileURL.resolvingSymlinksInPath().path,
+                          FileSystem.canonical(path)]))
     }
 }

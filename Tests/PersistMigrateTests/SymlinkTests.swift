@@ -95,4 +95,43 @@ struct SymlinkTests {
         #expect(refused.stderr.contains("the folder ./gone does not exist"), "\(refused.stderr)")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory.path("lost.\(kind)")) == "gone/app.\(kind)")
     }
+
+    /// `work/linkdir` links to `other/sub`, so `work/linkdir/../app.gdbm` is `other/app.gdbm` to the
+    /// system, not `work/app.gdbm`; both exist, with different items.
+    private func pathThroughLinkedFolder() throws -> (TemporaryDirectory, named: String, decoy: String) {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("other/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory.path("work"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.path("work/linkdir"), withDestinationPath: "../other/sub")
+        try StoreFiles.gdbm(directory.path("other/app.gdbm"), holding: StoreFiles.items(count: 4))
+        try StoreFiles.gdbm(directory.path("work/app.gdbm"), holding: [Item(itemType: "Decoy", id: 1)])
+        return (directory, directory.path("other/app.gdbm"), directory.path("work/app.gdbm"))
+    }
+
+    @Test("a target named with .. after a linked folder is the file the system finds there, not one beside the link")
+    func dotDotAfterLinkedFolder() throws {
+        let (directory, named, decoy) = try pathThroughLinkedFolder()
+        defer { directory.remove() }
+        let original = try StoreFiles.contents(.gdbm, named)
+        let added = Self.restaurants(3).dropLast()
+        try StoreFiles.sqlite(directory.path("work/new.sqlite"), holding: Array(added))
+        let decoyBytes = try Data(contentsOf: URL(fileURLWithPath: decoy))
+        let output = try Tool.run(["new.sqlite", "linkdir/../app.gdbm", "--if-exists", "replace", "--progress", "never"],
+                                  in: URL(fileURLWithPath: directory.path("work")))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try StoreFiles.contents(.gdbm, named) == original.union(added))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: decoy)) == decoyBytes, "the file beside the link was written")
+    }
+
+    @Test("a file beside a linked folder and one named with .. after that folder are two files, not the same one")
+    func dotDotAfterLinkedFolderIsAnotherFile() throws {
+        let (directory, named, _) = try pathThroughLinkedFolder()
+        defer { directory.remove() }
+        let original = try StoreFiles.contents(.gdbm, named)
+        let output = try Tool.run(["app.gdbm", "linkdir/../app.gdbm", "--if-exists", "replace", "--progress", "never"],
+                                  in: URL(fileURLWithPath: directory.path("work")))
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(!output.stderr.contains("same file"), "\(output.stderr)")
+        #expect(try StoreFiles.contents(.gdbm, named) == original.union([Item(itemType: "Decoy", id: 1)]))
+    }
 }
