@@ -69,6 +69,18 @@ enum FileSystem {
         return one.st_dev == other.st_dev && one.st_ino == other.st_ino
     }
 
+    /// Gives `copy` the owner and group of `original`, so that a file rebuilt beside itself and
+    /// renamed over it keeps them (its permissions come with the copy): a tool run by root over
+    /// a service's file must not leave it root's. Only root may give a file to another user; any
+    /// other user keeps at least the group when it is one of theirs, as editors do.
+    static func copyOwnership(of original: String, to copy: String) {
+        var status = stat()
+        guard stat(original, &status) == 0 else { return }
+        if chown(copy, status.st_uid, status.st_gid) != 0 {
+            _ = chown(copy, uid_t.max, status.st_gid)
+        }
+    }
+
     /// The path with `.`, `..` and symbolic links resolved as the system resolves them, to tell
     /// whether two paths are one file and to reach the file a path names: a `..` after a symbolic
     /// link to a folder leads to that folder's parent, not back to where the link is. A path that

@@ -30,7 +30,8 @@ struct GDBMDriver: StoreDriver {
     }
 
     /// An existing GDBM file is opened once for writing (which completes any interrupted commit
-    /// from its journal), closed, and copied byte for byte beside itself.
+    /// from its journal), closed, and copied byte for byte beside itself, with its permissions,
+    /// owner and group.
     var existingTargetStrategy: ExistingTargetStrategy {
         .stagedCopy { [logger] path, copy, layout in
             let store = try GDBMDriver(logger: logger).openWritable(path: path, layout: layout, create: false,
@@ -38,6 +39,7 @@ struct GDBMDriver: StoreDriver {
             try store.tearDown()
             do {
                 try FileManager.default.copyItem(atPath: path, toPath: copy)
+                FileSystem.copyOwnership(of: path, to: copy)
             } catch {
                 // The folder refuses a new file (its permissions, an immutable or read-only file
                 // system): the new version cannot be created there, 73, as a new target's cannot.
