@@ -1,6 +1,7 @@
 import Foundation
 import Persist
 import PersistGDBM
+import PersistSQLite
 
 /// What the tool says about a failure: the message, in the tool's words (the library's advice
 /// names Swift APIs, which mean nothing on a command line), and one hint that fits this error and
@@ -106,6 +107,12 @@ struct ToolDiagnosis {
             }
             if error.message.contains("not in Persist's native layout") {
                 return "leave out --from-layout to have the layout detected, or give --from-layout raw"
+            }
+            if SQLiteDataStore.isHotJournal(error) {
+                return "\(source) has a hot journal, \(source)-journal: a program stopped in the middle of writing it, "
+                    + "and the source is opened read-only, so that write cannot be rolled back here; open it once with "
+                    + "a program that may write it (sqlite3 \(source) 'PRAGMA quick_check'), which rolls it back, then "
+                    + "copy it"
             }
             if error.message.contains("unfinished commit") {
                 return "open it once with the program that wrote it, to finish its last commit, then copy it"
