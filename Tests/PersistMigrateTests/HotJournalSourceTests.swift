@@ -11,20 +11,7 @@ struct HotJournalSourceTests {
     func hotJournal() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let path = directory.path("live.sqlite")
-        let raw = try RawDatabase(path)
-        try raw.exec("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT);"
-                     + "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) "
-                     + "INSERT INTO t SELECT i, printf('%0100d', i) FROM n;")
-        // A small cache spills the update into the file mid-transaction, its journal written first:
-        // a copy of both taken then is what a writer killed at that moment leaves.
-        try raw.exec("PRAGMA cache_size = 1; BEGIN; UPDATE t SET v = 'changed';")
-        for name in ["crashed.sqlite", "crashed.sqlite-journal"] {
-            try FileManager.default.copyItem(atPath: path + name.dropFirst("crashed.sqlite".count),
-                                             toPath: directory.path(name))
-        }
-        try raw.exec("ROLLBACK;")
-        raw.close()
+        try HotJournal.make(at: directory.path("crashed.sqlite"))
         let before = ["crashed.sqlite", "crashed.sqlite-journal"].map { fileBytes(directory.path($0)) }
 
         let output = try Tool.run(["crashed.sqlite", "new.gdbm", "--progress", "never"], in: directory.url)

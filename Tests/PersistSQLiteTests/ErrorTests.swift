@@ -171,6 +171,26 @@ struct ErrorTests {
         #expect(Self.bytes(path) == original)
     }
 
+    @Test("a read-only store on a file with a hot journal is readOnly, says why and how to roll it back, and changes nothing")
+    func hotJournal() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("crashed.sqlite")
+        try HotJournal.make(at: path)
+        let before = [Self.bytes(path), Self.bytes(path + "-journal")]
+        let store = SQLiteDataStore(path: path, options: quietOptions { $0.readOnly = true })
+        let error = expectError(.readOnly) {
+            try store.setup()
+            defer { try? store.tearDown() }
+            _ = try allItems(store, "t")
+        }
+        #expect(error?.engineCode == Int(SQLITE_READONLY | 3 << 8))
+        #expect(error?.path == path)
+        #expect(error?.message.contains("hot journal, \(path)-journal") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("readOnly: true") == false, "\(String(describing: error))")
+        #expect([Self.bytes(path), Self.bytes(path + "-journal")] == before)
+    }
+
     @Test("another connection holding the write lock past the busy timeout gives locked")
     func lockedByAnotherConnection() throws {
         try withFileStore(options: quietOptions { $0.busyTimeout = .milliseconds(50) }) { store, path throws in

@@ -53,6 +53,12 @@ enum SQLiteErrors {
         case SQLITE_IOERR, SQLITE_NOMEM:
             return (.io, "The operating system reported an input/output failure; the write was rolled back. "
                 + "Check the disk and the file, then try again.")
+        case SQLITE_READONLY where code == SQLITE_READONLY | 3 << 8:
+            // SQLITE_READONLY_ROLLBACK, which the C module does not export.
+            return (.readOnly, "The database has a hot journal, \(path)-journal: a program stopped in the middle "
+                + "of writing it, and a read-only connection cannot roll that write back. Open the database once "
+                + "for writing (a store without SQLiteDataStore.Options.readOnly, or the sqlite3 shell), which rolls "
+                + "it back, then read it.")
         case SQLITE_READONLY:
             return (.readOnly, "The database cannot be written (a read-only file, directory or store); "
                 + "open it with SQLiteDataStore.Options(readOnly: true), or fix its permissions.")
