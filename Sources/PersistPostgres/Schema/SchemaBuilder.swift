@@ -114,10 +114,14 @@ struct SchemaBuilder {
             (columns.firstIndex { $0.name == lhs.name } ?? 0) < (columns.firstIndex { $0.name == rhs.name } ?? 0)
         }
         for column in attributes { reserved[column.attribute] = nil }
+        // A column other SQL added to a table the store created is adopted: its declared type may
+        // change a value (a numeric(10,2) rounds), its default fills an insert that leaves it out,
+        // and its NOT NULL may refuse one, so the table is written as an adopted one.
+        let hasAdoptedColumns = attributes.contains { !$0.isCreated }
         schema.tables[itemType] = TableSchema(
             itemType: itemType, name: relation.name, schema: schema.name, key: keySchema, keyKind: created?.keyKind,
             columns: attributes, columnOrder: columns.map(\.name), takenNames: taken, reservedAttributes: reserved,
-            isGuarded: created == nil || isGuarded)
+            isGuarded: created == nil || isGuarded || hasAdoptedColumns)
     }
 
     /// The OID of the type the store makes a column of `kind` with.

@@ -34,8 +34,8 @@ final class TableSchema: Sendable {
         layout.map(\.name).filter { reservedAttributes[$0] == Self.unmappedReason }
     }
     /// Whether a write may be refused or changed by the table itself (an adopted table, or
-    /// constraints, triggers, rules or row security added to a created one): such writes run in
-    /// a savepoint and are read back.
+    /// columns, constraints, triggers, rules or row security other SQL added to a created one):
+    /// such writes run in a savepoint and are read back.
     let isGuarded: Bool
     /// Whether inserts and saves must do without `ON CONFLICT (key)`: the key is `DEFERRABLE`,
     /// which PostgreSQL refuses as an arbiter, or a `NOT NULL` column without a default has a type
