@@ -125,6 +125,40 @@ struct StoreFaultTests {
         }
     }
 
+    @Test("a reader session the server ended in the middle of a read block is io with the server's reason; the next read reconnects")
+    func readerEndedMidBlock() throws {
+        try withPostgresStore { store, schema in
+            try seed(store, [Item(itemType: "Note", id: 1)])
+            let writer = try store.withRawHandle { Int64(PQbackendPID($0)) }
+            let admin = try TestServer.connect()
+            defer { admin.close() }
+            // A limit makes it one statement, naming the table, rather than a cursor's FETCH.
+            var request = DataStoreRequest(itemType: "Note")
+            request.limit = 10
+            let error = expectError(.io) {
+                try store.read { accessor in
+                    _ = try accessor.items(forRequest: request)
+                    // The block's reader: the session other than the writer whose last statement read the table.
+                    let reader = try admin.execute("""
+                        SELECT pid::int8 FROM pg_catalog.pg_stat_activity WHERE pid <> pg_backend_pid() AND pid <> $1::int4 \
+                        AND position($2 in query) > 0
+                        """, [.int8(writer), .text(schema)])
+                    #expect(reader.rowCount == 1)
+                    // A read through a cursor, whose CLOSE waits to go out with the next statement.
+                    _ = try accessor.items(forRequest: DataStoreRequest(itemType: "Note"))
+                    try TestServer.terminate(try reader.int64(0, 0) ?? 0)
+                    return try accessor.items(forRequest: request).count
+                }
+            }
+            #expect(error?.message.contains("connection lost") == true, "\(String(describing: error))")
+            #expect(error?.message.contains("terminating connection due to administrator command") == true,
+                    "\(String(describing: error))")
+            #expect(error?.engineMessage?.hasPrefix("57P01") == true, "\(String(describing: error))")
+            #expect(error?.path == (try TestServer.url()).location)
+            #expect(try allItems(store, "Note").count == 1)
+        }
+    }
+
     @Test("a session the server ended between blocks is replaced before the escape hatch hands it out")
     func terminatedSessionBeforeEscapeHatch() throws {
         try withPostgresStore { store, _ in

@@ -231,6 +231,12 @@ extension PGConnection {
                         outcome.failure = error
                         lastFailure = failure
                     }
+                case .statement(_, _, false) where failure.endsSession && outcome.failure == nil:
+                    // The server ended the session (terminated, shut down) and said why in the
+                    // result of a deferred statement: that is the reason the caller's statements
+                    // fail, not libpq's "no connection to the server" that follows.
+                    outcome.failure = error
+                    lastFailure = failure
                 case .statement(let operation, _, false):
                     options.logger.debug("a deferred statement failed: \(operation): \(error)",
                                          metadata: ["server": .string(url.location)])

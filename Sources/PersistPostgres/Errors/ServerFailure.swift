@@ -22,6 +22,12 @@ struct ServerFailure: Sendable, Equatable {
         self.table = table
     }
 
+    /// Whether the server ended the session with it (an administrator's termination, a shutdown
+    /// or a crash: `57P01`, `57P02`), or the connection was lost (class `08`).
+    var endsSession: Bool {
+        sqlState.errorClass == "08" || ["57P01", "57P02"].contains(sqlState.code)
+    }
+
     /// The failure in the text of a failed connection attempt, made with verbose error messages
     /// (`PQERRORS_VERBOSE`), where a server error reads
     /// `connection to server at "…", port 5432 failed: FATAL:  28P01: password authentication failed …`.
