@@ -9,6 +9,10 @@ enum ChildMerge {
             throw DataStoreError(.misuse, "\(child.location) is not a child store; only stores made by makeChildDataStore() can be merged",
                                  path: parent.location)
         }
+        guard child !== parent as AnyObject else {
+            throw DataStoreError(.misuse, "\(child.location) cannot be merged into itself; merge it into its parent, "
+                                 + "\(child.parent.location)", path: child.location)
+        }
         guard child.parent === parent else {
             throw DataStoreError(.misuse, "\(child.location) is a child of another store, not of \(parent.location)",
                                  path: parent.location)

@@ -200,6 +200,8 @@ enum ChildStoreTests {
             expectError(.misuse) { try other.merge(child) }
             expectError(.misuse) { try sibling.merge(child) }
             expectError(.misuse) { try parent.merge(other) }
+            let itself = expectError(.misuse) { try child.merge(child) }
+            #expect(itself?.message.contains("cannot be merged into itself") == true, "\(String(describing: itself))")
             expectError(.misuse) { try child.writeSync { _ in try parent.merge(child) } }
             // The parent's own write block: the merge runs on the child's queue, from where the
             // parent's is still known to be busy.
