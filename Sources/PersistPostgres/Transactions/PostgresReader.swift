@@ -175,8 +175,10 @@ class PostgresReader: StoreReader {
             // in a snapshot that does.
             if !transaction.hasObservedResults && !(self is PostgresWriter) { try transaction.restart() }
             try reloadSchema()
-        } catch let error as DataStoreError where Self.isStaleSchemaError(error) && !transaction.hasObservedResults
-            && !(self is PostgresWriter) {
+        } catch let error as DataStoreError where Self.isStaleSchemaError(error) && !(self is PostgresWriter) {
+            // Other SQL dropped or altered the table since the schema was read: a block that has
+            // handed out nothing starts over; one that has cannot, and must be retried whole.
+            guard !transaction.hasObservedResults else { throw changedWhileRead(table, error) }
             try transaction.restart()
             try reloadSchema()
         }
@@ -184,10 +186,18 @@ class PostgresReader: StoreReader {
         do {
             return try body(table)
         } catch is StaleSchema {
-            throw DataStoreError(
-                .io, "the columns of table \(table.qualified) in PostgreSQL at \(location) changed while they were "
-                    + "read, or have types the store did not expect; retry the block", path: location)
+            throw changedWhileRead(table, nil)
         }
+    }
+
+    /// The error of a read block that met a table other SQL changed or dropped after the block
+    /// handed out results, with the server's error when there was one.
+    private func changedWhileRead(_ table: TableSchema, _ serverError: DataStoreError?) -> DataStoreError {
+        DataStoreError(
+            .io, "the columns of table \(table.qualified) in PostgreSQL at \(location) changed while they were "
+                + "read, or have types the store did not expect, or the table was dropped"
+                + (serverError.map { " (\($0.engineMessage ?? $0.message))" } ?? "") + "; retry the block",
+            path: location, engineCode: serverError?.engineCode, engineMessage: serverError?.engineMessage)
     }
 
     /// Reads the schema again if the catalog's fingerprint differs from the cached schema's;
