@@ -136,6 +136,17 @@ public final class WriteScheduler: Sendable {
                         + "queue the write with writeAsync",
                     path: engine.location)
             }
+            // A merge of the child holds the child's queue while it waits for the parent's: a
+            // parent's write block waiting for the child's queue would stop both.
+            if current.isOnWriteQueue || BlockRegistry.isInside(.write, of: current) {
+                throw DataStoreError(
+                    .misuse,
+                    "\(operation) of a child store was called inside a write block (or escape hatch) of its parent "
+                        + "\(current.engine.location); a merge of the child running meanwhile would wait for that block "
+                        + "while the block waits for the merge, which would stop both. Do the work after the block, or "
+                        + "queue the write with writeAsync",
+                    path: engine.location)
+            }
             ancestor = current.parent
         }
         if waitsForCompletions && isOnCompletionQueue {
