@@ -229,6 +229,24 @@ enum BlockTests {
             #expect(results.withLock { $0 } == ["value 42", "error \(DeliberateFailure(tag: 3))"])
             #expect(try allItems(store, "Note").map(\.id) == ["ok"])
         },
+        ConformanceTest("a completion handler may read and writeSync; flush and tearDown there throw misuse",
+                        group: .blocks) { context in
+            let store = try context.makeStore()
+            let outcome = Locked<(read: Int?, written: Bool, flush: DataStoreError.Code?, tearDown: DataStoreError.Code?)>(
+                (nil, false, nil, nil))
+            store.writeAsync({ accessor in try accessor.insert(Item(itemType: "Note", id: "a")) }, completion: { _ in
+                let read = try? store.read { accessor in try accessor.countItems(forRequest: DataStoreRequest(itemType: "Note")) }
+                let written = (try? store.writeSync { accessor in try accessor.insert(Item(itemType: "Note", id: "b")) }) != nil
+                outcome.withLock { $0 = (read, written, nil, nil) }
+                do { try store.flush() } catch let error as DataStoreError { outcome.withLock { $0.flush = error.code } } catch {}
+                do { try store.tearDown() } catch let error as DataStoreError { outcome.withLock { $0.tearDown = error.code } } catch {}
+            })
+            try store.flush()
+            let seen = outcome.value
+            #expect(seen.read == 1 && seen.written)
+            #expect(seen.flush == .misuse && seen.tearDown == .misuse)
+            #expect(try allItems(store, "Note").count == 2)
+        },
         ConformanceTest("flush() waits for queued writes and their completions", group: .blocks) { context in
             let store = try context.makeStore()
             let completions = Locked(0)
