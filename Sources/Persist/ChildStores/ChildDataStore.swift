@@ -27,8 +27,9 @@ import Logging
 /// on one side and changed on the other) is resolved by the ``MergePolicy`` given to
 /// ``DataStore/merge(_:policy:)``.
 ///
-/// Do not write to a child inside a write block of its parent: a merge running at the same time
-/// would wait for both.
+/// Inside a write block (or escape hatch) of its parent, a child's `writeSync`, `flush()`,
+/// `setup()`, `tearDown()` and `discardChanges()` throw ``DataStoreError/Code/misuse``: a merge
+/// running at the same time would wait for both. Reads and `writeAsync` are allowed there.
 public final class ChildDataStore: EngineBackedDataStore {
     /// The scheduler that gives the store the whole ``DataStore`` contract.
     public let scheduler: WriteScheduler
