@@ -28,7 +28,7 @@ struct SQLiteChildRefusalTests {
                 let error = expectError(code) { try store.merge(child) }
                 #expect(error != nil, "merging \(refused) did not fail")
                 #expect(try allItems(store, "todo") == [Item(itemType: "todo", id: 1, attributes: ["title": "a"])])
-                #expect((child as? ChildDataStore)?.changeCount == 2)
+                #expect(child.changeCount == 2)
             }
         }
     }

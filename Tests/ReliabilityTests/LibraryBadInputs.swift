@@ -255,7 +255,7 @@ enum LibraryBadInputs {
                 let child = try parent.makeChildDataStore()
                 try child.setup()
                 try expectTooDeepRefused(child)
-                #expect((child as? ChildDataStore)?.changeCount == 0)
+                #expect(child.changeCount == 0)
                 try child.tearDown()
                 try parent.tearDown()
             }

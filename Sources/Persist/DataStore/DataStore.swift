@@ -74,10 +74,18 @@ public protocol DataStore: AnyObject, Sendable {
 
     /// Makes a child store: reads see this store's committed state overlaid with the child's own
     /// changes; writes stay in the child until ``merge(_:policy:)``. Call `setup()` on the child
-    /// before using it. See ``ChildDataStore``.
+    /// before using it. See ``ChildDataStore``, whose ``ChildDataStore/changeCount`` and
+    /// ``ChildDataStore/discardChanges()`` the child answers without a cast.
+    ///
+    /// ```swift
+    /// let draft = try store.makeChildDataStore()
+    /// try draft.setup()
+    /// try draft.writeSync { accessor in _ = try accessor.createItem(ofType: "Draft") }
+    /// if draft.changeCount > 0 { try draft.discardChanges() }
+    /// ```
     ///
     /// - Throws: ``DataStoreError/Code/misuse`` when this store is not open.
-    func makeChildDataStore() throws -> any DataStore
+    func makeChildDataStore() throws -> ChildDataStore
 
     /// Applies every change of `child` to this store in one atomic write, then empties the child,
     /// which can go on being used. Queued asynchronous writes of the child finish first. When the

@@ -63,7 +63,7 @@ extension EngineBackedDataStore {
     }
 
     /// Makes a ``ChildDataStore`` of this store (see ``DataStore/makeChildDataStore()``).
-    public func makeChildDataStore() throws -> any DataStore {
+    public func makeChildDataStore() throws -> ChildDataStore {
         try scheduler.checkOpen()
         return ChildDataStore(parent: self, logger: scheduler.logger)
     }

@@ -156,7 +156,7 @@ enum LiveQueryTests {
             try await recorder.waitFor { $0.count == 1 }
             try child.writeSync { accessor in try accessor.insert(note("a", 1)) }
             try await recorder.waitFor { $0.last.map(ids) == ["a"] }
-            try (child as? ChildDataStore)?.discardChanges()
+            try child.discardChanges()
             try await recorder.waitFor { $0.last == [] }
             await recorder.cancel()
         },
