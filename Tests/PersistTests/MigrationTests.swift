@@ -111,6 +111,8 @@ struct MigrationTests {
         #expect(report.types.map(\.sourceChecksum.count) == [250, 40])
         #expect(phases.first == .copying && phases.last == .finished && phases.contains(.verifying))
         #expect(last?.expectedItems == 290)
+        // The finished report sums up the run.
+        #expect(last?.phase == .finished && last?.items == 290 && (last?.elapsed ?? 0) > 0, "\(String(describing: last))")
     }
 
     @Test("copies only the chosen types")

@@ -16,7 +16,8 @@ public struct MigrationProgress: Sendable, Hashable {
         case copying
         /// Verifying the target after copying.
         case verifying
-        /// Finished.
+        /// Finished: the one report of this phase sums up the run, with ``items`` the items the
+        /// copying phase processed and ``elapsed`` the whole run's seconds.
         case finished
     }
 
@@ -28,11 +29,12 @@ public struct MigrationProgress: Sendable, Hashable {
     public var itemsInType: Int
     /// Items of this type the source holds, when known.
     public var expectedInType: Int?
-    /// Items of every type processed so far in this phase.
+    /// Items of every type processed so far in this phase (in the ``Phase/finished`` report, the
+    /// items the copying phase processed).
     public var items: Int
     /// Items of every selected type the source holds, when known.
     public var expectedItems: Int?
-    /// Seconds since this phase started.
+    /// Seconds since this phase started (in the ``Phase/finished`` report, since the run started).
     public var elapsed: TimeInterval
 
     /// Items per second over the phase so far.

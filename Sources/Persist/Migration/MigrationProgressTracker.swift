@@ -11,6 +11,8 @@ struct MigrationProgressTracker {
     private let start = DispatchTime.now().uptimeNanoseconds
     private var phaseStart = DispatchTime.now().uptimeNanoseconds
     private var lastReport: UInt64 = 0
+    /// Items the copying phase processed, for the finished report.
+    private var copied = 0
     private var current = MigrationProgress(phase: .checking, itemType: "", itemsInType: 0, expectedInType: nil,
                                             items: 0, expectedItems: nil, elapsed: 0)
 
@@ -23,13 +25,19 @@ struct MigrationProgressTracker {
     mutating func begin(_ phase: MigrationProgress.Phase) {
         guard callback != nil else { return }
         if current.items > 0 || phase == .finished { report() }
+        if current.phase == .copying { copied = current.items }
         phaseStart = DispatchTime.now().uptimeNanoseconds
         current.phase = phase
         current.items = 0
         current.itemsInType = 0
         current.itemType = ""
         current.expectedItems = expectedTotal
-        if phase == .finished { report() }
+        if phase == .finished {
+            // The last report sums up the run: the items copied, over the whole run's time.
+            phaseStart = start
+            current.items = copied
+            report()
+        }
     }
 
     /// Counts `count` more items of `itemType` processed in the current phase.
