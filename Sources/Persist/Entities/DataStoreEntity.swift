@@ -2,8 +2,10 @@
 ///
 /// The model's `id` becomes the item's identifier (it must encode as a string, an integer or
 /// bytes: `String`, `Int`, `Int64`, `UUID`, `Data` all work) and every other property becomes an
-/// attribute. Nested structs, arrays, optionals, enums with raw values, `Date` and `Data` all
-/// round-trip through every store.
+/// attribute. Nested structs, arrays, optionals, enums with raw values, `Date`, `Data` and
+/// `Decimal` all round-trip through every store. A `Decimal` is stored as a number where a `Double`
+/// holds it exactly (prices and other amounts of up to 15 significant digits), so that requests
+/// compare and sort it as a number, and as its text where none does, so that no digit is lost.
 ///
 /// ```swift
 /// struct Restaurant: DataStoreEntity {

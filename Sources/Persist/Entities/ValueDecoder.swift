@@ -4,9 +4,11 @@ import Foundation
 ///
 /// Numbers convert only when the value is exactly representable (`.double(2)` decodes as an
 /// `Int`, `.double(2.5)` does not), but for a `Float`, which reads the nearest `Float` to a double
-/// within its range (a double beyond it is `typeMismatch`, not infinity); booleans also decode from the integers 0 and 1, which is how
-/// legacy SQLite tables store them. Keyed containers list `allKeys` in the byte order of the keys'
-/// UTF-8, the order records list attributes in, so a value decodes the same way on every read.
+/// within its range (a double beyond it is `typeMismatch`, not infinity); booleans also decode
+/// from the integers 0 and 1, which is how legacy SQLite tables store them. A `Decimal` decodes
+/// from a number, from its text, and from the object of fields Foundation's own `Codable`
+/// conformance writes. Keyed containers list `allKeys` in the byte order of the keys' UTF-8, the
+/// order records list attributes in, so a value decodes the same way on every read.
 /// A missing key reads as null where the type asks for one (`decode(Int?.self, forKey:)`, a
 /// property wrapper around an optional), since items drop null attributes; any other type gets
 /// `keyNotFound`.
@@ -43,6 +45,10 @@ struct ValueDecodingState: Decoder {
             default: special = nil
             }
             guard let result = special as? T else { throw mismatch(type, value, codingPath) }
+            return result
+        }
+        if type == Decimal.self, let decimal = try DecimalValues.decimal(from: value, codingPath: codingPath),
+           let result = decimal as? T {
             return result
         }
         return try T(from: ValueDecodingState(value: value, codingPath: codingPath))

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Encodes any `Encodable` value as a ``Value``: structs and dictionaries become objects, arrays
-/// become arrays, `Date` becomes `.date`, `Data` becomes `.bytes`, `URL` becomes its string, and
-/// enums with raw values become their raw value. Optionals that are `nil` are left out.
+/// become arrays, `Date` becomes `.date`, `Data` becomes `.bytes`, `URL` becomes its string,
+/// `Decimal` becomes a `.double` when one holds it exactly and its text otherwise, and enums with
+/// raw values become their raw value. Optionals that are `nil` are left out.
 ///
 /// ```swift
 /// struct Address: Codable { var street: String; var city: String }
@@ -82,7 +83,7 @@ enum EncodingNode {
         return encoder.node ?? .object(ObjectBox())
     }
 
-    /// The value of a `Date`, `Data` or `URL`, which the encoder stores as themselves rather than
+    /// The value of a `Date`, `Data`, `URL` or `Decimal`, which the encoder stores as themselves rather than
     /// as whatever their own `Encodable` conformances write; `nil` for any other type.
     @inline(__always)
     static func special<T: Encodable>(_ value: T) -> Value? {
@@ -90,6 +91,7 @@ enum EncodingNode {
         if T.self == Date.self { return .date(unsafeBitCast(value, to: Date.self)) }
         if T.self == Data.self { return .bytes([UInt8](unsafeBitCast(value, to: Data.self))) }
         if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if T.self == Decimal.self { return DecimalValues.value(of: unsafeBitCast(value, to: Decimal.self)) }
         return nil
     }
 

@@ -17,6 +17,6 @@ public enum ConformanceSuite {
             + ChildStoreTests.all + IdentifierTests.all + SetWriteTests.all + AggregateTests.all + IndexTests.all
             + MixedIndexTests.all + MergeUniqueTests.all + MutableFlushTests.all
             + ChildReentrancyTests.all + EntityLifetimeTests.all + EntityKeyOrderTests.all + EntitySpellingTests.all + MixedKindTests.all
-            + EntityNullTests.all + EntityClassTests.all + EntityNumberTests.all
+            + EntityNullTests.all + EntityClassTests.all + EntityNumberTests.all + EntityDecimalTests.all
     }
 }
