@@ -78,3 +78,31 @@ struct SchemaLeftBehindToolTests {
         #expect(fresh.stdout.contains("note: the copy of \"comments\" does not carry the FOREIGN KEY"), "\(fresh.stdout)")
     }
 }
+
+@Suite("persist-migrate names the ON CONFLICT clauses a copy of an SQLite table does not carry")
+struct ConflictClauseNoteTests {
+    @Test("UNIQUE … ON CONFLICT REPLACE and NOT NULL ON CONFLICT IGNORE are a note, in text and --json", arguments: ["copy.sqlite", "copy.gdbm"])
+    func conflictClauseIsReported(target: String) throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let raw = try RawDatabase(directory.path("app.sqlite"))
+        try raw.exec("""
+            CREATE TABLE contacts (id INTEGER PRIMARY KEY, phone TEXT UNIQUE ON CONFLICT REPLACE,
+              nick TEXT NOT NULL ON CONFLICT IGNORE);
+            CREATE TABLE plain (id INTEGER PRIMARY KEY, "on conflict" TEXT, note TEXT -- ON CONFLICT REPLACE
+              );
+            INSERT INTO contacts VALUES (1, '123', 'n');
+            INSERT INTO plain VALUES (1, 'x', 'y');
+            """)
+        raw.close()
+        let note = "note: the copy of \"contacts\" does not carry its ON CONFLICT clauses (see"
+        let text = try Tool.run(["app.sqlite", target, "--progress", "never"], in: directory.url)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains(note), "\(text.stdout)")
+        #expect(!text.stdout.contains("\"plain\""), "a quoted name or a comment is no clause: \(text.stdout)")
+        let json = try Tool.run(["app.sqlite", "json-" + target, "--json"], in: directory.url)
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let notes = summary?["notes"] as? [String] ?? []
+        #expect(notes.contains { $0.hasPrefix("the copy of \"contacts\" does not carry its ON CONFLICT clauses") }, "\(json.stdout)")
+    }
+}

@@ -17,6 +17,7 @@ extension SQLiteReader {
         let sql = try rows("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1", name).first?.first ?? ""
         if Self.mentions("CHECK\\s*\\(", in: sql) { left.append("its CHECK constraints") }
         if Self.mentions("COLLATE", in: sql) { left.append("its column collations") }
+        if Self.mentions("ON\\s+CONFLICT", in: sql) { left.append("its ON CONFLICT clauses") }
         if Self.mentions("AUTOINCREMENT", in: sql) { left.append("AUTOINCREMENT (and its sqlite_sequence row)") }
         if try connection.integer("SELECT strict FROM pragma_table_list WHERE schema = 'main' AND name = ?1", name,
                                   operation: Self.listing) != 0 {
