@@ -50,6 +50,27 @@ extension PostgresReader {
           AND (i.indpred IS NOT NULL OR i.indexprs IS NOT NULL OR g.generated
                OR EXISTS (SELECT 1 FROM pg_catalog.unnest(i.indoption) o WHERE o::int & 1 = 1))
         UNION ALL
+        SELECT 6, 0, w.what || pg_catalog.quote_ident(x.relname)
+        FROM pg_catalog.pg_index i JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid
+          JOIN pg_catalog.pg_am m ON m.oid = x.relam,
+          LATERAL (VALUES
+            (m.amname <> 'btree', 'the method ' || m.amname || ' of the index '),
+            (EXISTS (SELECT 1 FROM pg_catalog.unnest(i.indoption) o WHERE o::int = 2), 'NULLS FIRST in the index '),
+            (i.indnatts > i.indnkeyatts, 'the INCLUDE columns of the index '),
+            (coalesce((pg_catalog.to_jsonb(i) ->> 'indnullsnotdistinct')::boolean, false), 'NULLS NOT DISTINCT in the index '),
+            (EXISTS (SELECT 1 FROM ROWS FROM (pg_catalog.unnest(i.indkey::int2[]), pg_catalog.unnest(i.indcollation::oid[])) WITH ORDINALITY k(attnum, coll, n)
+                     JOIN pg_catalog.pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
+                     WHERE k.n <= i.indnkeyatts AND k.coll <> 0 AND k.coll <> a.attcollation), 'the collation of the index '),
+            (m.amname = 'btree' AND EXISTS (
+               SELECT 1 FROM pg_catalog.unnest(i.indclass::oid[]) WITH ORDINALITY k(opclass, n)
+               JOIN pg_catalog.pg_opclass c ON c.oid = k.opclass WHERE k.n <= i.indnkeyatts AND NOT c.opcdefault),
+             'the operator class of the index ')) w(lost, what)
+        WHERE i.indrelid = $1::regclass AND w.lost AND i.indisvalid AND i.indpred IS NULL AND i.indexprs IS NULL
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = i.indrelid
+                          AND a.attnum = ANY ((i.indkey::int2[])[0:i.indnkeyatts - 1]) AND a.attgenerated <> '')
+          AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_constraint c WHERE c.conindid = i.indexrelid AND c.conrelid = i.indrelid
+                          AND c.contype = 'x')
+        UNION ALL
         SELECT 7, 0, 'the trigger ' || pg_catalog.quote_ident(t.tgname)
         FROM pg_catalog.pg_trigger t WHERE t.tgrelid = $1::regclass AND NOT t.tgisinternal
         ORDER BY 1, 2, 3
