@@ -435,10 +435,12 @@ public final class WriteScheduler: Sendable {
             }
             let location = engine.location
             let logger = logger
+            let transient = engine as? any TransientFailures
             let query = LiveQuery(
                 queue: observationQueue, continuation: continuation, retryDelay: lockRetryDelay,
-                onLocked: { error in
-                    logger.debug("a live query found the store locked by another connection; it runs its query again shortly: \(error)",
+                isTransient: { error in error.code == .locked || transient?.isTransient(error) == true },
+                onTransient: { error in
+                    logger.debug("a live query could not run its query for now; it runs its query again shortly: \(error)",
                                  metadata: ["store": .string(location)])
                 },
                 fetch: { [weak self] in
@@ -462,7 +464,8 @@ public final class WriteScheduler: Sendable {
         }
     }
 
-    /// How long a live query that found the store locked waits before it runs again: the
+    /// How long a live query that found the store locked (or met another condition that passes
+    /// by itself) waits before it runs again: the
     /// engine's poll interval when it watches other processes, 50 ms otherwise.
     private var lockRetryDelay: Duration {
         (engine as? any ExternalChangeSource)?.externalChangePollInterval ?? .milliseconds(50)

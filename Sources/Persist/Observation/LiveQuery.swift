@@ -5,10 +5,11 @@ import Dispatch
 /// differs from the result it received last.
 ///
 /// Refreshes run on the store's observation queue, one at a time per query; notifications that
-/// arrive while one runs are coalesced into a single further refresh. A refresh that finds the
-/// store locked by another connection past its busy timeout (another program writing a
-/// rollback-journal SQLite file) is no failure of the query: it runs again after `retryDelay`,
-/// and the stream goes on.
+/// arrive while one runs are coalesced into a single further refresh. A refresh that meets a
+/// condition that passes by itself (the store locked by another connection past its busy
+/// timeout, as another program writing a rollback-journal SQLite file does; a server with no
+/// connection slot free) is no failure of the query: it runs again after `retryDelay`, and the
+/// stream goes on.
 final class LiveQuery: Sendable {
     private struct State {
         var running = false
@@ -22,17 +23,19 @@ final class LiveQuery: Sendable {
     private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
     private let queue: DispatchQueue
     private let retryDelay: Duration
-    private let onLocked: @Sendable (DataStoreError) -> Void
+    private let isTransient: @Sendable (DataStoreError) -> Bool
+    private let onTransient: @Sendable (DataStoreError) -> Void
 
-    /// A query refreshed on `queue` by `fetch`; `onLocked` hears of each refresh that found the
-    /// store locked, before it runs again after `retryDelay`.
+    /// A query refreshed on `queue` by `fetch`; a refresh failing with an error `isTransient`
+    /// accepts is told to `onTransient` and runs again after `retryDelay`.
     init(queue: DispatchQueue, continuation: AsyncThrowingStream<[Item], any Error>.Continuation,
-         retryDelay: Duration, onLocked: @escaping @Sendable (DataStoreError) -> Void,
-         fetch: @escaping @Sendable () throws -> [Item]) {
+         retryDelay: Duration, isTransient: @escaping @Sendable (DataStoreError) -> Bool,
+         onTransient: @escaping @Sendable (DataStoreError) -> Void, fetch: @escaping @Sendable () throws -> [Item]) {
         self.queue = queue
         self.continuation = continuation
         self.retryDelay = retryDelay
-        self.onLocked = onLocked
+        self.isTransient = isTransient
+        self.onTransient = onTransient
         self.fetch = fetch
     }
 
@@ -65,7 +68,7 @@ final class LiveQuery: Sendable {
                     return true
                 }
                 if fresh { continuation.yield(items) }
-            } catch let error as DataStoreError where error.code == .locked {
+            } catch let error as DataStoreError where isTransient(error) {
                 retryLater(after: error)
                 return
             } catch {
@@ -90,7 +93,7 @@ final class LiveQuery: Sendable {
             return !state.finished
         }
         guard live else { return }
-        onLocked(error)
+        onTransient(error)
         queue.asyncAfter(deadline: .now() + .nanoseconds(retryDelay.dispatchNanoseconds)) { self.changed() }
     }
 

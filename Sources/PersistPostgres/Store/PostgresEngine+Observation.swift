@@ -118,3 +118,12 @@ extension PostgresEngine: ExternalChangeSource {
         return connection
     }
 }
+
+/// A live query whose query finds no connection slot free, or the server restarting, runs it
+/// again a poll interval later, as its listener does; a server away longer than the connect
+/// timeout ends it through the listener.
+extension PostgresEngine: TransientFailures {
+    func isTransient(_ error: DataStoreError) -> Bool {
+        PostgresSession.isOutOfConnections(error) || PostgresSession.isConnectionLoss(error)
+    }
+}
