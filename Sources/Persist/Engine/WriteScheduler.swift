@@ -465,8 +465,8 @@ public final class WriteScheduler: Sendable {
     }
 
     /// How long a live query that found the store locked (or met another condition that passes
-    /// by itself) waits before it runs again: the
-    /// engine's poll interval when it watches other processes, 50 ms otherwise.
+    /// by itself) waits before it runs again: the engine's poll interval when it watches other
+    /// processes, 50 ms otherwise.
     private var lockRetryDelay: Duration {
         (engine as? any ExternalChangeSource)?.externalChangePollInterval ?? .milliseconds(50)
     }
