@@ -22,7 +22,9 @@ struct LiveQueryConnectionLimitTests {
         try admin.executeScript("CREATE ROLE \(role) LOGIN; CREATE SCHEMA \(schema) AUTHORIZATION \(role)")
         defer { _ = try? admin.executeScript("DROP SCHEMA IF EXISTS \(schema) CASCADE; DROP ROLE IF EXISTS \(role)") }
         let lines = Locked<[String]>([])
-        var options = LiveQueryOutageTests.options(lines, connectTimeout: .seconds(60))
+        // The store waits for a slot up to its connect timeout, then ends the live queries: long
+        // enough that a test kept from running for a while by the others never sees that.
+        var options = LiveQueryOutageTests.options(lines, connectTimeout: .seconds(900))
         options.schema = schema
         let store = PostgresDataStore(url: try TestServer.url(user: role), options: options)
         try store.setup()
