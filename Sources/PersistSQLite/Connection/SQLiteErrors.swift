@@ -5,6 +5,10 @@ import Persist
 /// Turns SQLite result codes into `DataStoreError`s that name the file, say what to do, and keep
 /// SQLite's own code and message.
 enum SQLiteErrors {
+    /// `SQLITE_READONLY_ROLLBACK`, which the C module does not export: a hot journal (left by a
+    /// writer that stopped mid-transaction) that a read-only connection cannot roll back.
+    static let hotJournal = SQLITE_READONLY | 3 << 8
+
     /// The error for a failed SQLite call.
     ///
     /// - Parameters:
@@ -53,8 +57,7 @@ enum SQLiteErrors {
         case SQLITE_IOERR, SQLITE_NOMEM:
             return (.io, "The operating system reported an input/output failure; the write was rolled back. "
                 + "Check the disk and the file, then try again.")
-        case SQLITE_READONLY where code == SQLITE_READONLY | 3 << 8:
-            // SQLITE_READONLY_ROLLBACK, which the C module does not export.
+        case SQLITE_READONLY where code == hotJournal:
             return (.readOnly, "The database has a hot journal, \(path)-journal: a program stopped in the middle "
                 + "of writing it, and a read-only connection cannot roll that write back. Open the database once "
                 + "for writing (a store without SQLiteDataStore.Options.readOnly, or the sqlite3 shell), which rolls "

@@ -1,4 +1,3 @@
-internal import CSQLite
 import Persist
 
 extension SQLiteDataStore {
@@ -13,6 +12,6 @@ extension SQLiteDataStore {
     /// }
     /// ```
     package static func isHotJournal(_ error: DataStoreError) -> Bool {
-        error.engineCode == Int(SQLITE_READONLY) | 3 << 8
+        error.engineCode == Int(SQLiteErrors.hotJournal)
     }
 }
