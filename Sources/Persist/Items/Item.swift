@@ -36,6 +36,14 @@ public struct Item: Sendable, Hashable {
         }
     }
 
+    /// Makes an item whose attributes the caller guarantees hold no `.null`, such as those a row
+    /// decoder assembled: no scan for nulls.
+    package init(itemType: String, id: ItemID, nonNullAttributes attributes: [String: Value]) {
+        self.itemType = itemType
+        self.id = id
+        self.attributes = attributes
+    }
+
     /// The reference (item type and identifier) naming this item.
     public var reference: ItemReference { ItemReference(itemType: itemType, id: id) }
 

@@ -5,9 +5,8 @@ struct RowDecoder {
     let table: TableSchema
     let result: PGResult
     let location: String
-    /// The result column of the key, and of each attribute column (in ``TableSchema/columns`` order).
+    /// The result column of the key.
     private let keyColumn: Int
-    private let attributeColumns: [(offset: Int, index: Int)]
     /// The result column of each attribute column, by its offset in ``TableSchema/columns``.
     private let resultIndex: [Int]
 
@@ -22,8 +21,7 @@ struct RowDecoder {
         let layout = table.layout
         guard result.columnCount == layout.count else { throw StaleSchema(table: table.itemType) }
         var keyColumn = 0
-        var attributeColumns: [(offset: Int, index: Int)] = []
-        attributeColumns.reserveCapacity(table.columns.count)
+        var resultIndex = [Int](repeating: -1, count: table.columns.count)
         for (index, expected) in layout.enumerated() {
             guard result.columnName(index, equals: expected.cName),
                   expected.typeOID.map({ $0 == result.columnType(index) }) ?? true else {
@@ -31,14 +29,11 @@ struct RowDecoder {
             }
             switch expected.role {
             case .key: keyColumn = index
-            case .attribute(let offset): attributeColumns.append((offset, index))
+            case .attribute(let offset): resultIndex[offset] = index
             case .ignored: break
             }
         }
         self.keyColumn = keyColumn
-        self.attributeColumns = attributeColumns
-        var resultIndex = [Int](repeating: -1, count: table.columns.count)
-        for (offset, index) in attributeColumns { resultIndex[offset] = index }
         self.resultIndex = resultIndex
     }
 
@@ -92,19 +87,18 @@ struct RowDecoder {
     /// The item in row `row`.
     func item(_ row: Int) throws -> Item {
         let id = try identifier(row)
-        var attributes: [String: Value] = [:]
-        attributes.reserveCapacity(attributeColumns.count)
         let columns = table.columns
-        for (offset, index) in attributeColumns {
+        let attributes = try AttributeAssembly.attributes(over: table.columnIndex) { offset in
+            let index = resultIndex[offset]
+            guard index >= 0 else { return nil }
             do {
-                let value = try result.withValue(row, index) { try columns[offset].type.decode($0) }
-                if let value = value ?? nil { attributes[columns[offset].attribute] = value }
+                return try result.withValue(row, index) { try columns[offset].type.decode($0) } ?? nil
             } catch let failure as DecodingFailure {
                 throw failure.error(at: describe(columns[offset], id), path: location,
                                     items: [ItemReference(itemType: table.itemType, id: id)])
             }
         }
-        return Item(itemType: table.itemType, id: id, attributes: attributes)
+        return Item(itemType: table.itemType, id: id, nonNullAttributes: attributes)
     }
 
     /// The identifier in row `row`.

@@ -10,12 +10,11 @@ struct RowDecoder {
     func item(_ statement: SQLiteStatement) throws -> Item {
         let id = try identifier(statement)
         let columns = table.columns
-        var attributes: [String: Value] = Dictionary(minimumCapacity: columns.count)
-        for offset in columns.indices {
-            guard let column = statement.column(Int32(offset + 1)) else { continue }
-            attributes[columns[offset].name] = try value(column, columns[offset].storage, offset, id)
+        let attributes = try AttributeAssembly.attributes(over: table.columnIndex) { offset in
+            guard let column = statement.column(Int32(offset + 1)) else { return nil }
+            return try value(column, columns[offset].storage, offset, id)
         }
-        return Item(itemType: table.name, id: id, attributes: attributes)
+        return Item(itemType: table.name, id: id, nonNullAttributes: attributes)
     }
 
     func identifier(_ statement: SQLiteStatement) throws -> ItemID {
