@@ -15,8 +15,10 @@ enum BlockRegistry {
 
     /// The current thread's open blocks, innermost last (a scheduler appears once per level).
     private final class Entries {
-        var reads: [ObjectIdentifier] = []
-        var writes: [ObjectIdentifier] = []
+        // Exclusivity unchecked: one thread's own entries, changed only by `running` on that
+        // thread, one append or removal at a time.
+        @exclusivity(unchecked) var reads: [ObjectIdentifier] = []
+        @exclusivity(unchecked) var writes: [ObjectIdentifier] = []
     }
 
     /// One process-wide key; each thread's `Entries` is released when the thread exits.

@@ -15,7 +15,9 @@ import Foundation
 package final class Locked<State: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: `state` is only read or written while `lock` is held.
     private let lock = NSLock()
-    private var state: State
+    // Exclusivity unchecked: `lock` already serializes every access, and a body that re-entered
+    // `withLock` would deadlock on it first; the dynamic check cost a quarter of each lock.
+    @exclusivity(unchecked) private var state: State
 
     /// A lock guarding `state`.
     package init(_ state: State) {

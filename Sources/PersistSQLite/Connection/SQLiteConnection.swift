@@ -13,14 +13,16 @@ final class SQLiteConnection: @unchecked Sendable {
     private(set) var handle: OpaquePointer?
     /// The database file, for messages.
     let path: String
-    private var cache: [String: SQLiteStatement] = [:]
+    // Exclusivity unchecked (the cache, `recent` and `clock`): the connection has one user at a
+    // time (see above), and each access is a short lookup or update that calls out to nothing.
+    @exclusivity(unchecked) private var cache: [String: SQLiteStatement] = [:]
     /// The statements last taken from the cache, newest first: looked at before the cache, without
     /// hashing their SQL (a read block runs two or three statements in turn, a write block one per
     /// item).
-    private var recent: [SQLiteStatement] = []
+    @exclusivity(unchecked) private var recent: [SQLiteStatement] = []
     /// How many statements ``recent`` keeps.
     private static let recentCapacity = 6
-    private var clock: UInt64 = 0
+    @exclusivity(unchecked) private var clock: UInt64 = 0
     /// The schema version (`PRAGMA schema_version`) of the schema this connection last worked
     /// with, once it has (see ``catchUp(toSchemaVersion:)``).
     private var schemaVersion: Int64?

@@ -10,10 +10,12 @@ final class SQLiteStatement {
     private var handle: OpaquePointer?
     let sql: String
     private let path: String
+    // Exclusivity unchecked (`inUse`, `lastUse`): plain flags set by the one thread holding the
+    // connection, never while another access to them is open.
     /// Whether a caller is stepping this statement; a busy cached statement is not handed out again.
-    var inUse = false
+    @exclusivity(unchecked) var inUse = false
     /// When the statement was last handed out, for evicting the least recently used.
-    var lastUse: UInt64 = 0
+    @exclusivity(unchecked) var lastUse: UInt64 = 0
 
     init(handle: OpaquePointer, sql: String, path: String) {
         self.handle = handle
