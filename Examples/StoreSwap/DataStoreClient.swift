@@ -43,8 +43,9 @@ enum DataStoreClient {
     }
 
     /// Copies the GDBM store into a new SQLite database built beside its final path, moves it into
-    /// place once verified, and only then deletes the GDBM file. A crash at any moment leaves the
-    /// old file, so the next launch simply migrates again.
+    /// place once verified, and only then deletes the GDBM file. A crash before the move leaves
+    /// the old file and no database, so the next launch simply migrates again; one after it leaves
+    /// the complete database, which the next launch opens.
     static func migrate(from oldPath: String, to newPath: String) throws {
         let staging = newPath + ".migrating"
         try SQLiteDataStore.deleteFiles(atPath: staging)
