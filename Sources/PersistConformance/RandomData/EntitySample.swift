@@ -10,11 +10,13 @@ public protocol EntitySampleTwin: Sendable {
 
 /// The twin written through typed `insert`, `update`, `save` and `synchronize`.
 public enum TypedTwin: EntitySampleTwin {
+    /// `"SampleTyped"`.
     public static let itemType = "SampleTyped"
 }
 
 /// The twin written through items made by `makeItem()`.
 public enum ItemTwin: EntitySampleTwin {
+    /// `"SampleItems"`.
     public static let itemType = "SampleItems"
 }
 
@@ -28,6 +30,7 @@ public enum ItemTwin: EntitySampleTwin {
 /// let sample = EntitySample<TypedTwin>.random(number: 0, using: &random)
 /// ```
 public struct EntitySample<Twin: EntitySampleTwin>: DataStoreEntity {
+    /// The twin's item type.
     public static var itemType: String { Twin.itemType }
 
     /// An enum stored as its raw value.
@@ -40,6 +43,7 @@ public struct EntitySample<Twin: EntitySampleTwin>: DataStoreEntity {
         var location: [Double]
     }
 
+    /// The identifier: one of a few awkward strings followed by the sample's number.
     public var id: String
     var count: Int
     var nickname: String?
