@@ -86,6 +86,29 @@ struct SQLiteIndexTests {
         }
     }
 
+    @Test("an adopted index that covers the key column or a generated column is not reported, as on PostgreSQL")
+    func adoptedOverKey() throws {
+        let schema = """
+            CREATE TABLE t (code TEXT PRIMARY KEY, email TEXT, n INTEGER,
+                            g TEXT GENERATED ALWAYS AS (email || '!') VIRTUAL, UNIQUE (code, email));
+            CREATE UNIQUE INDEX t_n_code ON t (n, code);
+            CREATE INDEX t_g ON t (g);
+            CREATE INDEX t_email_n ON t (email, n);
+            CREATE TABLE w (id INTEGER PRIMARY KEY, e TEXT) WITHOUT ROWID;
+            CREATE UNIQUE INDEX w_id_e ON w (id, e);
+            """
+        try withFileStore(creatingWith: schema) { store, _ in
+            // The items hold email and n: code is their identifier, g is computed.
+            let reported = (try store.indexes(ofType: "t"), try store.indexes(ofType: "w"))
+            #expect(reported.0.map(\.name) == ["t_email_n"])
+            #expect(reported.1.isEmpty)
+            // Declaring such an index is refused as before, not found already satisfied.
+            expectError(.invalidArgument) {
+                try store.writeSync { accessor in try accessor.ensureIndex(ofType: "t", on: ["code", "email"], unique: true) }
+            }
+        }
+    }
+
     @Test("declared indexes are kept in the database and reported after reopening")
     func reopened() throws {
         let directory = try TemporaryDirectory()

@@ -5,8 +5,9 @@ extension SchemaLoader {
 
     /// Reads the indexes declared through the store and, for every item type, the indexes of its
     /// table the store did not declare. Adopted indexes are reported when they cover plain
-    /// columns and no `WHERE` clause; expression and partial indexes are not, nor is the primary
-    /// key of a table keyed by it. The primary key of a table keyed by its rowid (of several
+    /// columns that hold attributes and no `WHERE` clause; expression and partial indexes are
+    /// not, nor are indexes that cover the key column (the primary key of a table keyed by it,
+    /// say) or a generated column. The primary key of a table keyed by its rowid (of several
     /// columns, or a `REAL` one) is a unique index of its items.
     static func loadIndexes(into schema: inout DatabaseSchema, _ connection: SQLiteConnection) throws {
         var declaredNames: Set<String> = []
@@ -52,9 +53,11 @@ extension SchemaLoader {
                     }
                 }
                 guard plain, !columns.isEmpty else { continue }
-                // The unique index on the key of a table the store created is the key, not an index
-                // of its items (see the SQLite storage format article).
-                if case .column(let key, _, _)? = schema.tables[table]?.key, columns == [key] { continue }
+                // Only indexes of attributes: one that covers the key column (the unique index on
+                // the key of a table the store created is the key) or a generated column is not an
+                // index of the items' attributes, as on PostgreSQL.
+                guard let attributeColumns = schema.tables[table]?.columnIndex,
+                      columns.allSatisfy({ attributeColumns[$0] != nil }) else { continue }
                 schema.adoptedIndexes[table, default: []].append(
                     DataStoreIndex(itemType: table, attributes: columns, isUnique: unique, name: name))
             }
