@@ -83,6 +83,22 @@ package enum UniqueIndexes {
             items: items)
     }
 
+    /// `refusal` (a ``violation(_:_:values:)`` or ``existingDuplicates(_:_:)``) for a write or
+    /// declaration an engine's own unique index refused: the same message as on every other
+    /// store, located at the store, with the engine's code and message.
+    ///
+    /// ```swift
+    /// throw UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: sqliteError, at: path)
+    /// ```
+    package static func reported(_ refusal: DataStoreError, by engineError: DataStoreError, at location: String) -> DataStoreError {
+        var reported = refusal
+        reported.path = location
+        reported.message += " (store \(location))"
+        reported.engineCode = engineError.engineCode
+        reported.engineMessage = engineError.engineMessage
+        return reported
+    }
+
     /// The error for declaring a unique index over items that already share values.
     package static func existingDuplicates(_ index: DataStoreIndex, _ items: [ItemReference]) -> DataStoreError {
         let listed = items.prefix(10).map(\.description).joined(separator: ", ")

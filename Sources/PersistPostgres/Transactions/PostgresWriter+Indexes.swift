@@ -40,11 +40,8 @@ extension PostgresWriter {
             do {
                 _ = try inSavepoint(nil, PGCommand(create, operation: operation)) { _ in }
             } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
-                var refused = UniqueIndexes.existingDuplicates(index, try UniqueIndexes.duplicates(for: index, in: self) ?? [])
-                refused.path = location
-                refused.engineCode = error.engineCode
-                refused.engineMessage = error.engineMessage
-                throw refused
+                let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
+                throw UniqueIndexes.reported(UniqueIndexes.existingDuplicates(index, shared), by: error, at: location)
             }
         }
         let encoded = String(decoding: try JSONEncoder().encode(index.attributes), as: UTF8.self)
@@ -91,7 +88,8 @@ extension PostgresWriter {
     }
 
     /// Names the items of a unique violation PostgreSQL reported for `item`: the item, and the
-    /// one holding its values for a unique index, found by Persist's comparisons.
+    /// one holding its values for a unique index, found by Persist's comparisons (then with the
+    /// message every store gives).
     func namingUniqueViolation(_ error: DataStoreError, _ item: Item) throws -> DataStoreError {
         var named = error
         named.code = .uniqueViolation
@@ -102,11 +100,8 @@ extension PostgresWriter {
             guard let values = UniqueIndexes.values(of: item, for: index),
                   let holder = try UniqueIndexes.holder(of: values, for: index, in: self, excluding: [item.id])
             else { continue }
-            let other = ItemReference(itemType: item.itemType, id: holder)
-            named.items.append(other)
-            named.message = "\(item.reference) would share the values of the \(index) with \(other) in PostgreSQL at "
-                + "\(location); nothing of the write was stored. Give the item other values, or remove the other item first"
-            break
+            let items = [item.reference, ItemReference(itemType: item.itemType, id: holder)]
+            return UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: error, at: location)
         }
         return named
     }

@@ -32,11 +32,7 @@ extension SQLiteWriter {
         } catch let error as DataStoreError where error.code == .uniqueViolation {
             schema = before
             let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
-            var refused = UniqueIndexes.existingDuplicates(index, shared)
-            refused.path = path
-            refused.engineCode = error.engineCode
-            refused.engineMessage = error.engineMessage
-            throw refused
+            throw UniqueIndexes.reported(UniqueIndexes.existingDuplicates(index, shared), by: error, at: path)
         } catch {
             schema = before
             throw error
@@ -73,20 +69,18 @@ extension SQLiteWriter {
     }
 
     /// Names the items of a unique violation SQLite reported for `item`: the item and the one
-    /// holding its values for a unique index, when one is found by Persist's comparisons.
+    /// holding its values for a unique index, when one is found by Persist's comparisons (then
+    /// with the message every store gives).
     func namingUniqueViolation(_ error: DataStoreError, _ item: Item) throws -> DataStoreError {
-        var named = error
-        named.items = [item.reference]
         for index in schema.indexes(ofType: item.itemType) where index.isUnique {
             guard let values = UniqueIndexes.values(of: item, for: index),
                   let holder = try UniqueIndexes.holder(of: values, for: index, in: self, excluding: [item.id])
             else { continue }
-            named.items.append(ItemReference(itemType: item.itemType, id: holder))
-            named.message = "\(item.reference) would share the values of the \(index) with "
-                + "\(ItemReference(itemType: item.itemType, id: holder)) in the SQLite database at \(path); nothing of the "
-                + "write was stored. Give the item other values, or remove the other item first"
-            break
+            let items = [item.reference, ItemReference(itemType: item.itemType, id: holder)]
+            return UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: error, at: path)
         }
+        var named = error
+        named.items = [item.reference]
         return named
     }
 }

@@ -125,11 +125,8 @@ extension SQLiteWriter {
         let updated = try items(matching: request).map { $0.setting(values) }
         let selected = Set(updated.map(\.id))
         for index in schema.indexes(ofType: request.itemType) where index.isUnique {
-            if var violation = try UniqueIndexes.conflict(among: updated, selected: selected, for: index, in: self) {
-                violation.path = path
-                violation.engineCode = error.engineCode
-                violation.engineMessage = error.engineMessage
-                return violation
+            if let violation = try UniqueIndexes.conflict(among: updated, selected: selected, for: index, in: self) {
+                return UniqueIndexes.reported(violation, by: error, at: path)
             }
         }
         var named = error
