@@ -123,6 +123,26 @@ struct PostgresIndexTests {
         }
     }
 
+    @Test("an index over the key column or a generated column is refused and not declared, as on SQLite; an adopted one is not listed")
+    func unnamable() throws {
+        let sql = """
+            CREATE TABLE t (code text PRIMARY KEY, email text, n integer, g text GENERATED ALWAYS AS (email || '!') STORED);
+            CREATE INDEX t_g ON t (g);
+            CREATE UNIQUE INDEX t_n_code ON t (n, code);
+            CREATE INDEX t_email_n ON t (email, n);
+            """
+        try withPostgresStore(creatingWith: sql) { store, _ in
+            for attributes in [["g"], ["code"], ["email", "code"]] {
+                let error = expectError(.invalidArgument) {
+                    try store.writeSync { accessor in try accessor.ensureIndex(ofType: "t", on: attributes, unique: true) }
+                }
+                #expect(error?.message.contains("nothing was declared") == true)
+            }
+            let indexes = try store.indexes(ofType: "t")
+            #expect(indexes.map(\.name) == ["t_email_n"])
+        }
+    }
+
     @Test("an invalid index a failed CREATE INDEX CONCURRENTLY left is not listed, and ensureIndex declares its own")
     func invalidAdopted() throws {
         let sql = "CREATE TABLE member (id integer PRIMARY KEY, email text); INSERT INTO member VALUES (1, 'a'), (2, 'a');"

@@ -8,7 +8,9 @@ extension PostgresWriter {
 
     /// Declares an index: recorded in `persist_indexes`, and created at once when its table and
     /// columns exist (otherwise as soon as they do). Over items that already share values, a
-    /// unique one is refused with `uniqueViolation` naming them, and nothing is declared.
+    /// unique one is refused with `uniqueViolation` naming them, and nothing is declared; over a
+    /// column no attribute can be (an adopted table's key, a generated column), with
+    /// `invalidArgument`.
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
         try checkTransaction()
         if try indexes(ofType: index.itemType)?.contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) == true {
@@ -16,6 +18,15 @@ extension PostgresWriter {
         }
         if let table = schema.tables[index.itemType] {
             for attribute in index.attributes {
+                if table.column(attribute) == nil, let reason = table.reservedAttributes[attribute] {
+                    // Writes refuse the attribute too: the index would never be created, yet be listed.
+                    throw DataStoreError(
+                        .invalidArgument,
+                        "cannot declare the \(index): \(String(reflecting: attribute)) cannot be an attribute of table "
+                            + "\(table.qualified) of PostgreSQL at \(location): \(reason); nothing was declared. Index "
+                            + "attributes the items hold",
+                        path: location)
+                }
                 guard let column = table.column(attribute), column.type == .json || column.type == .jsonb else { continue }
                 let why = column.type == .json
                     ? "json, which PostgreSQL cannot index"
