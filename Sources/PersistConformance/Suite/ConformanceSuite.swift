@@ -15,7 +15,7 @@ public enum ConformanceSuite {
         LifecycleTests.all + ItemTests.all + BlockTests.all + ConcurrencyTests.all + LiveQueryTests.all
             + RequestTests.all + EntityTests.all + DifferentialTests.all + EntityDifferentialTests.all
             + ChildStoreTests.all + IdentifierTests.all + SetWriteTests.all + AggregateTests.all + IndexTests.all
-            + MixedIndexTests.all + UniqueErrorTests.all + MergeUniqueTests.all + MutableFlushTests.all
+            + MixedIndexTests.all + UniqueErrorTests.all + SpellingRollbackTests.all + MergeUniqueTests.all + MutableFlushTests.all
             + ChildReentrancyTests.all + EntityLifetimeTests.all + EntityKeyOrderTests.all + EntitySpellingTests.all + MixedKindTests.all
             + EntityNullTests.all + EntityClassTests.all + EntityNumberTests.all + EntityDecimalTests.all
     }

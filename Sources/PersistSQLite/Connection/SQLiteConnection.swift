@@ -15,7 +15,8 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     // Exclusivity unchecked (the cache, `recent` and `clock`): the connection has one user at a
     // time (see above), and each access is a short lookup or update that calls out to nothing.
-    @exclusivity(unchecked) private var cache: [String: SQLiteStatement] = [:]
+    /// Keyed by the SQL's bytes (see ``SQLText``).
+    @exclusivity(unchecked) private var cache: [SQLText: SQLiteStatement] = [:]
     /// The statements last taken from the cache, newest first: looked at before the cache, without
     /// hashing their SQL (a read block runs two or three statements in turn, a write block one per
     /// item).
@@ -216,9 +217,11 @@ final class SQLiteConnection: @unchecked Sendable {
     private func checkout(_ sql: String) throws -> SQLiteStatement {
         clock &+= 1
         // A statement used a moment ago: strings from one schema, and literals, share storage, so
-        // these comparisons are mostly pointer checks, not a hash of the SQL.
-        for statement in recent where statement.sql == sql { return try handOut(statement) }
-        if let cached = cache[sql] {
+        // these comparisons are mostly pointer checks, not a hash of the SQL. Byte for byte, as
+        // SQLite reads it (see ``SQLText``).
+        for statement in recent where SQLText.sameBytes(statement.sql, sql) { return try handOut(statement) }
+        let key = SQLText(sql)
+        if let cached = cache[key] {
             remember(cached)
             return try handOut(cached)
         }
@@ -226,7 +229,7 @@ final class SQLiteConnection: @unchecked Sendable {
         statement.inUse = true
         statement.lastUse = clock
         if cache.count >= Self.cacheCapacity { evictLeastRecentlyUsed() }
-        cache[sql] = statement
+        cache[key] = statement
         remember(statement)
         return statement
     }
@@ -249,11 +252,11 @@ final class SQLiteConnection: @unchecked Sendable {
     }
 
     private func evictLeastRecentlyUsed() {
-        var oldest: (sql: String, use: UInt64)?
-        for (sql, statement) in cache where !statement.inUse {
-            if oldest == nil || statement.lastUse < oldest?.use ?? .max { oldest = (sql, statement.lastUse) }
+        var oldest: (key: SQLText, use: UInt64)?
+        for (key, statement) in cache where !statement.inUse {
+            if oldest == nil || statement.lastUse < oldest?.use ?? .max { oldest = (key, statement.lastUse) }
         }
-        if let oldest, let statement = cache.removeValue(forKey: oldest.sql) {
+        if let oldest, let statement = cache.removeValue(forKey: oldest.key) {
             recent.removeAll { $0 === statement }
             statement.finalize()
         }
