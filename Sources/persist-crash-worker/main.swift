@@ -15,6 +15,10 @@
 //       Declares an index on Row.round, makes Row/0..k-1 once, then runs updateItems over every
 //       Row forever: round n sets round = n on all of them in one write block and prints n after
 //       writeSync returns.
+//   persist-crash-worker unique <sqlite|gdbm> <path> [items]
+//       Declares a unique index on Seat.code, makes Seat/0..k-1 with code i once, then rotates the
+//       codes forever: round n gives every Seat a temporary code, then Seat/i the code (i + n) mod k,
+//       with round = n, in one write block, and prints n after writeSync returns.
 //   persist-crash-worker ids <sqlite|gdbm|postgres> <path-or-url> <items>
 //       Inserts Ticket items one write block each, with generated integer identifiers, printing
 //       each identifier, then exits.
@@ -41,6 +45,7 @@ let modes: [String: ([String]) throws -> Void] = [
     "blocks": BlockMode.run,
     "merge": MergeMode.run,
     "update": UpdateMode.run,
+    "unique": UniqueMode.run,
     "ids": IDMode.run,
     "cd-read": DirectoryMode.run,
     "gdbm-hold": HoldMode.run,

@@ -31,18 +31,7 @@ extension CrashTests {
         @Test("an updateItems killed with SIGKILL is applied whole or not at all, with its index",
               arguments: StoreKind.allCases)
         func killedUpdate(_ kind: StoreKind) throws {
-            let directory = try TemporaryDirectory()
-            defer { directory.remove() }
-            let path = directory.path("update.\(kind)")
-            let crash = CrashCase("update-\(kind)", minimumKills: kind == .gdbm ? 15 : 1)
-            try crash.killCountingWorker(["update", kind.rawValue, path, String(Self.rows)], maximumDelay: 0.03) { round in
-                let store = kind.store(path)
-                try store.setup()
-                let last = try Self.wholeRound(store, crash, round: round)
-                try store.tearDown()
-                return last
-            }
-            crash.finish()
+            try CrashTests.killStoreWorker("update", kind, rows: Int64(Self.rows), wholeRound: Self.wholeRound)
         }
     }
 }
