@@ -1,12 +1,24 @@
+import Persist
+
 /// The named prepared statements of one session, by SQL and parameter types, least recently
 /// used first out.
 ///
 /// Evicted statements are not deallocated at once: a `DEALLOCATE` that failed inside a
 /// transaction would abort it. Their names wait in ``retired`` until the connection is idle.
 struct PGStatementCache {
+    /// A statement's SQL, compared byte for byte (see ``SQLText``), and its parameter types.
     struct Key: Hashable {
         var sql: String
         var types: [UInt32]
+
+        static func == (lhs: Key, rhs: Key) -> Bool {
+            lhs.types == rhs.types && SQLText.sameBytes(lhs.sql, rhs.sql)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(types)
+            hasher.combine(SQLText(sql))
+        }
     }
 
     private struct Entry {
