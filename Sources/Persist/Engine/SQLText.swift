@@ -25,13 +25,17 @@ package struct SQLText: Hashable, Sendable {
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Whether two texts are the same UTF-8 bytes; texts that share storage are compared at once.
+    /// Whether two texts are the same UTF-8 bytes. Texts that share storage (a cache's own SQL,
+    /// SQL built once per schema) are recognized at once by the standard library's
+    /// `_isIdentical(to:)`; texts Swift finds different differ in bytes too; only texts Swift
+    /// finds equal are compared byte by byte.
     package static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs, rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
-                left.count == right.count && (left.baseAddress == right.baseAddress || left.elementsEqual(right))
-            }
+        if lhs._isIdentical(to: rhs) { return true }
+        guard lhs == rhs else { return false }
+        let compared = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in left.elementsEqual(right) }
         }
+        if let compared, let result = compared { return result }
+        return lhs.utf8.elementsEqual(rhs.utf8)
     }
 }

@@ -218,8 +218,12 @@ final class SQLiteConnection: @unchecked Sendable {
         clock &+= 1
         // A statement used a moment ago: strings from one schema, and literals, share storage, so
         // these comparisons are mostly pointer checks, not a hash of the SQL. Byte for byte, as
-        // SQLite reads it (see ``SQLText``).
-        for statement in recent where SQLText.sameBytes(statement.sql, sql) { return try handOut(statement) }
+        // SQLite reads it (see ``SQLText``); Swift's equality first, which the optimizer knows
+        // (calling `sameBytes` for every statement looked at cost a retain of each).
+        for statement in recent where statement.sql == sql
+            && (statement.sql._isIdentical(to: sql) || SQLText.sameBytes(statement.sql, sql)) {
+            return try handOut(statement)
+        }
         let key = SQLText(sql)
         if let cached = cache[key] {
             remember(cached)
