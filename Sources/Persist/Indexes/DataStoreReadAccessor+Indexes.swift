@@ -41,7 +41,8 @@ extension DataStoreReadWriteAccessor {
     ///
     /// - Throws: ``DataStoreError/Code/uniqueViolation`` naming items that already share values,
     ///   for a unique index (nothing is declared); ``DataStoreError/Code/invalidArgument`` for an
-    ///   invalid type name, no attributes, an invalid or repeated attribute name.
+    ///   invalid type name, no attributes, an invalid or repeated attribute name (two Unicode
+    ///   spellings of one name repeat it: an item holds them as one attribute).
     @discardableResult
     public func ensureIndex(ofType itemType: String, on attributes: [String], unique: Bool) throws -> Bool {
         try checkActiveAndFlushPendingChanges()
@@ -50,13 +51,19 @@ extension DataStoreReadWriteAccessor {
             guard !attributes.isEmpty else {
                 throw DataStoreError.invalidArgument("an index of \(itemType) needs at least one attribute")
             }
-            var seen: Set<[UInt8]> = []
-            for name in attributes {
-                try NameRules.validateAttribute(name, of: itemType)
-                if !seen.insert(Array(name.utf8)).inserted {
-                    throw DataStoreError.invalidArgument(
-                        "the index of \(itemType) names the attribute \(String(reflecting: name)) twice")
-                }
+            for name in attributes { try NameRules.validateAttribute(name, of: itemType) }
+            // By Swift's equality, as an item's attributes are keyed: two spellings of one name are
+            // one attribute to an item, which cannot hold both.
+            if let (earlier, later) = NameSpellings.clash(in: attributes) {
+                throw DataStoreError.invalidArgument(
+                    "the index of \(itemType) names the attribute \(NameSpellings.describe(earlier)) twice, the second "
+                        + "time as \(NameSpellings.describe(later)), another spelling that an item holds as the same "
+                        + "attribute")
+            }
+            var seen: Set<String> = []
+            for name in attributes where !seen.insert(name).inserted {
+                throw DataStoreError.invalidArgument(
+                    "the index of \(itemType) names the attribute \(String(reflecting: name)) twice")
             }
         }
         let index = DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: unique)

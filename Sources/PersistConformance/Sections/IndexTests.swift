@@ -117,6 +117,13 @@ enum IndexTests {
             expectError(.invalidArgument) {
                 try store.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: ["a", "a"], unique: false) }
             }
+            // Two spellings of one name are one attribute to an item, so they repeat it too.
+            expectError(.invalidArgument) {
+                try store.writeSync { accessor in
+                    try accessor.ensureIndex(ofType: "User", on: ["caf\u{E9}", "cafe\u{301}"], unique: true)
+                }
+            }
+            #expect(attributes(try store.indexes(ofType: "User")) == [["phone"]])
         },
         ConformanceTest("a child checks its writes against the parent's unique indexes and its own; "
                         + "a merge that would break one fails whole", group: .indexes) { context in
