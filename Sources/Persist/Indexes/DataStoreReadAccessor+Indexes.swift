@@ -51,19 +51,16 @@ extension DataStoreReadWriteAccessor {
             guard !attributes.isEmpty else {
                 throw DataStoreError.invalidArgument("an index of \(itemType) needs at least one attribute")
             }
-            for name in attributes { try NameRules.validateAttribute(name, of: itemType) }
-            // By Swift's equality, as an item's attributes are keyed: two spellings of one name are
-            // one attribute to an item, which cannot hold both.
-            if let (earlier, later) = NameSpellings.clash(in: attributes) {
+            // Keyed by Swift's equality, as an item's attributes are: two spellings of one name are
+            // one attribute to an item, which cannot hold both, so they repeat it too.
+            var seen: [String: String] = [:]
+            for name in attributes {
+                try NameRules.validateAttribute(name, of: itemType)
+                guard let earlier = seen.updateValue(name, forKey: name) else { continue }
+                let spelling = earlier.utf8.elementsEqual(name.utf8) ? "" : ", the second time as "
+                    + "\(NameSpellings.describe(name)), another spelling that an item holds as the same attribute"
                 throw DataStoreError.invalidArgument(
-                    "the index of \(itemType) names the attribute \(NameSpellings.describe(earlier)) twice, the second "
-                        + "time as \(NameSpellings.describe(later)), another spelling that an item holds as the same "
-                        + "attribute")
-            }
-            var seen: Set<String> = []
-            for name in attributes where !seen.insert(name).inserted {
-                throw DataStoreError.invalidArgument(
-                    "the index of \(itemType) names the attribute \(String(reflecting: name)) twice")
+                    "the index of \(itemType) names the attribute \(NameSpellings.describe(earlier)) twice\(spelling)")
             }
         }
         let index = DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: unique)
