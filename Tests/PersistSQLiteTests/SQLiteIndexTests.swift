@@ -76,6 +76,9 @@ struct SQLiteIndexTests {
             #expect(indexes.map(\.isUnique) == [false, true])
             #expect(indexes.map(\.name) == ["account_place", "sqlite_autoindex_account_1"])
             #expect(try store.writeSync { accessor in try accessor.ensureIndex(ofType: "account", on: ["email"], unique: true) } == false)
+            // Declared first, then the adopted ones by name, as on PostgreSQL.
+            #expect(try store.writeSync { accessor in try accessor.ensureIndex(ofType: "account", on: ["note"], unique: false) })
+            #expect(try store.indexes(ofType: "account").map(\.attributes) == [["note"], ["city", "zip"], ["email"]])
             let error = expectError(.uniqueViolation) {
                 try store.writeSync { accessor in
                     try accessor.insert(Item(itemType: "account", id: 7, attributes: ["email": "a@example.com"]))

@@ -1,7 +1,8 @@
 extension DataStoreReadAccessor {
     /// The indexes of `itemType`: those declared with
     /// ``DataStoreReadWriteAccessor/ensureIndex(ofType:on:unique:)`` and, in an adopted SQLite
-    /// database or PostgreSQL table, the indexes and UNIQUE constraints it already had.
+    /// database or PostgreSQL table, the indexes and UNIQUE constraints it already had. The
+    /// declared ones come first, in the order they were declared, then the adopted ones by name.
     ///
     /// ```swift
     /// let indexes = try store.read { accessor in try accessor.indexes(ofType: "User") }

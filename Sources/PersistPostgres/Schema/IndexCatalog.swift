@@ -70,11 +70,13 @@ struct IndexCatalog {
         return indexes
     }
 
-    /// Every index of `itemType`: the valid adopted ones on plain columns that hold attributes,
-    /// then the declared ones.
+    /// Every index of `itemType`: the declared ones in the order they were declared, then the
+    /// valid adopted ones on plain columns that hold attributes, by name (as on SQLite).
     func indexes(ofType itemType: String) throws -> [DataStoreIndex] {
         let declared = try declared(ofType: itemType)
-        var indexes: [DataStoreIndex] = []
+        var indexes = declared.map { index in
+            DataStoreIndex(itemType: itemType, attributes: index.attributes, isUnique: index.isUnique, name: index.name)
+        }
         if let table = schema.tables[itemType] {
             let declaredNames = Set(declared.map(\.name))
             let attributeOfColumn = Dictionary(table.columns.map { ($0.name, $0.attribute) }, uniquingKeysWith: { a, _ in a })
@@ -85,10 +87,6 @@ struct IndexCatalog {
                 indexes.append(DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: index.isUnique,
                                               name: index.name))
             }
-        }
-        for index in declared {
-            indexes.append(DataStoreIndex(itemType: itemType, attributes: index.attributes, isUnique: index.isUnique,
-                                          name: index.name))
         }
         return indexes
     }
