@@ -38,6 +38,22 @@ enum IndexTests {
             request.setFilter(whereAttribute: "city", equalsValue: "York")
             #expect(try store.read { accessor in try accessor.items(forRequest: request) }.map(\.id) == ["b"])
         },
+        ConformanceTest("indexes(ofType:) lists declarations in the order they were made, in a block and after it",
+                        group: .indexes) { context in
+            let store = try context.makeStore()
+            try store.writeSync { accessor in
+                try accessor.ensureIndex(ofType: "Place", on: ["zip"], unique: false)
+                try accessor.ensureIndex(ofType: "Place", on: ["city"], unique: false)
+            }
+            let inBlock = try store.writeSync { accessor in
+                try accessor.ensureIndex(ofType: "Place", on: ["name", "city"], unique: true)
+                return try accessor.indexes(ofType: "Place")
+            }
+            let declared: [[String]] = [["zip"], ["city"], ["name", "city"]]
+            #expect(attributes(inBlock) == declared)
+            #expect(attributes(try store.indexes(ofType: "Place")) == declared)
+            #expect(try store.indexes(ofType: "Place").map(\.isUnique) == [false, false, true])
+        },
         ConformanceTest("a unique index refuses a conflicting write block whole, naming both items", group: .indexes) { context in
             let store = try context.makeStore()
             try declareEmail(store)
