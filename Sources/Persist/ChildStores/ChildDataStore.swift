@@ -39,10 +39,10 @@ public final class ChildDataStore: EngineBackedDataStore {
 
     init(parent: any DataStore, logger: Logger) {
         self.parent = parent
-        engine = ChildEngine(parent: parent)
         let parentScheduler = (parent as? any EngineBackedDataStore)?.scheduler
-        scheduler = WriteScheduler(engine: engine, logger: logger,
-                                   reservations: parentScheduler?.reservations ?? IDReservations(), parent: parentScheduler)
+        let reservations = parentScheduler?.reservations ?? IDReservations()
+        engine = ChildEngine(parent: parent, reservations: reservations)
+        scheduler = WriteScheduler(engine: engine, logger: logger, reservations: reservations, parent: parentScheduler)
         if let parentCenter = parentScheduler?.observations {
             // While the child has live queries, the parent's commits refresh them too.
             scheduler.observations.setUpstream { deliver in

@@ -8,9 +8,12 @@ final class ChildEngine: DataStoreEngine {
     private let committed = Locked(ChildChanges())
     /// Indexes the child declared, to declare in the parent at the merge.
     private let declared = Locked<[DataStoreIndex]>([])
+    /// The identifiers the family of stores handed out, shared with the parent.
+    private let reservations: IDReservations
 
-    init(parent: any DataStore) {
+    init(parent: any DataStore, reservations: IDReservations) {
         self.parent = parent
+        self.reservations = reservations
         location = "child of \(parent.location)"
     }
 
@@ -29,7 +32,7 @@ final class ChildEngine: DataStoreEngine {
         let changes = committed.withLock { $0 }
         let indexes = declared.value
         return try parent.read { accessor in
-            let transaction = ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes)
+            let transaction = ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes, reservations: reservations)
             let (value, commit) = try body(transaction)
             if commit {
                 let updated = transaction.changes

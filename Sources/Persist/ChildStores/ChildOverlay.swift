@@ -13,11 +13,15 @@ final class ChildOverlay: StoreWriter, TypeNameComparing {
     /// Whether the parent compares type names by their bytes (GDBM); the child then does too,
     /// and so do its own children.
     let comparesTypeNamesByBytes: Bool
+    /// Where a write block notes the integer identifiers it stores items under (`nil` for reading).
+    private let reservations: IDReservations?
 
-    init(parent: DataStoreReadAccessor, changes: ChildChanges, declaredIndexes: [DataStoreIndex]) {
+    init(parent: DataStoreReadAccessor, changes: ChildChanges, declaredIndexes: [DataStoreIndex],
+         reservations: IDReservations? = nil) {
         self.parent = parent
         self.changes = changes
         self.declaredIndexes = declaredIndexes
+        self.reservations = reservations
         comparesTypeNamesByBytes = (parent.reader as? any TypeNameComparing)?.comparesTypeNamesByBytes ?? false
     }
 
@@ -165,6 +169,10 @@ final class ChildOverlay: StoreWriter, TypeNameComparing {
     /// Records the child's new state for one item, remembering the parent's version the first time.
     private func record(_ itemType: String, _ id: ItemID, _ item: Item?) throws {
         let typeKey = key(itemType)
+        // An identifier the app chose: the parent (or a sibling) must not generate it while the
+        // child holds an item under it, or the merge would put two items in one place. Noted at
+        // once, not at commit, for a parent block running meanwhile; a rolled-back one leaves a gap.
+        if item != nil, case .int(let value) = id { reservations?.note(value, ofType: itemType) }
         if var change = changes[typeKey]?[id] {
             // Deleting what the child inserted forgets the insert, unless the parent has since
             // made an item of that identifier: then the delete stays, hiding it, and conflicts

@@ -1,5 +1,6 @@
-/// The integer identifiers handed out by a store and every child store made from it, by item type,
-/// so that a child's generated identifiers and its parent's never meet when the child is merged.
+/// The integer identifiers handed out by a store and every child store made from it, and those its
+/// children hold items under, by item type, so that a child's items and its parent's generated
+/// ones never meet when the child is merged.
 ///
 /// One object is shared by a store and all its descendants; identifiers from blocks that rolled
 /// back stay taken (there is no harm in a gap).
@@ -20,6 +21,15 @@ package final class IDReservations: Sendable {
             }
             highest[itemType] = chosen
             return chosen
+        }
+    }
+
+    /// Records that a child store holds an item under the integer identifier `id`, chosen by the
+    /// app rather than generated, so that no store of the family hands it out while the child
+    /// holds it (the merge would find the two items one).
+    package func note(_ id: Int64, ofType itemType: String) {
+        highest.withLock { highest in
+            if highest[itemType].map({ id > $0 }) ?? true { highest[itemType] = id }
         }
     }
 }

@@ -89,6 +89,30 @@ enum IdentifierTests {
             try parent.merge(child, policy: .fail)
             #expect(try intIDs(parent).count == 3)
         },
+        ConformanceTest("a store's generated identifiers stay above the integer identifiers its children hold, "
+                        + "so that the merge keeps both items", group: .identifiers) { context in
+            let parent = try context.makeStore()
+            try seed(parent, [Item(itemType: "Todo", id: 1), Item(itemType: "Todo", id: 4)])
+            let child = try parent.makeChildDataStore()
+            try child.setup()
+            defer { try? child.tearDown() }
+            // The child stores items under identifiers it chose itself, not generated ones: the
+            // parent's next would be 5, which the merge (child wins) would silently overwrite.
+            try child.writeSync { accessor in
+                try accessor.insert(Todo(id: 5, title: "typed in the child"))
+                try accessor.save(Item(itemType: "Todo", id: 7, attributes: ["title": "saved in the child"]))
+            }
+            let inParent = try parent.writeSync { accessor in try accessor.createItem(ofType: "Todo", idGeneration: .nextInteger).id }
+            #expect((inParent.value.intValue ?? 0) > 7, "the parent handed out \(inParent), which its child holds")
+            let sibling = try parent.makeChildDataStore()
+            try sibling.setup()
+            defer { try? sibling.tearDown() }
+            let inSibling = try sibling.writeSync { accessor in try accessor.createItem(ofType: "Todo", idGeneration: .nextInteger).id }
+            #expect((inSibling.value.intValue ?? 0) > 7 && inSibling != inParent)
+            try parent.merge(child, policy: .fail)
+            try parent.merge(sibling, policy: .fail)
+            #expect(try intIDs(parent).count == 6)
+        },
         ConformanceTest("a block that deleted the largest identifiers and rolled back leaves the next identifier above them",
                         group: .identifiers) { context in
             let store = try context.makeStore()
