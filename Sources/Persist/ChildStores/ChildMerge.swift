@@ -94,10 +94,12 @@ enum ChildMerge {
             let saves = order.compactMap { position in
                 kept(itemType, entries[position].key) ? entries[position].value.item : nil
             }
-            let saveOrder = try MergeSaveOrder(saves, indexes: accessor.uniqueIndexes(ofType: itemType)) { id in
+            let indexes = try accessor.uniqueIndexes(ofType: itemType)
+            let saveOrder = try MergeSaveOrder(saves, indexes: indexes) { id in
                 try accessor.item(ofType: itemType, id: id)
             }
-            for item in saveOrder.releases { try accessor.save(item) }
+            let unique = Set(indexes.flatMap(\.attributes))
+            for item in saveOrder.releases { try MergeRelease.save(item, unique: unique, in: accessor) }
             for item in saveOrder.saves { try accessor.save(item) }
         }
         return conflicts.sorted { ($0.itemType, $0.id) < ($1.itemType, $1.id) }

@@ -5,8 +5,8 @@
 /// changes were valid one at a time in the order it made them, but a merge knows only their
 /// results, so it orders them again: an item that gives up a value its parent version holds is
 /// saved before the item that takes that value. Items whose values pass round in a cycle (two
-/// items that swapped values, say) cannot be ordered; they first give up their unique attributes,
-/// and are saved whole after everything else.
+/// items that swapped values, say) cannot be ordered; they first give up their unique attributes
+/// (or hold temporary values, see ``MergeRelease``), and are saved whole after everything else.
 struct MergeSaveOrder {
     /// The saves in the order to make them.
     let saves: [Item]
