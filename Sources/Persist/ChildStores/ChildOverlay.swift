@@ -149,9 +149,15 @@ final class ChildOverlay: StoreWriter, TypeNameComparing {
 
     /// The parent's indexes and the child's own declarations: a child keeps a catalog, and the
     /// accessor checks the child's writes against its unique indexes by queries on this overlay.
-    /// Types match as the child's changes are keyed, as the parent matches them.
+    /// Types match as the child's changes are keyed, as the parent matches them. A declaration an
+    /// index of the parent satisfies (the parent declared it since) is left out, as the merge's
+    /// `ensureIndex` will leave it out of the parent.
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
-        try parent.indexes(ofType: itemType) + declaredIndexes.filter { key($0.itemType) == key(itemType) }
+        let inParent = try parent.indexes(ofType: itemType)
+        return inParent + declaredIndexes.filter { declared in
+            key(declared.itemType) == key(itemType)
+                && !inParent.contains { $0.satisfies(attributes: declared.attributes, unique: declared.isUnique) }
+        }
     }
 
     // MARK: Writing

@@ -166,6 +166,26 @@ enum IndexTests {
             #expect(try allItems(parent, "User").map(\.id) == ["a", "b"])
             #expect(attributes(try parent.indexes(ofType: "User")) == [["email"], ["phone"]])
         },
+        ConformanceTest("a child lists an index it declared once, also when its parent has declared it since, "
+                        + "as the parent lists it after the merge", group: .indexes) { context in
+            let parent = try context.makeStore()
+            let child = try parent.makeChildDataStore()
+            try child.setup()
+            defer { try? child.tearDown() }
+            try child.writeSync { accessor in
+                try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true)
+                try accessor.ensureIndex(ofType: "User", on: ["phone"], unique: false)
+            }
+            try parent.writeSync { accessor in
+                try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true)
+                try accessor.ensureIndex(ofType: "User", on: ["phone"], unique: true)
+            }
+            #expect(try child.indexes(ofType: "User") == parent.indexes(ofType: "User"))
+            #expect(try child.writeSync { accessor in try accessor.ensureIndex(ofType: "User", on: ["email"], unique: true) } == false)
+            let seen = try child.indexes(ofType: "User")
+            try parent.merge(child)
+            #expect(try parent.indexes(ofType: "User") == seen)
+        },
         ConformanceTest("a child that deleted an item and gave its unique value to one ordered before it merges",
                         group: .indexes) { context in
             let parent = try context.makeStore()
