@@ -89,6 +89,30 @@ struct SQLiteIndexTests {
         }
     }
 
+    @Test("a duplicate only a legacy column's collation sees (NOCASE) is a uniqueViolation naming both items")
+    func collationDuplicateNamesHolder() throws {
+        try withFileStore(creatingWith: """
+            CREATE TABLE tag (id INTEGER PRIMARY KEY, name TEXT COLLATE NOCASE UNIQUE, city TEXT,
+                              code TEXT COLLATE NOCASE, UNIQUE (city, code));
+            INSERT INTO tag (id, name, city, code) VALUES (1, 'swift', 'Leeds', 'ls'), (2, 'rust', 'York', 'yo');
+            """) { store, _ in
+            let cases: [(attributes: [String: Value], holder: ItemID)] = [
+                (["name": "SWIFT"], 1), (["city": "York", "code": "YO"], 2),
+            ]
+            for (attributes, holder) in cases {
+                let error = expectError(.uniqueViolation) {
+                    try store.writeSync { accessor in
+                        try accessor.insert(Item(itemType: "tag", id: 3, attributes: attributes))
+                    }
+                }
+                let expected = [ItemReference(itemType: "tag", id: 3), ItemReference(itemType: "tag", id: holder)]
+                #expect(error?.items == expected)
+            }
+            let remaining = try allItems(store, "tag").map(\.id)
+            #expect(remaining == [1, 2])
+        }
+    }
+
     @Test("an adopted index that covers the key column or a generated column is not reported, as on PostgreSQL")
     func adoptedOverKey() throws {
         let schema = """

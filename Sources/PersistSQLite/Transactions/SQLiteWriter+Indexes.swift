@@ -72,15 +72,46 @@ extension SQLiteWriter {
     /// holding its values for a unique index, when one is found by Persist's comparisons (then
     /// with the message every store gives).
     func namingUniqueViolation(_ error: DataStoreError, _ item: Item) throws -> DataStoreError {
-        for index in schema.indexes(ofType: item.itemType) where index.isUnique {
-            guard let values = UniqueIndexes.values(of: item, for: index),
-                  let holder = try UniqueIndexes.holder(of: values, for: index, in: self, excluding: [item.id])
-            else { continue }
-            let items = [item.reference, ItemReference(itemType: item.itemType, id: holder)]
-            return UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: error, at: path)
+        let unique = schema.indexes(ofType: item.itemType).filter(\.isUnique)
+        // As predicates compare values first, then as the table's own columns do.
+        for byColumns in [false, true] {
+            for index in unique {
+                guard let values = UniqueIndexes.values(of: item, for: index) else { continue }
+                let holder = byColumns ? try holderByColumns(of: item, values: values, for: index)
+                    : try UniqueIndexes.holder(of: values, for: index, in: self, excluding: [item.id])
+                guard let holder else { continue }
+                let items = [item.reference, ItemReference(itemType: item.itemType, id: holder)]
+                return UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: error, at: path)
+            }
         }
         var named = error
         named.items = [item.reference]
         return named
+    }
+
+    /// Another row holding `values` for a unique index of legacy columns as the table's own
+    /// columns compare them: a column's collation (`COLLATE NOCASE`, say) makes SQLite refuse a
+    /// value that predicates, comparing bytes, tell apart from the one a row holds, so the search
+    /// by predicate finds no holder. `nil` when a column is not a legacy one (Persist's columns
+    /// compare as predicates do) or a value has no legacy form.
+    private func holderByColumns(of item: Item, values: [Value], for index: DataStoreIndex) throws -> ItemID? {
+        guard let table = schema.tables[item.itemType] else { return nil }
+        var conditions: [String] = []
+        var bindings: [SQLBinding] = []
+        for (name, value) in zip(index.attributes, values) {
+            guard let position = table.columnIndex[name], case .legacy = table.columns[position].storage,
+                  let binding = ValueCodec.legacyBinding(value) else { return nil }
+            bindings.append(binding)
+            conditions.append("\(table.columns[position].quoted) = ?\(bindings.count)")
+        }
+        let decoder = RowDecoder(table: table, path: path)
+        let sql = "SELECT \(table.selectList) FROM \(table.quoted) WHERE \(conditions.joined(separator: " AND "))"
+        return try connection.withStatement(sql, bindings) { statement in
+            while try statement.step(SQLiteReader.reading(item.itemType)) {
+                let id = try decoder.identifier(statement)
+                if id != item.id { return id }
+            }
+            return nil
+        }
     }
 }
