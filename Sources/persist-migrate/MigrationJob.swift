@@ -23,10 +23,9 @@ final class MigrationJob {
     let batchSize: Int?
     let logger: Logger
     let signals: SignalWatcher
-    /// Reshape rules the migration applies inside a transform (with `--raw-value`), where the
-    /// library does not see them: their renames are checked against the source's types copied
-    /// here, as the library checks its own.
-    var transformRules = MigrationReshape()
+    /// Sets up the options for the stores once the source is open (its layout known, a copy
+    /// recovered first included): the reshape and `--raw-value`.
+    var configure: ((inout MigrationOptions, _ source: StorePlan, _ target: StorePlan) throws -> Void)?
     private(set) var stage: ToolExit.Stage = .openingSource
     private var stagingPath: String?
     /// What `--recover` did, for the summary.
@@ -103,9 +102,10 @@ final class MigrationJob {
         defer { try? sourceStore.tearDown() }
         skippedSourceTables = try Self.skippedTables(of: sourceStore)
         try signals.check()
+        var options = options
+        try configure?(&options, source, target)
 
         stage = .openingTarget
-        var options = options
         if let url = target.postgres {
             // One transaction, whatever --batch-size says: the target is as it was or complete.
             options.batchSize = batchSize ?? 5_000
@@ -180,17 +180,6 @@ final class MigrationJob {
     ) throws -> MigrationReport {
         stage = .copying
         let report: MigrationReport
-        if !transformRules.isEmpty {
-            do {
-                // The types copied: a type --types leaves out mixes with none.
-                let copied = try sourceStore.read { accessor in try accessor.itemTypes() }
-                    .filter { options.itemTypes?.contains($0) ?? true }
-                try transformRules.validate(sourceTypes: copied)
-            } catch {
-                try? targetStore.tearDown()
-                throw error
-            }
-        }
         var options = options
         if let fingerprint {
             // Before the commit: a target written in place (an existing SQLite file, a PostgreSQL

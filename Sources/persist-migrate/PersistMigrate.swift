@@ -187,8 +187,7 @@ struct PersistMigrate: ParsableCommand {
 
     func run() throws {
         let signals = SignalWatcher()
-        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
-        let ruleCounts = Locked<[Int]>([])
+        let options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
         var logger = Logger(label: "persist-migrate")
         logger.logLevel = verbose ? .debug : .warning
         let started = DispatchTime.now().uptimeNanoseconds
@@ -203,13 +202,16 @@ struct PersistMigrate: ParsableCommand {
                                         + resolved.source.kind.aFile)
             }
             plans = resolved
-            try reshape.configure(&options, source: resolved.source, target: resolved.target, counts: ruleCounts)
             let display = ProgressDisplay(mode: progress, standardErrorIsTerminal: isatty(STDERR_FILENO) == 1) { text in
                 FileHandle.standardError.write(Data(text.utf8))
             }
             let running = MigrationJob(source: resolved.source, target: resolved.target, recover: recover, rawType: rawType,
                                        batchSize: batchSize, logger: logger, signals: signals)
-            if options.transform != nil { running.transformRules = try reshape.reshape() }
+            // Once the job knows the source's layout: a GDBM file that needs recovery has its
+            // layout detected only in the recovered copy.
+            running.configure = { [reshape] options, source, target in
+                try reshape.configure(&options, source: source, target: target)
+            }
             job = running
             defer { display.finish() }
             report = try running.run(options: options, progress: progress == .never ? nil : display.update)
@@ -223,13 +225,13 @@ struct PersistMigrate: ParsableCommand {
         let diagnosis = failure.map {
             ToolDiagnosis($0, exit: exit, job: job, options: options, named: (named?.source.path, named?.target.path))
         }
-        let ruleLines = reshapeReport(report: report, options: options, counts: ruleCounts)
+        let ruleLines = reshapeReport(report: report)
         let summary = MigrationSummary(
             source: Self.store(job?.source ?? plans?.source, named: named?.source),
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
             notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + absentTypeNotes(report)
-                + reshapeNotes(ruleLines, plans: plans) + (report?.schemaNotes ?? []),
+                + reshapeNotes(ruleLines, plans: job.map { ($0.source, $0.target) } ?? plans) + (report?.schemaNotes ?? []),
             reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {

@@ -5,13 +5,13 @@ extension Migration {
     /// by target type, a sentence on what each table's copy does not carry (which a table the
     /// target already has, and keeps, makes moot).
     ///
-    /// A run that transforms items may write items of any shape, so it recreates no table; a run
+    /// A run that decodes or transforms items may write items of any shape, so it recreates no table; a run
     /// that reshapes items recreates each table as its rules make it (``MigrationReshape/reshaped(_:)``).
     /// The target creates the others from the items, as usual.
     func sourceDescriptions(of chosen: [String]?, skipping targetTypes: Set<String>) throws
         -> (descriptions: [String: TableDescription], notes: [String], notCarried: [(itemType: String, note: String)])
     {
-        guard options.transform == nil else { return ([:], [], []) }
+        guard options.transform == nil, options.decode == nil else { return ([:], [], []) }
         return try source.read { accessor in
             guard let describing = accessor.reader as? any SchemaDescribingReader else { return ([:], [], []) }
             var descriptions: [String: TableDescription] = [:]

@@ -64,6 +64,10 @@ public struct MigrationOptions: Sendable {
     /// throws ``DataStoreError/Code/misuse`` there, and the run stops as for any other error of
     /// the transform.
     public var transform: (@Sendable (Item) throws -> Item?)?
+    /// Turns each item read into the item ``reshape`` sees, as ``transform`` runs after it (and
+    /// under the same rules): `persist-migrate`'s `--raw-value` decodes raw values into the
+    /// attributes its rules name, so that the rules are checked and counted as any others.
+    package var decode: (@Sendable (Item) throws -> Item)?
     /// Runs once every item is written: with ``atomic``, inside the one write block, after
     /// verification and before the commit, so that an error it throws rolls everything back;
     /// otherwise after the last batch commits. The run ends with the error it throws. `nil` (the

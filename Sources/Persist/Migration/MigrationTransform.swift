@@ -1,8 +1,8 @@
-/// Turns each item a migration reads into the item it writes: ``MigrationOptions/reshape`` first,
-/// then ``MigrationOptions/transform``. Used on one thread at a time (each pass has its own).
+/// Turns each item a migration reads into the item it writes: ``MigrationOptions/decode``,
+/// ``MigrationOptions/reshape``, then ``MigrationOptions/transform``. Used on one thread at a time (each pass has its own).
 ///
 /// The reshape works on rows: what the rules do to a (type, shape) is worked out once and kept, so
-/// that a row costs one lookup and a reordering of its values. Rows the transform returns are
+/// that a row costs one lookup and a reordering of its values. Rows the decode and the transform return are
 /// given shared shapes again, so that the checks and the target's bulk path still see few shapes.
 struct MigrationTransform: Sendable {
     /// The reshape of one (type, shape): the new type and shape, and where each new value comes from.
@@ -29,6 +29,7 @@ struct MigrationTransform: Sendable {
 
     let reshape: MigrationReshape
     let transform: (@Sendable (Item) throws -> Item?)?
+    let decode: (@Sendable (Item) throws -> Item)?
     private var plans: [ShapeKey: ShapePlan] = [:]
     private var lastKey: ShapeKey?
     private var lastPlan: ShapePlan?
@@ -40,11 +41,12 @@ struct MigrationTransform: Sendable {
     init(options: MigrationOptions) {
         reshape = options.reshape
         transform = options.transform
+        decode = options.decode
         ruleCounts = Array(repeating: 0, count: options.reshape.rules.count)
     }
 
     /// Whether items change at all.
-    var isActive: Bool { !reshape.isEmpty || transform != nil }
+    var isActive: Bool { !reshape.isEmpty || transform != nil || decode != nil }
 
     /// Each rule with the number of items it applied to, in the order given.
     var ruleReports: [MigrationReport.RuleReport] {
@@ -54,14 +56,20 @@ struct MigrationTransform: Sendable {
     /// The row to write for `row`, or `nil` when the transform leaves it out.
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` naming the item when the reshape cannot
-    ///   apply to it or the transform throws.
+    ///   apply to it or the decode or the transform throws.
     mutating func apply(_ row: ItemRow) throws -> ItemRow? {
         var row = row
+        if let decode { row = shared(try Self.calling(decode, on: row)) }
         if !reshape.isEmpty { row = try reshaped(row) }
         guard let transform else { return row }
-        let item: Item?
+        guard let item = try Self.calling(transform, on: row) else { return nil }
+        return shared(item)
+    }
+
+    /// What `body` makes of the item of `row`; an error that does not name the item is made one that does.
+    private static func calling<Result>(_ body: (Item) throws -> Result, on row: ItemRow) throws -> Result {
         do {
-            item = try transform(row.item)
+            return try body(row.item)
         } catch let error as DataStoreError where error.items.contains(row.reference) {
             // It names the item already.
             throw error
@@ -69,8 +77,6 @@ struct MigrationTransform: Sendable {
             throw DataStoreError(.invalidArgument, "the migration's transform failed on \(row.reference): \(error)",
                                  items: [row.reference])
         }
-        guard let item else { return nil }
-        return shared(item)
     }
 
     /// The item to write for `item`: the same as ``apply(_:)`` on its row.

@@ -1,20 +1,9 @@
 import Persist
 
 extension PersistMigrate {
-    /// Each reshape rule with the items it applied to: counted by the library's row path, or by
-    /// the tool's transform when raw values are decoded or encoded.
-    func reshapeReport(report: MigrationReport?, options: MigrationOptions, counts: Locked<[Int]>)
-        -> [MigrationSummary.RuleLine]
-    {
-        guard let report else { return [] }
-        if !report.reshape.isEmpty {
-            return report.reshape.map { MigrationSummary.RuleLine(rule: $0.rule.description, items: $0.items) }
-        }
-        let rules = (try? reshape.reshape().rules) ?? []
-        let counted = counts.withLock { $0 }
-        return rules.enumerated().map { index, rule in
-            MigrationSummary.RuleLine(rule: rule.description, items: index < counted.count ? counted[index] : 0)
-        }
+    /// Each reshape rule with the items it applied to, as the library counted them.
+    func reshapeReport(report: MigrationReport?) -> [MigrationSummary.RuleLine] {
+        report?.reshape.map { MigrationSummary.RuleLine(rule: $0.rule.description, items: $0.items) } ?? []
     }
 
     /// Warnings about reshape options that did nothing: rules that matched no item, and

@@ -68,32 +68,18 @@ struct ReshapeOptions: ParsableArguments {
         return (left, right)
     }
 
-    /// Sets up `options` for the stores in `plans`: the reshape through the library's row path,
-    /// or — when raw values are decoded or encoded — one transform that decodes, reshapes and
-    /// encodes, so that the rules see the decoded attributes.
-    ///
-    /// - Parameter counts: where the transform counts the items each rule applied to.
-    func configure(_ options: inout MigrationOptions, source: StorePlan, target: StorePlan,
-                   counts: Locked<[Int]>) throws {
-        let reshape = try reshape()
-        let decoding = source.kind == .gdbm && rawValue != .bytes ? Self.rawAttribute(of: source.layout) : nil
-        let encoding = target.kind == .gdbm && rawValue != .bytes ? Self.rawAttribute(of: target.layout) : nil
-        guard decoding != nil || encoding != nil else {
-            options.reshape = reshape
-            return
-        }
+    /// Sets up `options` for the stores given: the reshape through the library's row path, after
+    /// the values of a raw source are decoded (so that the rules see, and count, the decoded
+    /// attributes) and before those of a raw target are encoded.
+    func configure(_ options: inout MigrationOptions, source: StorePlan, target: StorePlan) throws {
+        options.reshape = try reshape()
         let mode = rawValue
-        counts.withLock { $0 = Array(repeating: 0, count: reshape.rules.count) }
-        options.transform = { item in
-            var item = item
-            if let decoding { item = try mode.decode(item, attribute: decoding) }
-            if !reshape.isEmpty {
-                let applied = reshape.rulesApplying(to: item)
-                item = try reshape.apply(to: item)
-                if !applied.isEmpty { counts.withLock { counts in for index in applied { counts[index] += 1 } } }
-            }
-            if let encoding { item = try mode.encode(item, attribute: encoding) }
-            return item
+        guard mode != .bytes else { return }
+        if source.kind == .gdbm, let decoding = Self.rawAttribute(of: source.layout) {
+            options.decode = { item in try mode.decode(item, attribute: decoding) }
+        }
+        if target.kind == .gdbm, let encoding = Self.rawAttribute(of: target.layout) {
+            options.transform = { item in try mode.encode(item, attribute: encoding) }
         }
     }
 
