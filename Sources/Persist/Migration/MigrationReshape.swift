@@ -158,11 +158,6 @@ public struct MigrationReshape: Sendable, Hashable {
         return Item(itemType: plan.itemType, id: item.id, attributes: attributes)
     }
 
-    /// The indices of the rules that apply to `item`, for callers that count them.
-    package func rulesApplying(to item: Item) -> [Int] {
-        plan(for: item.itemType, names: Array(item.attributes.keys)).used.compactMap { rules.firstIndex(of: $0) }
-    }
-
     /// What the rules do to items of one type with the given attribute names.
     struct Plan {
         /// The type in the target.
