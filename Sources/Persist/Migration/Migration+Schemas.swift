@@ -5,9 +5,9 @@ extension Migration {
     /// by target type, a sentence on what each table's copy does not carry (which a table the
     /// target already has, and keeps, makes moot).
     ///
-    /// A run that decodes or transforms items may write items of any shape, so it recreates no table; a run
-    /// that reshapes items recreates each table as its rules make it (``MigrationReshape/reshaped(_:)``).
-    /// The target creates the others from the items, as usual.
+    /// A run that decodes or transforms items may write items of any shape, so it recreates no
+    /// table; a run that reshapes items recreates each table as its rules make it
+    /// (``MigrationReshape/reshaped(_:)``). The target creates the others from the items, as usual.
     func sourceDescriptions(of chosen: [String]?, skipping targetTypes: Set<String>) throws
         -> (descriptions: [String: TableDescription], notes: [String], notCarried: [(itemType: String, note: String)])
     {

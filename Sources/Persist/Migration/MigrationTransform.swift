@@ -1,9 +1,11 @@
 /// Turns each item a migration reads into the item it writes: ``MigrationOptions/decode``,
-/// ``MigrationOptions/reshape``, then ``MigrationOptions/transform``. Used on one thread at a time (each pass has its own).
+/// ``MigrationOptions/reshape``, then ``MigrationOptions/transform``. Used on one thread at a time
+/// (each pass has its own).
 ///
 /// The reshape works on rows: what the rules do to a (type, shape) is worked out once and kept, so
-/// that a row costs one lookup and a reordering of its values. Rows the decode and the transform return are
-/// given shared shapes again, so that the checks and the target's bulk path still see few shapes.
+/// that a row costs one lookup and a reordering of its values. Rows the decode and the transform
+/// return are given shared shapes again, so that the checks and the target's bulk path still see
+/// few shapes.
 struct MigrationTransform: Sendable {
     /// The reshape of one (type, shape): the new type and shape, and where each new value comes from.
     private struct ShapePlan: Sendable {
