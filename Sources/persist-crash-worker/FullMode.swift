@@ -10,8 +10,10 @@ import Persist
 /// then the limit is lifted (the space is freed) and one more block writes Kept/1, printing
 /// "after ok" or "after failed <message>"; the store is torn down and the worker exits 0.
 ///
-/// With `observe`, a live query of the Blob items is open from the start; once a block has failed,
-/// the worker waits until it ends and prints "live ended" or "live failed <code>" before going on.
+/// With `observe`, a live query of the Blob items is open from the start, and a thread runs read
+/// blocks without a pause until one fails; once a block has failed, the worker waits until the
+/// live query ends, printing "live ended" or "live failed <code>", and for the reading thread,
+/// printing "reader failed <code>", before going on.
 enum FullMode {
     static let usage = "fill <sqlite|gdbm> <path> <limit-bytes> <value-bytes> [observe]"
 
@@ -23,6 +25,7 @@ enum FullMode {
         try store.writeSync { try $0.insert(Item(itemType: "Kept", id: 0, attributes: ["note": .string("before")])) }
         Worker.report("kept")
         let liveQueryEnded = arguments.count == 5 ? observe(store) : nil
+        let readerFailed = arguments.count == 5 ? readUntilFailure(store) : nil
         let unlimited = try Worker.capFileSizes(at: rlim_t(limit))
         var round = 0
         while true {
@@ -41,6 +44,7 @@ enum FullMode {
             }
         }
         liveQueryEnded?.wait()
+        if let readerFailed { Worker.report("reader failed \(readerFailed())") }
         Worker.report("rounds \(round)")
         _ = try Worker.capFileSizes(at: unlimited)
         do {
@@ -50,6 +54,28 @@ enum FullMode {
             Worker.report("after failed \(error)")
         }
         try store.tearDown()
+    }
+
+    /// Starts a thread that runs read blocks of the Blob items one after another until one throws;
+    /// the returned function waits for that and returns the error's code.
+    private static func readUntilFailure(_ store: any DataStore) -> () -> String {
+        let failed = DispatchSemaphore(value: 0)
+        let code = Locked("")
+        Thread.detachNewThread {
+            while true {
+                do {
+                    _ = try store.read { try $0.countItems(forRequest: DataStoreRequest(itemType: "Blob")) }
+                } catch {
+                    code.withLock { $0 = (error as? DataStoreError).map { "\($0.code)" } ?? "\(error)" }
+                    break
+                }
+            }
+            failed.signal()
+        }
+        return {
+            failed.wait()
+            return code.withLock { $0 }
+        }
     }
 
     /// Opens a live query of the Blob items and waits for its first result; the semaphore is

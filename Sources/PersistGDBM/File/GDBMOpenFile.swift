@@ -112,7 +112,16 @@ final class GDBMOpenFile: @unchecked Sendable {
         }
     }
 
+    /// Marks the store failed and logs it; see ``markFailed(after:)``.
     private func fail(after error: any Error) -> DataStoreError {
+        let failure = markFailed(after: error)
+        logger.error("commit failed half-way; the store needs reopening", metadata: ["store": .string(path)])
+        return failure
+    }
+
+    /// Marks the store failed after a commit's `error`, once: returns the failure every later call
+    /// meets (the first one, when the store had already failed).
+    private func markFailed(after error: any Error) -> DataStoreError {
         let underlying = error as? DataStoreError ?? DataStoreError(.io, "\(error)", path: path)
         var failure = underlying
         let journalPath = journal?.path ?? GDBMJournal.path(forDatabase: path)
@@ -122,9 +131,11 @@ final class GDBMOpenFile: @unchecked Sendable {
             + "of the block: tear it down, fix the cause, and set it up again (the replay builds a copy of the file "
             + "beside it, so it needs free space for one more copy of the file)"
         failure.path = path
-        state.withLock { if $0.failure == nil { $0.failure = failure } }
-        logger.error("commit failed half-way; the store needs reopening", metadata: ["store": .string(path)])
-        return failure
+        return state.withLock { state in
+            if let earlier = state.failure { return earlier }
+            state.failure = failure
+            return failure
+        }
     }
 
     /// Rethrows decoding errors of the record under `key` with the file's path and the item.
@@ -217,7 +228,11 @@ final class GDBMOpenFile: @unchecked Sendable {
         try checkStillInPlace()
         try journal?.write(entries)
         do {
-            try snapshot.withExclusive { try handle.apply(entries) }
+            // The store is marked failed before the exclusive side is given up: a read block waiting
+            // for it must meet that failure, never the part of the block GDBM managed to write.
+            try snapshot.withExclusive {
+                do { try handle.apply(entries) } catch { throw markFailed(after: error) }
+            }
             if options.durability == .full { try handle.sync() }
         } catch {
             throw fail(after: error)
