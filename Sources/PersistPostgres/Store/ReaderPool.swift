@@ -25,6 +25,10 @@ final class ReaderPool: Sendable {
     private let capacity: Int
     private let location: String
     private let makeSession: @Sendable () throws -> PostgresSession
+    /// Where flushes run: a queue of the pool's own, not Dispatch's global queue, whose threads app
+    /// code may keep busy (a flush that waits for one leaves the reads' locks held meanwhile). A
+    /// serial queue of its own gets a thread even when the global queue's are all taken.
+    private let flushQueue = DispatchQueue(label: "persist.postgres.reader-flush")
 
     init(capacity: Int, location: String, makeSession: @escaping @Sendable () throws -> PostgresSession) {
         self.capacity = capacity
@@ -81,7 +85,7 @@ final class ReaderPool: Sendable {
             }
         }
         if schedule {
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
+            flushQueue.asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
         }
     }
 
@@ -107,7 +111,7 @@ final class ReaderPool: Sendable {
             session.release()
         }
         if reschedule {
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
+            flushQueue.asyncAfter(deadline: .now() + Self.flushDelay) { [self] in flushIdle() }
         }
     }
 }
