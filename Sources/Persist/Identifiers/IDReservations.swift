@@ -28,8 +28,6 @@ package final class IDReservations: Sendable {
     /// app rather than generated, so that no store of the family hands it out while the child
     /// holds it (the merge would find the two items one).
     package func note(_ id: Int64, ofType itemType: String) {
-        highest.withLock { highest in
-            if highest[itemType].map({ id > $0 }) ?? true { highest[itemType] = id }
-        }
+        highest.withLock { $0[itemType] = max($0[itemType] ?? id, id) }
     }
 }
