@@ -28,6 +28,10 @@ final class SQLiteConnection: @unchecked Sendable {
     /// with, once it has (see ``catchUp(toSchemaVersion:)``).
     private var schemaVersion: Int64?
 
+    /// The schema version a read transaction last read on this connection, with SQLite's data
+    /// version then (see ``ReadTransaction``).
+    private(set) var lastCheck: (schemaVersion: Int64, dataVersion: UInt32)?
+
     /// How many prepared statements a connection keeps.
     static let cacheCapacity = 96
 
@@ -97,6 +101,20 @@ final class SQLiteConnection: @unchecked Sendable {
         try execute("SELECT 1 FROM sqlite_schema LIMIT 0", operation: "Reading the schema")
     }
 
+    /// SQLite's data version of the main database on this connection: it changes whenever the
+    /// connection finds the file changed as a transaction starts, and when it commits.
+    func dataVersion() throws -> UInt32 {
+        var version: UInt32 = 0
+        let result = sqlite3_file_control(try database, "main", SQLITE_FCNTL_DATA_VERSION, &version)
+        guard result == SQLITE_OK else { throw failure(result, "Reading the data version") }
+        return version
+    }
+
+    /// Notes that the transaction open on this connection reads the schema of `schemaVersion`.
+    func noteCheck(schemaVersion: Int64) throws {
+        lastCheck = (schemaVersion, try dataVersion())
+    }
+
     var database: OpaquePointer {
         get throws {
             guard let handle else {
@@ -147,13 +165,28 @@ final class SQLiteConnection: @unchecked Sendable {
     /// When the cached statement is already running (a nested call with the same SQL), a fresh
     /// statement is used instead, so the outer one is not disturbed.
     func withStatement<T>(_ sql: String, _ bindings: [SQLBinding] = [], _ body: (SQLiteStatement) throws -> T) throws -> T {
-        let statement = try checkout(sql)
-        defer {
-            statement.reset()
-            statement.inUse = false
-        }
-        try statement.bind(bindings)
+        let statement = try hold(sql, bindings)
+        defer { release(statement) }
         return try body(statement)
+    }
+
+    /// The cached statement for `sql` (or a fresh one, as ``withStatement(_:_:_:)`` takes), bound
+    /// to `bindings`, for a caller that keeps it past one call; ``release(_:)`` hands it back.
+    func hold(_ sql: String, _ bindings: [SQLBinding] = []) throws -> SQLiteStatement {
+        let statement = try checkout(sql)
+        do {
+            try statement.bind(bindings)
+        } catch {
+            release(statement)
+            throw error
+        }
+        return statement
+    }
+
+    /// Resets a statement from ``hold(_:_:)`` and hands it back.
+    func release(_ statement: SQLiteStatement) {
+        statement.reset()
+        statement.inUse = false
     }
 
     /// Runs a statement that returns no rows (or whose rows are ignored).
@@ -189,21 +222,6 @@ final class SQLiteConnection: @unchecked Sendable {
     func text(_ sql: String, operation: @autoclosure () -> String) throws -> String? {
         try withStatement(sql) { statement in
             try statement.step(operation()) ? statement.text(0) : nil
-        }
-    }
-
-    /// Runs `body` in one read transaction, given the schema version it reads.
-    ///
-    /// The transaction is SQLite's implicit one, held open by the `PRAGMA schema_version` statement
-    /// that starts it: an implicit transaction lasts until the last active statement finishes, so
-    /// every statement `body` runs reads the same snapshot, and resetting the pragma afterwards ends
-    /// it. This does the work of `BEGIN`, `PRAGMA schema_version` and `COMMIT` in one statement.
-    func withReadTransaction<T>(_ body: (_ schemaVersion: Int64) throws -> T) throws -> T {
-        try withStatement("PRAGMA schema_version") { anchor in
-            guard try anchor.step("Starting a read transaction") else {
-                throw failure(SQLITE_INTERNAL, "Starting a read transaction")
-            }
-            return try body(anchor.int64(0))
         }
     }
 

@@ -6,13 +6,13 @@ extension SQLiteReader: SchemaDescribingReader {
     private static let describing = "Describing a table"
 
     func describedTypes() throws -> [String] {
-        schema.tables.values.filter { !$0.isCreatedByStore }.map(\.name).sorted { SQLName.bytesPrecede($0, $1) }
+        try checkedSchema.tables.values.filter { !$0.isCreatedByStore }.map(\.name).sorted { SQLName.bytesPrecede($0, $1) }
     }
 
     func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] {
         let wanted = itemTypes.map(Set.init)
         var found: [String] = []
-        for table in schema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
+        for table in try checkedSchema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
         where wanted?.contains(table.name) ?? true {
             // A column with an empty name is not an attribute (see SchemaLoader); a value in it
             // would not reach any copy. (Unless it is the key: its values are the identifiers.)
@@ -30,7 +30,7 @@ extension SQLiteReader: SchemaDescribingReader {
     }
 
     func tableDescription(ofType itemType: String) throws -> TableDescription? {
-        guard let table = schema.tables[itemType], !table.isCreatedByStore else { return nil }
+        guard let table = try checkedSchema.tables[itemType], !table.isCreatedByStore else { return nil }
         let withoutRowid = try connection.integer(
             "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1", [.text(itemType)],
             operation: Self.describing) != 0

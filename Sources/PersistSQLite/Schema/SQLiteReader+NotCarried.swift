@@ -7,7 +7,7 @@ extension SQLiteReader {
     private static let listing = "Listing what a copy of a table leaves behind"
 
     func schemaNotCarried(ofType itemType: String) throws -> [String] {
-        guard let table = schema.tables[itemType], !table.isCreatedByStore else { return [] }
+        guard let table = try checkedSchema.tables[itemType], !table.isCreatedByStore else { return [] }
         let name = [SQLBinding.text(itemType)]
         var left: [String] = []
         let defaults = try rows("SELECT name FROM pragma_table_xinfo(?1, 'main') WHERE hidden = 0 AND dflt_value IS NOT NULL ORDER BY cid", name)

@@ -231,10 +231,13 @@ final class SQLiteEngine: BulkLoadingEngine {
         let connection = try pool.checkout()
         var reusable = true
         defer { pool.checkin(connection, reusable: reusable) }
+        let transaction = ReadTransaction(connection: connection) { version in
+            try self.schema(on: connection, version: version)
+        }
         do {
-            return try connection.withReadTransaction { version in
-                try body(SQLiteReader(connection: connection, schema: try schema(on: connection, version: version)))
-            }
+            defer { transaction.end() }
+            let schema = try transaction.startingSchema { schemas.schema(for: $0) }
+            return try body(SQLiteReader(connection: connection, schema: schema, transaction: transaction))
         } catch {
             reusable = rollback(connection)
             throw error
@@ -332,6 +335,6 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     /// The tables and views that are not item types.
     func skippedTables() throws -> [SkippedTable] {
-        try read { reader in (reader as? SQLiteReader)?.schema.skipped ?? [] }
+        try read { reader in try (reader as? SQLiteReader)?.checkedSchema.skipped ?? [] }
     }
 }

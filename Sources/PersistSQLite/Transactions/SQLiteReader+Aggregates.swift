@@ -5,7 +5,7 @@ extension SQLiteReader {
     /// and folds it with the shared accumulator, so the answer is exactly the default's.
     func aggregate(_ function: AggregateFunction, of attribute: String, matching request: DataStoreRequest) throws -> Value? {
         var accumulator = AggregateAccumulator(function)
-        guard let table = schema.tables[request.itemType], let index = table.columnIndex[attribute] else {
+        guard let table = try checkedSchema.tables[request.itemType], let index = table.columnIndex[attribute] else {
             return accumulator.result
         }
         let projection = TableSchema(name: table.name, key: table.key, columns: [table.columns[index]],
@@ -24,7 +24,7 @@ extension SQLiteReader {
     /// The largest integer key, found through the key's index: integers sort below every text
     /// value, so the search runs backwards from `''`.
     func largestIntegerID(ofType itemType: String) throws -> Int64? {
-        guard let table = schema.tables[itemType] else { return nil }
+        guard let table = try checkedSchema.tables[itemType] else { return nil }
         let key = table.key.sql
         return try connection.withStatement(
             "SELECT \(key) FROM \(table.quoted) WHERE \(key) < '' AND typeof(\(key)) = 'integer' ORDER BY \(key) DESC LIMIT 1"

@@ -5,7 +5,7 @@ extension SQLiteReader {
     /// had (`sqlite_sequence`), if larger.
     func integerIDFloor(ofType itemType: String) throws -> Int64? {
         var largest = try largestIntegerID(ofType: itemType)
-        if schema.takenNames["sqlite_sequence"] != nil, let table = schema.tables[itemType] {
+        if try checkedSchema.takenNames["sqlite_sequence"] != nil, let table = try checkedSchema.tables[itemType] {
             let sequence = try connection.withStatement(
                 "SELECT seq FROM sqlite_sequence WHERE name = ?1", [.text(table.name)]
             ) { statement in

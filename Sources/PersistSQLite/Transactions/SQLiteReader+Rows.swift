@@ -3,7 +3,7 @@ import Persist
 /// Streaming rows for a migration: every table in turn, in the order SQLite stores its rows.
 extension SQLiteReader: RowStreamingReader {
     func forEachRow(ofTypes types: Set<String>?, _ body: (ItemRow) throws -> Bool) throws {
-        let tables = schema.tables.values.filter { types?.contains($0.name) ?? true }
+        let tables = try checkedSchema.tables.values.filter { types?.contains($0.name) ?? true }
             .sorted { SQLName.bytesPrecede($0.name, $1.name) }
         for table in tables {
             let decoder = RowDecoder(table: table, path: path)
@@ -21,7 +21,7 @@ extension SQLiteReader: RowStreamingReader {
 
     func countRows(ofTypes types: Set<String>?) throws -> (total: Int, perType: [String: Int]?) {
         var counts: [String: Int] = [:]
-        for table in schema.tables.values where types?.contains(table.name) ?? true {
+        for table in try checkedSchema.tables.values where types?.contains(table.name) ?? true {
             counts[table.name] = Int(try connection.integer("SELECT count(*) FROM \(table.quoted)",
                                                             operation: Self.reading(table.name)))
         }

@@ -6,7 +6,9 @@ import Persist
 /// subclass) on the writer connection, whose reads see its own changes.
 class SQLiteReader: StoreReader {
     let connection: SQLiteConnection
-    /// The schema the transaction sees (a write block's own changes included).
+    /// The schema the transaction sees (a write block's own changes included). A read block's
+    /// starts as the one its connection last read, not yet checked: reads go through
+    /// ``checkedSchema``.
     var schema: DatabaseSchema {
         didSet { schemaChangeCount &+= 1 }
     }
@@ -14,9 +16,28 @@ class SQLiteReader: StoreReader {
     /// can be kept until it changes.
     private(set) var schemaChangeCount = 0
 
-    init(connection: SQLiteConnection, schema: DatabaseSchema) {
+    /// A read block's transaction; `nil` in a write block.
+    private let transaction: ReadTransaction?
+    /// Whether ``schema`` is the one ``transaction`` reads, once pinned.
+    private var isPinned = false
+
+    /// - Parameter transaction: a read block's transaction, which `schema` is checked against.
+    init(connection: SQLiteConnection, schema: DatabaseSchema, transaction: ReadTransaction? = nil) {
         self.connection = connection
         self.schema = schema
+        self.transaction = transaction
+    }
+
+    /// The schema, once the block's transaction is pinned: every read but a first lookup by
+    /// identifier starts with this, so that it runs in the block's snapshot against its schema.
+    var checkedSchema: DatabaseSchema {
+        get throws {
+            if !isPinned, let transaction {
+                if let changed = try transaction.pinnedSchema() { schema = changed }
+                isPinned = true
+            }
+            return schema
+        }
     }
 
     var path: String { connection.path }
@@ -37,7 +58,18 @@ class SQLiteReader: StoreReader {
     /// Calls `body` with the statement positioned at the row of `itemType` with identifier `id`;
     /// `nil` when there is none.
     func withRow<T>(ofType itemType: String, id: ItemID, _ body: (RowDecoder, SQLiteStatement) throws -> T) throws -> T? {
-        guard let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) else { return nil }
+        if !isPinned, let transaction, transaction.canBeginWithLookup,
+           let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) {
+            switch try transaction.begin(withLookup: table.selectByKey, bindings, operation: Self.reading(itemType)) {
+            case .row(let statement):
+                return try transaction.readingLookup { try body(RowDecoder(table: table, path: path), statement) }
+            case .none:
+                return nil
+            case .again:
+                break
+            }
+        }
+        guard let table = try checkedSchema.tables[itemType], let bindings = table.keyBindings(for: id) else { return nil }
         return try connection.withStatement(table.selectByKey, bindings) { statement in
             try statement.step(Self.reading(itemType)) ? body(RowDecoder(table: table, path: path), statement) : nil
         }
@@ -48,7 +80,7 @@ class SQLiteReader: StoreReader {
     func forEachRow<Reader>(
         matching request: DataStoreRequest, start: (RowDecoder, SQLiteStatement) -> Reader, _ body: (Reader) throws -> Bool
     ) throws {
-        guard let table = schema.tables[request.itemType] else { return }
+        guard let table = try checkedSchema.tables[request.itemType] else { return }
         let query = RequestCompiler.select(request, from: table)
         guard !query.matchesNothing else { return }
         let decoder = RowDecoder(table: table, path: path)
@@ -61,7 +93,7 @@ class SQLiteReader: StoreReader {
     }
 
     func countItems(matching request: DataStoreRequest) throws -> Int {
-        guard let table = schema.tables[request.itemType] else { return 0 }
+        guard let table = try checkedSchema.tables[request.itemType] else { return 0 }
         let query = RequestCompiler.count(request, from: table)
         guard !query.matchesNothing else { return 0 }
         return Int(try connection.integer(query.sql, query.bindings, operation: "Counting items of type \(String(reflecting: request.itemType))"))
@@ -69,7 +101,7 @@ class SQLiteReader: StoreReader {
 
     func itemTypes() throws -> [String] {
         var names: [String] = []
-        for table in schema.tables.values {
+        for table in try checkedSchema.tables.values {
             if try connection.integer(table.exists, operation: Self.reading(table.name)) != 0 {
                 names.append(table.name)
             }

@@ -3,7 +3,7 @@ import Persist
 extension SQLiteReader {
     /// The declared and adopted indexes of the item type's table.
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
-        schema.indexes(ofType: itemType)
+        try checkedSchema.indexes(ofType: itemType)
     }
 }
 
