@@ -220,23 +220,17 @@ final class SQLiteEngine: BulkLoadingEngine {
     }
 
     private func schema(on connection: SQLiteConnection, version: Int64) throws -> DatabaseSchema {
-        try connection.catchUp(toSchemaVersion: version)
-        if let schema = schemas.schema(for: version) { return schema }
-        let schema = try SchemaLoader.load(connection)
-        schemas.store(schema, for: version)
-        return schema
+        try schemas.schema(on: connection, version: version)
     }
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let connection = try pool.checkout()
         var reusable = true
         defer { pool.checkin(connection, reusable: reusable) }
-        let transaction = ReadTransaction(connection: connection) { version in
-            try self.schema(on: connection, version: version)
-        }
+        let transaction = ReadTransaction(connection: connection, schemas: schemas)
         do {
             defer { transaction.end() }
-            let schema = try transaction.startingSchema { schemas.schema(for: $0) }
+            let schema = try transaction.startingSchema()
             return try body(SQLiteReader(connection: connection, schema: schema, transaction: transaction))
         } catch {
             reusable = rollback(connection)

@@ -12,6 +12,17 @@ final class SchemaCache: Sendable {
         entries.withLock { entries in entries.last { $0.version == version }?.schema }
     }
 
+    /// The schema of `version`, which the transaction open on `connection` reads: loaded on the
+    /// connection when not cached. SQLite reads its own copy of the schema again first when the
+    /// connection last worked with another version.
+    func schema(on connection: SQLiteConnection, version: Int64) throws -> DatabaseSchema {
+        try connection.catchUp(toSchemaVersion: version)
+        if let schema = schema(for: version) { return schema }
+        let schema = try SchemaLoader.load(connection)
+        store(schema, for: version)
+        return schema
+    }
+
     /// Remembers the schema of `version`, forgetting the oldest beyond a few.
     func store(_ schema: DatabaseSchema, for version: Int64) {
         entries.withLock { entries in

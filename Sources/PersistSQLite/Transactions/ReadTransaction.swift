@@ -28,7 +28,7 @@ final class ReadTransaction {
     }
 
     private let connection: SQLiteConnection
-    private let loadSchema: (Int64) throws -> DatabaseSchema
+    private let schemas: SchemaCache
     /// The version of the schema the block started with.
     private var startingVersion: Int64?
     /// `PRAGMA schema_version` on its row, once pinned.
@@ -42,22 +42,22 @@ final class ReadTransaction {
     /// The schema of ``pinnedVersion`` when it is not the starting one.
     private var replacement: DatabaseSchema?
 
-    /// - Parameter loadSchema: the schema of a version, read on this connection when not cached.
-    init(connection: SQLiteConnection, loadSchema: @escaping (Int64) throws -> DatabaseSchema) {
+    /// - Parameter schemas: the store's schemas, which a version's schema is read from or into.
+    init(connection: SQLiteConnection, schemas: SchemaCache) {
         self.connection = connection
-        self.loadSchema = loadSchema
+        self.schemas = schemas
     }
 
     /// The schema the block starts with: the one this connection last pinned a transaction at,
-    /// while `cached` still has it (to be checked by the block's first read), or else the one read
-    /// by pinning now.
-    func startingSchema(cached: (Int64) -> DatabaseSchema?) throws -> DatabaseSchema {
-        if let version = connection.lastCheck?.schemaVersion, let schema = cached(version) {
+    /// while the store still has it cached (to be checked by the block's first read), or else the
+    /// one read by pinning now.
+    func startingSchema() throws -> DatabaseSchema {
+        if let version = connection.lastCheck?.schemaVersion, let schema = schemas.schema(for: version) {
             startingVersion = version
             return schema
         }
         let version = try pin()
-        let schema = try loadSchema(version)
+        let schema = try schemas.schema(on: connection, version: version)
         startingVersion = version
         try connection.noteCheck(schemaVersion: version)
         return schema
@@ -99,7 +99,7 @@ final class ReadTransaction {
     func pinnedSchema() throws -> DatabaseSchema? {
         if pinnedVersion == nil {
             let version = try pin()
-            if version != startingVersion { replacement = try loadSchema(version) }
+            if version != startingVersion { replacement = try schemas.schema(on: connection, version: version) }
             try connection.noteCheck(schemaVersion: version)
         }
         return replacement
