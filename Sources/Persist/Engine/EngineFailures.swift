@@ -12,7 +12,7 @@ enum EngineFailures {
     /// given; an error that did not come from that block and is not a ``DataStoreError`` becomes one.
     @inline(__always)
     static func translating<T>(
-        _ operation: String, of location: String, _ call: (_ blockThrew: inout Bool) throws -> T
+        _ operation: String, of location: @autoclosure () -> String, _ call: (_ blockThrew: inout Bool) throws -> T
     ) throws -> T {
         var blockThrew = false
         do {
@@ -22,6 +22,7 @@ enum EngineFailures {
         } catch where blockThrew {
             throw error
         } catch {
+            let location = location()
             throw DataStoreError(.io, "\(operation) \(location) failed: \(error)", path: location,
                                  engineMessage: "\(error)")
         }

@@ -129,6 +129,13 @@ final class TableSchema: Sendable {
 
     /// The parameters selecting the row of `id`; `nil` when no row of this table can have it.
     func keyBindings(for id: ItemID) -> [SQLBinding]? {
+        guard let key = keyParameters(for: id) else { return nil }
+        return key.storageClass.map { [key.value, .text($0)] } ?? [key.value]
+    }
+
+    /// The parameters of ``keyBindings(for:)`` without an array: the key, and the storage class
+    /// bound second when the key needs a guard.
+    func keyParameters(for id: ItemID) -> (value: SQLBinding, storageClass: String?)? {
         let binding: SQLBinding
         let storageName: String
         switch id {
@@ -137,6 +144,6 @@ final class TableSchema: Sendable {
         case .bytes(let value): (binding, storageName) = (.blob(value), "blob")
         }
         if key.isRowid && storageName != "integer" { return nil }
-        return key.needsGuard ? [binding, .text(storageName)] : [binding]
+        return (binding, key.needsGuard ? storageName : nil)
     }
 }

@@ -69,9 +69,13 @@ final class ReadTransaction {
     }
 
     /// Runs `sql`, a select by key, as the transaction's first statement.
-    func begin(withLookup sql: String, _ bindings: [SQLBinding], operation: @autoclosure () -> String) throws -> Lookup {
-        let statement = try connection.hold(sql, bindings)
+    func begin(
+        withLookup sql: String, _ key: (value: SQLBinding, storageClass: String?), operation: @autoclosure () -> String
+    ) throws -> Lookup {
+        let statement = try connection.hold(sql)
         lookup = statement
+        try statement.bind(key.value, at: 1)
+        if let storageClass = key.storageClass { try statement.bind(.text(storageClass), at: 2) }
         if try statement.step(operation()) {
             return try connection.dataVersion() == connection.lastCheck?.dataVersion ? .row(statement) : .again
         }

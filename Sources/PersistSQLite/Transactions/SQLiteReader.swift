@@ -59,8 +59,8 @@ class SQLiteReader: StoreReader {
     /// `nil` when there is none.
     func withRow<T>(ofType itemType: String, id: ItemID, _ body: (RowDecoder, SQLiteStatement) throws -> T) throws -> T? {
         if !isPinned, let transaction, transaction.canBeginWithLookup,
-           let table = schema.tables[itemType], let bindings = table.keyBindings(for: id) {
-            switch try transaction.begin(withLookup: table.selectByKey, bindings, operation: Self.reading(itemType)) {
+           let table = schema.tables[itemType], let key = table.keyParameters(for: id) {
+            switch try transaction.begin(withLookup: table.selectByKey, key, operation: Self.reading(itemType)) {
             case .row(let statement):
                 return try transaction.readingLookup { try body(RowDecoder(table: table, path: path), statement) }
             case .none:
