@@ -71,12 +71,21 @@ struct LookupFirstReadTests {
         }
     }
 
-    @Test("a first lookup reads the columns another connection added or dropped since the connection's last block")
-    func columnsChangedElsewhere() throws {
-        try withFileStore(creatingWith: "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'a1');") { store, path in
+    /// Options for a legacy file, in WAL mode or kept in its rollback-journal mode, where SQLite
+    /// finds another connection's commit by the file's change counter instead of the WAL index.
+    private static func legacyOptions(keepingJournalMode: Bool) -> SQLiteDataStore.Options {
+        quietOptions { $0.keepsJournalMode = keepingJournalMode }
+    }
+
+    @Test("a first lookup reads the columns another connection added or dropped since the connection's last block",
+          arguments: [false, true])
+    func columnsChangedElsewhere(keepingJournalMode: Bool) throws {
+        try withFileStore(creatingWith: "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'a1');",
+                          options: Self.legacyOptions(keepingJournalMode: keepingJournalMode)) { store, path in
             #expect(try store.read { try $0.item(ofType: "t", id: 1) }?.attributes == ["a": "a1"])
             let raw = try RawDatabase(path)
             defer { raw.close() }
+            #expect(try raw.rows("PRAGMA journal_mode") == [[.text(keepingJournalMode ? "delete" : "wal")]])
             try raw.exec("ALTER TABLE t ADD COLUMN b TEXT; UPDATE t SET b = 'b1';")
             #expect(try store.read { try $0.item(ofType: "t", id: 1) }?.attributes == ["a": "a1", "b": "b1"])
             try raw.exec("ALTER TABLE t DROP COLUMN a")
@@ -85,9 +94,11 @@ struct LookupFirstReadTests {
         }
     }
 
-    @Test("a first lookup finds a table another connection created since the connection's last block")
-    func tableCreatedElsewhere() throws {
-        try withFileStore(creatingWith: "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'a1');") { store, path in
+    @Test("a first lookup finds a table another connection created since the connection's last block",
+          arguments: [false, true])
+    func tableCreatedElsewhere(keepingJournalMode: Bool) throws {
+        try withFileStore(creatingWith: "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'a1');",
+                          options: Self.legacyOptions(keepingJournalMode: keepingJournalMode)) { store, path in
             #expect(try store.read { try $0.item(ofType: "t", id: 1) } != nil)
             let raw = try RawDatabase(path)
             defer { raw.close() }
