@@ -28,9 +28,12 @@ final class SQLiteConnection: @unchecked Sendable {
     /// with, once it has (see ``catchUp(toSchemaVersion:)``).
     private var schemaVersion: Int64?
 
-    /// The schema version a read transaction last read on this connection, with SQLite's data
-    /// version then (see ``ReadTransaction``).
-    private(set) var lastCheck: (schemaVersion: Int64, dataVersion: UInt32)?
+    /// The schema a read transaction last read on this connection, and its version (see
+    /// ``ReadTransaction``).
+    private(set) var checkedSchema: (version: Int64, schema: DatabaseSchema)?
+    /// SQLite's data version when ``checkedSchema`` was last confirmed (kept apart so that
+    /// comparing it copies no schema).
+    private(set) var checkedDataVersion: UInt32?
 
     /// How many prepared statements a connection keeps.
     static let cacheCapacity = 96
@@ -110,9 +113,15 @@ final class SQLiteConnection: @unchecked Sendable {
         return version
     }
 
-    /// Notes that the transaction open on this connection reads the schema of `schemaVersion`.
-    func noteCheck(schemaVersion: Int64) throws {
-        lastCheck = (schemaVersion, try dataVersion())
+    /// Notes that the transaction open on this connection reads `schema`, of `schemaVersion`.
+    func noteCheck(_ schema: DatabaseSchema, version schemaVersion: Int64) throws {
+        checkedDataVersion = try dataVersion()
+        checkedSchema = (schemaVersion, schema)
+    }
+
+    /// Notes that the transaction open on this connection reads the schema noted last.
+    func noteCheckUnchanged() throws {
+        checkedDataVersion = try dataVersion()
     }
 
     var database: OpaquePointer {

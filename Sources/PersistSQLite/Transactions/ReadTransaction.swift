@@ -48,18 +48,17 @@ final class ReadTransaction {
         self.schemas = schemas
     }
 
-    /// The schema the block starts with: the one this connection last pinned a transaction at,
-    /// while the store still has it cached (to be checked by the block's first read), or else the
-    /// one read by pinning now.
+    /// The schema the block starts with: the one this connection last pinned a transaction at (to
+    /// be checked by the block's first read), or else the one read by pinning now.
     func startingSchema() throws -> DatabaseSchema {
-        if let version = connection.lastCheck?.schemaVersion, let schema = schemas.schema(for: version) {
-            startingVersion = version
-            return schema
+        if let check = connection.checkedSchema {
+            startingVersion = check.version
+            return check.schema
         }
         let version = try pin()
         let schema = try schemas.schema(on: connection, version: version)
         startingVersion = version
-        try connection.noteCheck(schemaVersion: version)
+        try connection.noteCheck(schema, version: version)
         return schema
     }
 
@@ -77,13 +76,13 @@ final class ReadTransaction {
         try statement.bind(key.value, at: 1)
         if let storageClass = key.storageClass { try statement.bind(.text(storageClass), at: 2) }
         if try statement.step(operation()) {
-            return try connection.dataVersion() == connection.lastCheck?.dataVersion ? .row(statement) : .again
+            return try connection.dataVersion() == connection.checkedDataVersion ? .row(statement) : .again
         }
         // Run to its end, the lookup ended its transaction: nothing is held.
         let seen = try connection.dataVersion()
         lookup = nil
         connection.release(statement)
-        guard seen == connection.lastCheck?.dataVersion, try pinnedSchema() == nil else { return .again }
+        guard seen == connection.checkedDataVersion, try pinnedSchema() == nil else { return .again }
         // Pinned a new transaction: the answer stands when the file is as the lookup read it.
         return try connection.dataVersion() == seen ? .none : .again
     }
@@ -103,8 +102,13 @@ final class ReadTransaction {
     func pinnedSchema() throws -> DatabaseSchema? {
         if pinnedVersion == nil {
             let version = try pin()
-            if version != startingVersion { replacement = try schemas.schema(on: connection, version: version) }
-            try connection.noteCheck(schemaVersion: version)
+            if version == startingVersion {
+                try connection.noteCheckUnchanged()
+            } else {
+                let schema = try schemas.schema(on: connection, version: version)
+                replacement = schema
+                try connection.noteCheck(schema, version: version)
+            }
         }
         return replacement
     }
