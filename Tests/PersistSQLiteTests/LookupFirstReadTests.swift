@@ -109,6 +109,36 @@ struct LookupFirstReadTests {
         }
     }
 
+    @Test("a block that caught a failure to load a changed schema fails the same way on its next read, never reading with the old schema")
+    func failedSchemaLoadIsNotForgotten() throws {
+        try withNoteStore { store in
+            // An attribute, so that the store records its column's kind; then a read, which checks.
+            try store.writeSync { try $0.save(Item(itemType: "Note", id: "first", attributes: ["text": "t"])) }
+            _ = try store.read { try $0.item(ofType: "Note", id: "first") }
+            let raw = try RawDatabase(store.path)
+            defer { raw.close() }
+            // A kind this version does not know makes loading the new schema fail.
+            try raw.exec("""
+                INSERT INTO persist_columns (table_name, column_name, kind) VALUES ('Note', 'x', 'hologram');
+                CREATE TABLE other (id INTEGER PRIMARY KEY);
+                """)
+            /// The code a read fails with, `nil` when it succeeds.
+            func failure(_ read: () throws -> Void) -> DataStoreError.Code? {
+                do {
+                    try read()
+                    return nil
+                } catch {
+                    return (error as? DataStoreError)?.code
+                }
+            }
+            let codes = try store.read { accessor in
+                [failure { _ = try accessor.item(ofType: "Note", id: "first") },
+                 failure { _ = try accessor.countItems(forRequest: DataStoreRequest(itemType: "Note")) }]
+            }
+            #expect(codes == [.unsupported, .unsupported])
+        }
+    }
+
     @Test("a first lookup after another connection changed rows, not columns, reads the new rows, and the block's later reads its snapshot")
     func rowsChangedElsewhere() throws {
         try withFileStore(creatingWith: "CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT); INSERT INTO t VALUES (1, 'a1');") { store, path in

@@ -41,6 +41,8 @@ final class ReadTransaction {
     private var pinnedVersion: Int64?
     /// The schema of ``pinnedVersion`` when it is not the starting one.
     private var replacement: DatabaseSchema?
+    /// Whether ``replacement`` is known (see ``pinnedSchema()``).
+    private var isSettled = false
 
     /// - Parameter schemas: the store's schemas, which a version's schema is read from or into.
     init(connection: SQLiteConnection, schemas: SchemaCache) {
@@ -59,6 +61,7 @@ final class ReadTransaction {
         let schema = try schemas.schema(on: connection, version: version)
         startingVersion = version
         try connection.noteCheck(schema, version: version)
+        isSettled = true
         return schema
     }
 
@@ -100,7 +103,9 @@ final class ReadTransaction {
     /// Pins the transaction; the schema to read with from then on when it is not the block's
     /// starting one (the same answer every time).
     func pinnedSchema() throws -> DatabaseSchema? {
-        if pinnedVersion == nil {
+        if !isSettled {
+            // Settled only once the schema is in hand: a block that caught a failure to load it
+            // and reads on tries again, never with the starting schema.
             let version = try pin()
             if version == startingVersion {
                 try connection.noteCheckUnchanged()
@@ -109,6 +114,7 @@ final class ReadTransaction {
                 replacement = schema
                 try connection.noteCheck(schema, version: version)
             }
+            isSettled = true
         }
         return replacement
     }
