@@ -123,10 +123,16 @@ final class ReadTransaction {
     private func pin() throws -> Int64 {
         if let pinnedVersion { return pinnedVersion }
         let anchor = try connection.hold("PRAGMA schema_version")
-        self.anchor = anchor
-        guard try anchor.step("Starting a read transaction") else {
-            throw connection.failure(SQLITE_INTERNAL, "Starting a read transaction")
+        do {
+            guard try anchor.step("Starting a read transaction") else {
+                throw connection.failure(SQLITE_INTERNAL, "Starting a read transaction")
+            }
+        } catch {
+            // Handed back at once, so that a block that catches this and reads on starts afresh.
+            connection.release(anchor)
+            throw error
         }
+        self.anchor = anchor
         let version = anchor.int64(0)
         pinnedVersion = version
         if !isReadingLookup { releaseLookup() }
