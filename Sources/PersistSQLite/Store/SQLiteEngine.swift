@@ -216,11 +216,7 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     /// The schema of the connection's current transaction, loaded only when its version changed.
     private func schema(on connection: SQLiteConnection) throws -> DatabaseSchema {
-        try schema(on: connection, version: connection.integer("PRAGMA schema_version", operation: "Reading the schema"))
-    }
-
-    private func schema(on connection: SQLiteConnection, version: Int64) throws -> DatabaseSchema {
-        try schemas.schema(on: connection, version: version)
+        try schemas.schema(on: connection, version: connection.integer("PRAGMA schema_version", operation: "Reading the schema"))
     }
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
