@@ -10,6 +10,12 @@ enum Worker {
     /// How many rounds' items stay in the store (older ones are deleted).
     static let window: Int64 = 8
 
+    /// How long a worker waits for another process's lock before it gives up. Workers that write
+    /// one store at the same time wait for each other's blocks; on a machine starved by other work
+    /// (two CPU spinners beside the test suite) one such wait once went past 10 seconds. A minute
+    /// still ends a worker that would wait forever.
+    static let lockWait: Duration = .seconds(60)
+
     /// Writes one line to standard output at once (no buffering survives a SIGKILL).
     static func report(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
@@ -28,11 +34,11 @@ enum Worker {
         let store: any DataStore
         switch kind {
         case "sqlite":
-            store = SQLiteDataStore(path: path, options: .init(durability: durability, busyTimeout: .seconds(10), logger: logger))
+            store = SQLiteDataStore(path: path, options: .init(durability: durability, busyTimeout: lockWait, logger: logger))
         case "gdbm":
-            store = GDBMDataStore(path: path, options: .init(durability: durability, lockWait: .seconds(10), logger: logger))
+            store = GDBMDataStore(path: path, options: .init(durability: durability, lockWait: lockWait, logger: logger))
         case "postgres":
-            store = PostgresDataStore(url: path, options: .init(durability: durability, lockTimeout: .seconds(10), logger: logger))
+            store = PostgresDataStore(url: path, options: .init(durability: durability, lockTimeout: lockWait, logger: logger))
         default:
             usage(text)
         }
