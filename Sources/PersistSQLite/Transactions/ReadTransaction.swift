@@ -22,7 +22,7 @@ final class ReadTransaction {
         /// transaction.
         case row(SQLiteStatement)
         /// No such row in the pinned transaction, whose schema is the starting one.
-        case none
+        case absent
         /// The lookup has to run again in the pinned transaction (see ``pinnedSchema()``).
         case again
     }
@@ -87,7 +87,7 @@ final class ReadTransaction {
         connection.release(statement)
         guard seen == connection.checkedDataVersion, try pinnedSchema() == nil else { return .again }
         // Pinned a new transaction: the answer stands when the file is as the lookup read it.
-        return try connection.dataVersion() == seen ? .none : .again
+        return try connection.dataVersion() == seen ? .absent : .again
     }
 
     /// Calls `body` with the lookup's row being read; pinning meanwhile lets the lookup go after.

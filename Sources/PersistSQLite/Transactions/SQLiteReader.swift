@@ -63,7 +63,7 @@ class SQLiteReader: StoreReader {
             switch try transaction.begin(withLookup: table.selectByKey, key, operation: Self.reading(itemType)) {
             case .row(let statement):
                 return try transaction.readingLookup { try body(RowDecoder(table: table, path: path), statement) }
-            case .none:
+            case .absent:
                 return nil
             case .again:
                 break
