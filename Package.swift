@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Persist", targets: ["Persist"]),
         .library(name: "PersistConformance", targets: ["PersistConformance"]),
+        .library(name: "PersistSQL", targets: ["PersistSQL"]),
         .library(name: "PersistSQLite", targets: ["PersistSQLite"]),
         .library(name: "PersistGDBM", targets: ["PersistGDBM"]),
         .library(name: "PersistPostgres", targets: ["PersistPostgres"]),
@@ -31,6 +32,10 @@ let package = Package(
             name: "PersistConformance",
             dependencies: ["Persist"]
         ),
+        .target(
+            name: "PersistSQL",
+            dependencies: ["Persist"]
+        ),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -40,6 +45,7 @@ let package = Package(
             name: "PersistSQLite",
             dependencies: [
                 "Persist",
+                "PersistSQL",
                 "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,6 +59,7 @@ let package = Package(
             name: "PersistGDBM",
             dependencies: [
                 "Persist",
+                "PersistSQL",
                 "CGDBM",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -66,6 +73,7 @@ let package = Package(
             name: "PersistPostgres",
             dependencies: [
                 "Persist",
+                "PersistSQL",
                 "CLibPQ",
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -180,6 +188,10 @@ let package = Package(
             name: "PersistTests",
             dependencies: ["Persist", "PersistConformance"],
             resources: [.copy("FuzzInputs")]
+        ),
+        .testTarget(
+            name: "PersistSQLTests",
+            dependencies: ["PersistSQL", "Persist"]
         ),
         .testTarget(
             name: "PersistSQLiteTests",

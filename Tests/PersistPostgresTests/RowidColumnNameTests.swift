@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 @testable import PersistPostgres
 import Testing
 

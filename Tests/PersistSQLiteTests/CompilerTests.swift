@@ -1,6 +1,7 @@
 import Foundation
 import Persist
 import PersistConformance
+import PersistSQL
 @testable import PersistSQLite
 import Testing
 
@@ -60,20 +61,20 @@ struct CompilerTests {
     }
 
     @Test("random requests bind every value and name only columns and fixed words")
-    func randomRequests() {
+    func randomRequests() throws {
         var random = RandomData(seed: 99)
         for _ in 0..<2_000 {
             var request = random.request(itemCount: 60)
             request.itemType = "Alpha"
-            for query in [RequestCompiler.select(request, from: Self.table), RequestCompiler.count(request, from: Self.table)] {
-                #expect(Self.placeholders(query.sql) == query.bindings.count, "\(query.sql)")
+            for query in [try SQLiteDialect.select(request, from: Self.table), try SQLiteDialect.count(request, from: Self.table)] {
+                #expect(Self.placeholders(query.sql) == query.parameters.count, "\(query.sql)")
                 #expect(Self.stringConstants(query.sql).isSubset(of: ["integer", "real", "text", "blob"]), "\(query.sql)")
             }
         }
     }
 
     @Test("hostile literal values appear only as bindings")
-    func hostileValues() {
+    func hostileValues() throws {
         let hostile: [Value] = ["'); DROP TABLE x; --", "\" OR 1=1", "?", .bytes(Array("'; --".utf8)), 1, 2.5]
         for name in ["s", "x", "legacy", "i"] {
             for value in hostile {
@@ -82,9 +83,9 @@ struct CompilerTests {
                     || .attribute(name).isIn([value, .null])
                 request.sortDescriptors = [.descending(name)]
                 request.limit = 3
-                let query = RequestCompiler.select(request, from: Self.table)
+                let query = try SQLiteDialect.select(request, from: Self.table)
                 #expect(!query.sql.contains("DROP") && !query.sql.contains("OR 1=1") && !query.sql.contains("--"))
-                #expect(Self.placeholders(query.sql) == query.bindings.count)
+                #expect(Self.placeholders(query.sql) == query.parameters.count)
             }
         }
     }

@@ -1,15 +1,29 @@
 import Foundation
 
 /// Lexicographic comparison of byte sequences, the order used for strings (by UTF-8 bytes) and bytes.
-enum ByteOrder {
+///
+/// ```swift
+/// let names = types.sorted(by: ByteOrder.precedes)   // "Z" before "a" before "é"
+/// ```
+package enum ByteOrder {
+    /// Whether `a` sorts before `b` by UTF-8 bytes: the order of item types, attribute names and strings.
+    package static func precedes(_ a: String, _ b: String) -> Bool {
+        compare(a, b) < 0
+    }
+
+    /// Whether the bytes `a` sort before `b`.
+    package static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        compare(a, b) < 0
+    }
+
     /// Negative when `a` sorts first, zero when equal, positive when `b` sorts first.
-    static func compare(_ a: String, _ b: String) -> Int {
+    package static func compare(_ a: String, _ b: String) -> Int {
         var a = a
         var b = b
         return a.withUTF8 { left in b.withUTF8 { right in compare(left, right) } }
     }
 
-    static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
+    package static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
         a.withUnsafeBufferPointer { left in b.withUnsafeBufferPointer { right in compare(left, right) } }
     }
 

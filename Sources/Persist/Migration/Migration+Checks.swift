@@ -54,7 +54,7 @@ extension Migration {
         _ copy: inout MigrationCopy, against targetReader: DataStoreReadAccessor, chosen: [String]?,
         transform: MigrationTransform, tracker: inout MigrationProgressTracker, cancellation: MigrationCancellation?
     ) throws {
-        for (itemType, typeCopy) in copy.types.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+        for (itemType, typeCopy) in copy.types.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
             try cancellation?.check()
             let started = DispatchTime.now().uptimeNanoseconds
             if typeCopy.targetWasEmpty {

@@ -7,28 +7,27 @@ extension Migration {
     ///
     /// A run that decodes or transforms items may write items of any shape, so it recreates no
     /// table; a run that reshapes items recreates each table as its rules make it
-    /// (``MigrationReshape/reshaped(_:)``). The target creates the others from the items, as usual.
+    /// (``CarriedSchema/reshaped(by:)``). The target creates the others from the items, as usual.
     func sourceDescriptions(of chosen: [String]?, skipping targetTypes: Set<String>) throws
-        -> (descriptions: [String: TableDescription], notes: [String], notCarried: [(itemType: String, note: String)])
+        -> (descriptions: [String: any CarriedSchema], notes: [String], notCarried: [(itemType: String, note: String)])
     {
         guard options.transform == nil, options.decode == nil else { return ([:], [], []) }
         return try source.read { accessor in
             guard let describing = accessor.reader as? any SchemaDescribingReader else { return ([:], [], []) }
-            var descriptions: [String: TableDescription] = [:]
+            var descriptions: [String: any CarriedSchema] = [:]
             var notes: [String] = []
             var notCarried: [(itemType: String, note: String)] = []
             let wanted = chosen.map(Set.init)
             for itemType in try describing.describedTypes()
             where !targetTypes.contains(options.reshape.targetType(of: itemType)) && wanted?.contains(itemType) ?? true {
-                guard let copied = try describing.copyDescription(ofType: itemType) else { continue }
-                let (description, leftBehind) = copied
+                guard let (schema, leftBehind) = try describing.copySchema(ofType: itemType) else { continue }
                 if !leftBehind.isEmpty {
                     notCarried.append((options.reshape.targetType(of: itemType),
                                        "the copy of \(String(reflecting: itemType)) does not carry "
                                         + leftBehind.joined(separator: ", ") + " (see the Schema-faithful migrations article)"))
                 }
-                switch options.reshape.reshaped(description) {
-                case .table(let reshaped, let tableNotes):
+                switch schema.reshaped(by: options.reshape) {
+                case .schema(let reshaped, let tableNotes):
                     descriptions[reshaped.itemType] = reshaped
                     notes += tableNotes
                 case .itemsOnly(let reason):

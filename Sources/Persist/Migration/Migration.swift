@@ -138,8 +138,8 @@ public struct Migration: Sendable {
         }
         reader.stopAndWait()
         tracker.begin(.finished)
-        let copied = transform.isActive ? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            : chosen ?? copy.types.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let copied = transform.isActive ? copy.types.keys.sorted { ByteOrder.precedes($0, $1) }
+            : chosen ?? copy.types.keys.sorted { ByteOrder.precedes($0, $1) }
         var report = MigrationReport(types: copied.compactMap { copy.report(for: $0) }, dryRun: options.dryRun,
                                      seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
                                      fallbacks: copy.fallbacks)

@@ -36,7 +36,7 @@ struct MigrationCopy {
     let preexisting: [String: Int]
     private(set) var types: [String: TypeCopy] = [:]
     /// The adopted SQL tables of the source, by item type, for a target that recreates them.
-    var descriptions: [String: TableDescription] = [:]
+    var descriptions: [String: any CarriedSchema] = [:]
     /// The described types whose recreation was asked for, and those of them whose table the target
     /// already had (and kept as it was).
     private var recreationTried: Set<String> = []
@@ -103,7 +103,7 @@ struct MigrationCopy {
 
     /// Recreates the table of `description`, noting a table the target already had (the first call
     /// for a type that makes none), which keeps its own schema.
-    private mutating func recreate(_ description: TableDescription, with recreating: any SchemaRecreatingWriter) throws -> Bool {
+    private mutating func recreate(_ description: any CarriedSchema, with recreating: any SchemaRecreatingWriter) throws -> Bool {
         let made = try locating { try recreating.recreate(description) }
         if recreationTried.insert(description.itemType).inserted, !made { tablesAlreadyThere.insert(description.itemType) }
         return made
@@ -111,7 +111,7 @@ struct MigrationCopy {
 
     /// The described types no row was written to, in byte order of their names.
     var emptyDescribedTypes: [String] {
-        descriptions.keys.filter { (types[$0]?.written ?? 0) == 0 }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        descriptions.keys.filter { (types[$0]?.written ?? 0) == 0 }.sorted { ByteOrder.precedes($0, $1) }
     }
 
     /// Keeps the fallbacks a recreating writer reports, once per column.

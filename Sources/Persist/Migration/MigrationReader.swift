@@ -125,7 +125,7 @@ final class MigrationReader: Sendable {
             where stats[itemType] == nil {
                 stats[itemType] = MigrationSourceStats(itemType: itemType)
             }
-            for itemType in stats.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            for itemType in stats.keys.sorted(by: { ByteOrder.precedes($0, $1) }) {
                 if let chunk = chunks[itemType], !chunk.isEmpty { try send(.items(itemType: itemType, chunk)) }
                 if let typeStats = stats[itemType] { try send(.endOfType(typeStats)) }
             }

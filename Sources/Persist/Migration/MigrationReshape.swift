@@ -159,21 +159,21 @@ public struct MigrationReshape: Sendable, Hashable {
     }
 
     /// What the rules do to items of one type with the given attribute names.
-    struct Plan {
+    package struct Plan {
         /// The type in the target.
-        var itemType: String
+        package var itemType: String
         /// The name in the target of each kept attribute.
-        var newNames: [String: String]
+        package var newNames: [String: String]
         /// The rules that apply to such items.
         var used: [Rule]
         /// Two attributes that would share a name.
-        var collision: Collision?
+        package var collision: Collision?
     }
 
     /// An attribute renamed to a name the item already has.
-    struct Collision: Sendable {
-        let rule: Rule
-        let name: String
+    package struct Collision: Sendable {
+        package let rule: Rule
+        package let name: String
 
         func error(_ item: ItemReference) -> DataStoreError {
             DataStoreError(.invalidArgument,
@@ -182,7 +182,7 @@ public struct MigrationReshape: Sendable, Hashable {
         }
     }
 
-    func plan(for itemType: String, names: [String]) -> Plan {
+    package func plan(for itemType: String, names: [String]) -> Plan {
         var plan = Plan(itemType: itemType, newNames: [:], used: [])
         var renames: [String: (String, Rule)] = [:]
         var drops: [String: Rule] = [:]

@@ -111,7 +111,7 @@ struct MigrationTransform: Sendable {
         for (index, name) in names.names.enumerated() {
             if let newName = rules.newNames[name] { renamed.append((newName, index)) }
         }
-        renamed.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        renamed.sort { ByteOrder.precedes($0.name, $1.name) }
         let newNames = renamed.map(\.name)
         // The same names in the same places: two attributes that swap names keep the names but
         // not the places of their values.

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The record of table schemas in a native file (see the "GDBM storage format" article): under
 /// the key `00 "schemas"`, the binary value encoding of an array of table descriptions, one per
@@ -34,23 +35,14 @@ extension GDBMReader: SchemaDescribingReader {
         try tableDescriptions().map(\.itemType)
     }
 
-    /// The recorded table, loosened to the items the file holds now (see ``copyDescription(ofType:)``).
-    func tableDescription(ofType itemType: String) throws -> TableDescription? {
-        try copyDescription(ofType: itemType)?.description
-    }
-
-    func schemaNotCarried(ofType itemType: String) throws -> [String] {
-        try copyDescription(ofType: itemType)?.notCarried ?? []
-    }
-
     /// The table recorded for `itemType`, loosened where the items, edited through the store since
     /// (GDBM checks no constraint), no longer meet it: a `NOT NULL` an item lacks, a `UNIQUE` two
     /// items share values in (see `TableRelaxation`), with a note on each. Reads the type's items
     /// once, and only when the record names the type and the table has such a constraint.
-    func copyDescription(ofType itemType: String) throws -> (description: TableDescription, notCarried: [String])? {
+    func copySchema(ofType itemType: String) throws -> (schema: any CarriedSchema, notCarried: [String])? {
         guard let recorded = try tableDescriptions().first(where: { $0.itemType == itemType }) else { return nil }
         var relaxation = TableRelaxation(recorded)
-        guard !relaxation.isSettled, let prefix = codec.prefix(for: itemType) else { return relaxation.result }
+        guard !relaxation.isSettled, let prefix = codec.prefix(for: itemType) else { return Self.carried(relaxation) }
         let codec = codec
         try scan(prefix: prefix, withRecords: true) { key, record in
             guard let record else { return true }
@@ -60,7 +52,12 @@ extension GDBMReader: SchemaDescribingReader {
             }
             return !relaxation.isSettled
         }
-        return relaxation.result
+        return Self.carried(relaxation)
+    }
+
+    private static func carried(_ relaxation: TableRelaxation) -> (schema: any CarriedSchema, notCarried: [String]) {
+        let (description, notCarried) = relaxation.result
+        return (description, notCarried)
     }
 }
 
@@ -68,9 +65,10 @@ extension GDBMWriter: SchemaRecreatingWriter {
     /// Records the schema in the file, for a later migration to an SQL store; the items are stored
     /// as usual. A schema the file carries for the type is replaced when the file holds no item of
     /// it (they were all deleted since), so that it never describes items it did not come with.
-    /// `false` in the raw layout, or when the file carries another schema for a type it holds items of.
-    func recreate(_ description: TableDescription) throws -> Bool {
-        guard case .native = codec else { return false }
+    /// `false` in the raw layout, for a schema that is no SQL table's, or when the file carries another
+    /// schema for a type it holds items of.
+    func recreate(_ carried: any CarriedSchema) throws -> Bool {
+        guard case .native = codec, let description = carried as? TableDescription else { return false }
         var current = try tableDescriptions()
         if let index = current.firstIndex(where: { $0.itemType == description.itemType }) {
             guard current[index] != description else { return true }

@@ -223,7 +223,7 @@ class GDBMReader: StoreReader {
                 if !names.contains(where: { $0.elementsEqual(name) }) { names.append([UInt8](name)) }
                 return true
             }
-            names.sort { $0.lexicographicallyPrecedes($1) }
+            names.sort(by: ByteOrder.precedes)
             return try names.map { bytes in
                 guard let name = bytes.withUnsafeBytes(ByteReader.validUTF8), !bytes.contains(0) else {
                     throw DataStoreError(.corrupt, "a key in \(openFile.path) has a type name that is not valid UTF-8 "

@@ -82,7 +82,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
         var identifiers = Set(stored)
         identifiers.subtract(change.removed)
         identifiers.formUnion(change.added)
-        return identifiers.sorted { $0.lexicographicallyPrecedes($1) }
+        return identifiers.sorted(by: ByteOrder.precedes)
     }
 
     func exists(_ key: [UInt8]) throws -> Bool {
@@ -304,7 +304,7 @@ final class GDBMWriter: GDBMReader, StoreWriter {
             if identifiers.isEmpty {
                 entries.append(.delete(key: key))
             } else {
-                entries.append(.store(key: key, value: GDBMIndexFormat.encodeEntry(identifiers.sorted { $0.lexicographicallyPrecedes($1) })))
+                entries.append(.store(key: key, value: GDBMIndexFormat.encodeEntry(identifiers.sorted(by: ByteOrder.precedes))))
             }
         }
         return entries

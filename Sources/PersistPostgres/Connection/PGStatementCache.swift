@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The named prepared statements of one session, by SQL and parameter types, least recently
 /// used first out.

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Describing adopted tables for a migration to another SQL engine, from the catalogs: columns
 /// in table order with their declared types (`format_type`), NOT NULL, UNIQUE constraints of one
@@ -12,7 +13,7 @@ import Persist
 /// declared types (`STRING` stays `STRING`), a `WITHOUT ROWID` table, whose table comment says
 /// so, is one again, and the key column that holds the rowids of a table that named no key
 /// (its comment says so) is left out: SQLite keys that table by its rowid again.
-extension PostgresReader: SchemaDescribingReader {
+extension PostgresReader: SQLSchemaDescribing {
     static let describing = "Describing a table"
     /// The prefix of a column comment holding the SQLite declared type it was recreated from.
     static let sqliteTypeComment = "persist: sqlite type "
@@ -25,19 +26,19 @@ extension PostgresReader: SchemaDescribingReader {
     static let rowidComment = "persist: sqlite rowid"
 
     func describedTypes() throws -> [String] {
-        schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        schema.tables.values.filter { !$0.isCreated }.map(\.itemType).sorted { ByteOrder.precedes($0, $1) }
     }
 
     func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] {
         let wanted = itemTypes.map(Set.init)
         var found: [String] = []
-        for table in schema.tables.values.sorted(by: { $0.itemType.utf8.lexicographicallyPrecedes($1.itemType.utf8) })
+        for table in schema.tables.values.sorted(by: { ByteOrder.precedes($0.itemType, $1.itemType) })
         where wanted?.contains(table.itemType) ?? true {
             let unmapped = table.unmappedColumns
             guard !unmapped.isEmpty else { continue }
             // Which of them hold a value (bool_or is NULL over no rows; num_nonnulls, unlike IS NOT
             // NULL, counts a composite value with a NULL field), and their declared types.
-            let holding = unmapped.map { "pg_catalog.bool_or(pg_catalog.num_nonnulls(\(SQLNames.quoted($0))) > 0)" }
+            let holding = unmapped.map { "pg_catalog.bool_or(pg_catalog.num_nonnulls(\(SQLName.quoted($0))) > 0)" }
                 .joined(separator: ", ")
             let results = try transaction.run([
                 PGCommand("SELECT \(holding) FROM \(table.qualified)", operation: Self.describing),

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Streaming a PostgreSQL source for ``Migration``: each table through a cursor (a batch of rows at
 /// a time, so memory stays flat), every row decoded column by column straight into an `ItemRow`
@@ -45,7 +46,7 @@ private struct ShapeCache {
         if !isPrepared {
             isPrepared = true
             order = columns.indices.sorted {
-                columns[$0].attribute.utf8.lexicographicallyPrecedes(columns[$1].attribute.utf8)
+                ByteOrder.precedes(columns[$0].attribute, columns[$1].attribute)
             }
             shapes = RowShapes(sortedNames: order.map { columns[$0].attribute })
         }

@@ -1,14 +1,5 @@
 import Persist
-
-/// What a write block knows about the tables a migration recreated in it: their descriptions in
-/// PostgreSQL's words, which still await their secondary indexes, and the columns that fell back.
-struct RecreationState {
-    var tables: [String: TableDescription] = [:]
-    var awaitingIndexes: [String] = []
-    /// The item types whose tables this block created: rows go to them with COPY.
-    var created: Set<String> = []
-    var fallbacks: [MigrationReport.Fallback] = []
-}
+import PersistSQL
 
 /// Recreating an adopted table of another SQL database before a migration loads it (names, the
 /// key with its type, declared types after ``SQLTypeMapping``, NOT NULL, UNIQUE; secondary
@@ -21,14 +12,15 @@ extension PostgresWriter: SchemaRecreatingWriter {
     /// so a column declared `bytea` (an untyped SQLite one) that falls back does change.
     static let fallbackType = "bytea, tagged with each value's kind"
 
-    func recreate(_ description: TableDescription) throws -> Bool {
+    func recreate(_ carried: any CarriedSchema) throws -> Bool {
+        guard let description = carried as? TableDescription else { return false }
         // Called before each chunk of a load: a table already recreated leaves the open COPY alone.
         try checkNotFailed()
         if recreation.tables[description.itemType] != nil { return false }
         try endBulkCopy()
         if let table = schema.tables[description.itemType] {
             // A later write block of the same load: the table is there; remember its declared types.
-            if !table.isCreated { recreation.tables[description.itemType] = translated(description) }
+            if !table.isCreated { recreation.remember(translated(description)) }
             return false
         }
         if let reason = unrecreatableReason(description.itemType) {
@@ -39,41 +31,39 @@ extension PostgresWriter: SchemaRecreatingWriter {
         }
         let target = translated(description)
         let columns = (target.key.map { [$0] } ?? []) + target.columns
-        if let system = columns.first(where: { SQLNames.systemColumns.contains($0.name) }) {
+        if let system = columns.first(where: { SQLName.systemColumns.contains($0.name) }) {
             throw DataStoreError(
                 .invalidArgument,
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
                     + "its column \(String(reflecting: system.name)) has the name of one of PostgreSQL's system columns, "
                     + "which every table has; rename the attribute on the way", path: location)
         }
-        if let long = columns.first(where: { $0.name.utf8.count > SQLNames.maximumBytes }) {
+        if let long = columns.first(where: { $0.name.utf8.count > SQLName.maximumBytes }) {
             // PostgreSQL would cut the name, and the attribute's values would go to another column.
             throw DataStoreError(
                 .invalidArgument,
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
-                    + "its column \(String(reflecting: long.name)) is longer than \(SQLNames.maximumBytes) bytes, "
+                    + "its column \(String(reflecting: long.name)) is longer than \(SQLName.maximumBytes) bytes, "
                     + "PostgreSQL's limit for a name; rename the attribute on the way", path: location)
         }
-        var definitions = target.columns.map(Self.definition)
+        var definitions = TableRecreation.definitions(of: target, column: Self.definition) { key in
+            var key = key
+            key.notNull = false
+            return Self.definition(key) + " PRIMARY KEY"
+        }
         // A table keyed by a rowid it does not name gets a key column for its rowids, first.
         let rowidColumn = target.key == nil ? Self.rowidColumnName(avoiding: target.columns) : nil
-        if var key = target.key {
-            key.notNull = false
-            definitions.insert(Self.definition(key) + " PRIMARY KEY", at: min(target.keyPosition, definitions.count))
-        } else if let rowidColumn {
-            definitions.insert(SQLNames.quoted(rowidColumn) + " bigint PRIMARY KEY", at: 0)
-        } else {
+        if let rowidColumn {
+            definitions.insert(SQLName.quoted(rowidColumn) + " bigint PRIMARY KEY", at: 0)
+        } else if target.key == nil {
             throw DataStoreError(
                 .unsupported,
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
                     + "it is keyed by a rowid it does not name, and its columns take every name the rowid could have "
-                    + "(\(TableDescription.rowidNames.joined(separator: ", "))); rename one of them on the way", path: location)
+                    + "(\(SQLName.rowidNames.joined(separator: ", "))); rename one of them on the way", path: location)
         }
-        for constraint in target.uniqueConstraints {
-            definitions.append("UNIQUE (\(constraint.map(SQLNames.quoted).joined(separator: ", ")))")
-        }
-        let qualified = SQLNames.qualified(schema.name, description.itemType)
-        var commands = [PGCommand("CREATE SCHEMA IF NOT EXISTS \(SQLNames.quoted(schema.name))", operation: Self.recreating),
+        let qualified = SQLName.qualified(schema.name, description.itemType)
+        var commands = [PGCommand("CREATE SCHEMA IF NOT EXISTS \(SQLName.quoted(schema.name))", operation: Self.recreating),
                         PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))",
                                   operation: Self.recreating)]
         if description.dialect == .sqlite {
@@ -81,11 +71,11 @@ extension PostgresWriter: SchemaRecreatingWriter {
                 let nullableKey = column.name == description.key?.name && description.key?.notNull == false
                 let comment = PostgresReader.sqliteTypeComment + column.declaredType
                     + (nullableKey ? PostgresReader.nullableKeyComment : "")
-                commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLNames.quoted(column.name)) IS "
+                commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLName.quoted(column.name)) IS "
                                             + Self.literal(comment), operation: Self.recreating))
             }
             if let rowidColumn {
-                commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLNames.quoted(rowidColumn)) IS "
+                commands.append(PGCommand("COMMENT ON COLUMN \(qualified).\(SQLName.quoted(rowidColumn)) IS "
                                             + Self.literal(PostgresReader.rowidComment), operation: Self.recreating))
             }
             if description.withoutRowid {
@@ -104,9 +94,7 @@ extension PostgresWriter: SchemaRecreatingWriter {
             throw DataStoreError(.unsupported, "the recreated table \(qualified) in PostgreSQL at \(location) cannot hold "
                                     + "items (its key type is not one identifiers fit)", path: location)
         }
-        recreation.tables[description.itemType] = target
-        recreation.awaitingIndexes.append(description.itemType)
-        recreation.created.insert(description.itemType)
+        recreation.created(target)
         schemaChanges.append("recreated table \(qualified) from its source's schema")
         return true
     }
@@ -121,8 +109,8 @@ extension PostgresWriter: SchemaRecreatingWriter {
             return "the store keeps that name for its own objects ("
                 + StoreSchema.reservedNames.sorted().joined(separator: ", ") + ")"
         }
-        if itemType.utf8.count > SQLNames.maximumBytes {
-            return "the name is longer than \(SQLNames.maximumBytes) bytes, PostgreSQL's limit for a name"
+        if itemType.utf8.count > SQLName.maximumBytes {
+            return "the name is longer than \(SQLName.maximumBytes) bytes, PostgreSQL's limit for a name"
         }
         if schema.takenNames.contains(itemType) { return "the schema has a relation or type of that name" }
         return nil
@@ -148,7 +136,7 @@ extension PostgresWriter: SchemaRecreatingWriter {
     /// case), `nil` when every one is taken.
     static func rowidColumnName(avoiding columns: [TableDescription.Column]) -> String? {
         let taken = Set(columns.map { $0.name.lowercased() })
-        return TableDescription.rowidNames.first { !taken.contains($0) }
+        return SQLName.rowidNames.first { !taken.contains($0) }
     }
 
     /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,
@@ -166,7 +154,7 @@ extension PostgresWriter: SchemaRecreatingWriter {
     }
 
     private static func definition(_ column: TableDescription.Column) -> String {
-        var text = SQLNames.quoted(column.name) + " " + (column.declaredType.isEmpty ? "bytea" : column.declaredType)
+        var text = SQLName.quoted(column.name) + " " + (column.declaredType.isEmpty ? "bytea" : column.declaredType)
         if column.notNull { text += " NOT NULL" }
         if column.unique { text += " UNIQUE" }
         return text
@@ -221,13 +209,9 @@ extension PostgresWriter: SchemaRecreatingWriter {
     /// fell back to plain `text` or `bytea` first and then to the tagged encoding is reported once,
     /// with where it ended and the first value its declared type could not keep.
     private func noteFallback(of row: ItemRow, column: String, to type: String, value: Value) {
-        let declared = recreation.tables[row.itemType]?.columns.first { $0.name == column }?.declaredType ?? ""
-        var example = Self.brief(value)
-        if let earlier = recreation.fallbacks.firstIndex(where: { $0.itemType == row.itemType && $0.column == column }) {
-            example = recreation.fallbacks.remove(at: earlier).example
-        }
-        recreation.fallbacks.append(MigrationReport.Fallback(
-            itemType: row.itemType, column: column, declaredType: declared, fallbackType: type, example: example))
+        recreation.noteFallback(row.itemType, column: column,
+                                declaredType: recreation.declaredType(of: column, in: row.itemType), to: type,
+                                example: Self.brief(value))
     }
 
     /// The plain type a column takes to keep `value` while it holds nothing else: a string (without
@@ -280,31 +264,30 @@ extension PostgresWriter: SchemaRecreatingWriter {
             throw DataStoreError(.io, "the key \(table.key.quoted) of the recreated table \(table.qualified) in PostgreSQL at "
                                     + "\(location) did not read back as the tagged encoding it fell back to", path: location)
         }
-        let declared = recreation.tables[row.itemType]?.key?.declaredType ?? ""
-        recreation.fallbacks.append(MigrationReport.Fallback(
-            itemType: row.itemType, column: table.key.name, declaredType: declared, fallbackType: Self.fallbackType,
-            example: String(String(describing: row.id).prefix(40))))
+        recreation.noteFallback(row.itemType, column: table.key.name,
+                                declaredType: recreation.declaredType(of: table.key.name, in: row.itemType),
+                                to: Self.fallbackType, example: String(String(describing: row.id).prefix(40)))
         schemaChanges.append("the key \(table.key.quoted) of table \(table.qualified) fell back to the tagged encoding")
         return widened
     }
 
     /// Builds the secondary indexes of the tables this block recreated, after their load.
     func createRecreatedIndexes() throws {
-        for itemType in recreation.awaitingIndexes {
-            guard let description = recreation.tables[itemType] else { continue }
-            let qualified = SQLNames.qualified(schema.name, itemType)
+        let awaiting = recreation.takeAwaitingIndexes()
+        for description in awaiting {
+            let itemType = description.itemType
+            let qualified = SQLName.qualified(schema.name, itemType)
             // An index name is kept when PostgreSQL can hold it and the schema has no relation of
             // that name; otherwise it is shortened with a hash, never cut or refused at the end.
             var named: Set<String> = []
             let commands = description.indexes.map { index in
-                let name = SQLNames.allocate(index.name) { schema.takenNames.contains($0) || named.contains($0) }
+                let name = SQLName.allocate(index.name) { schema.takenNames.contains($0) || named.contains($0) }
                 named.insert(name)
-                return PGCommand("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLNames.quoted(name)) ON \(qualified) ("
-                                   + index.columns.map(SQLNames.quoted).joined(separator: ", ") + ")", operation: Self.recreating)
+                return PGCommand("CREATE \(index.unique ? "UNIQUE " : "")INDEX \(SQLName.quoted(name)) ON \(qualified) ("
+                                   + index.columns.map(SQLName.quoted).joined(separator: ", ") + ")", operation: Self.recreating)
             }
             if !commands.isEmpty { _ = try transaction.run(commands) }
         }
-        if !recreation.awaitingIndexes.isEmpty { schemaChanges.append("built the indexes of recreated tables") }
-        recreation.awaitingIndexes = []
+        if !awaiting.isEmpty { schemaChanges.append("built the indexes of recreated tables") }
     }
 }

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Exact comparisons between a column's stored integers and a literal of another kind, turned
 /// into comparisons of the stored integers with integer bounds, so that PostgreSQL compares
@@ -23,7 +24,7 @@ enum LiteralBounds {
 
     /// The comparison `f(c) op L`, for `compare(c)` the three-way comparison of `f(c)` with `L`
     /// (never decreasing in `c`), over stored values in `domain`.
-    static func outcome(_ op: DataStoreComparison, domain: ClosedRange<Int64>, compare: (Int64) -> Int) -> Outcome {
+    static func outcome(_ op: SQLComparison, domain: ClosedRange<Int64>, compare: (Int64) -> Int) -> Outcome {
         // The first c with f(c) >= L, and the first with f(c) > L (nil when there is none).
         let firstAtLeast = first(in: domain) { compare($0) >= 0 }
         let firstAbove = first(in: domain) { compare($0) > 0 }
@@ -81,9 +82,4 @@ enum LiteralBounds {
         default: return (nearest.nextDown, nearest)
         }
     }
-}
-
-/// The comparison operators the bounds handle (`!=` is compiled as the negation of `==`).
-enum DataStoreComparison {
-    case equal, less, lessOrEqual, greater, greaterOrEqual
 }

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The ORDER BY terms that sort a column in the predicate semantics' order: missing values
 /// first, NaN below every other number, strings by UTF-8 bytes, arrays and objects all tied.
@@ -32,7 +33,7 @@ enum OrderTerms {
             guard let precision, precision <= 15 else { return nil }
             return ["(\(q) <> 'NaN'::numeric)", q]
         case .persistDate:
-            let seconds = PredicateCompiler.dateSeconds(q)
+            let seconds = PostgresDialect.dateSeconds(q)
             return ["(\(seconds) <> 'NaN'::float8)", seconds]
         case .encoded:
             return ["(\(q) IS NOT NULL)"]

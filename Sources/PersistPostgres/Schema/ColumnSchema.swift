@@ -22,7 +22,7 @@ struct ColumnSchema: Sendable, Hashable {
          isIdentityAlways: Bool = false) {
         self.attribute = attribute
         self.name = name
-        self.quoted = SQLNames.quoted(name)
+        self.quoted = SQLName.quoted(name)
         self.type = type
         self.typeOID = typeOID
         self.isCreated = isCreated

@@ -98,7 +98,7 @@ struct IndexCatalog {
             guard let column = table.column(attribute) else { return nil }
             terms.append(term(column, unique: declared.isUnique))
         }
-        return "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLNames.quoted(declared.name)) ON "
+        return "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLName.quoted(declared.name)) ON "
             + "\(table.qualified) (\(terms.joined(separator: ", ")))"
     }
 

@@ -16,8 +16,8 @@ struct SchemaBuilder {
     /// Adds one relation: as an item type, as a skipped relation, or not at all (the store's own
     /// metadata tables, indexes, sequences, composite types).
     mutating func add(_ relation: Relation, columns: [CatalogColumn], key: (count: Int64, column: String)?, isGuarded: Bool) {
-        func skip(_ reason: PostgresSkippedTable.Reason) {
-            schema.skipped.append(PostgresSkippedTable(name: relation.name, reason: reason))
+        func skip(_ reason: SkippedTable.Reason) {
+            schema.skipped.append(SkippedTable(name: relation.name, reason: reason))
         }
         switch relation.kind {
         case "v": return skip(.view)
@@ -77,7 +77,7 @@ struct SchemaBuilder {
                 return skip(.ambiguousName(NameSpellings.tableClash(kept: existing.name, skipped: relation.name)))
             }
             schema.tables[itemType] = nil
-            schema.skipped.append(PostgresSkippedTable(name: existing.name, reason: .ambiguousName(
+            schema.skipped.append(SkippedTable(name: existing.name, reason: .ambiguousName(
                 NameSpellings.tableClash(kept: relation.name, skipped: existing.name))))
         }
         // Results report a domain's base type.

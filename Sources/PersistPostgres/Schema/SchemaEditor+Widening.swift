@@ -130,7 +130,7 @@ extension SchemaEditor {
                 .io, "the type of the column \(column) of table \(table.qualified) in PostgreSQL at \(location) has no "
                     + "binary send function, so the column cannot fall back to the tagged encoding", path: location)
         }
-        return SQLNames.qualified(namespace, name)
+        return SQLName.qualified(namespace, name)
     }
 
     /// Decodes a value in the intermediate form with `decode`, which reads the value's binary form.

@@ -84,7 +84,7 @@ struct SchemaEditor {
     func createTable(_ itemType: String, keyKind: KeyKind, columns planned: [PlannedColumn],
                      in schema: inout StoreSchema) throws -> TableSchema {
         try ensureMetadata(&schema)
-        let name = SQLNames.allocate(itemType) { schema.takenNames.contains($0) || StoreSchema.reservedNames.contains($0) }
+        let name = SQLName.allocate(itemType) { schema.takenNames.contains($0) || StoreSchema.reservedNames.contains($0) }
         let key = ColumnSchema(attribute: TableSchema.createdKeyColumn, name: TableSchema.createdKeyColumn,
                                type: keyKind.columnType, typeOID: keyKind.columnType.builtinOID, isCreated: true)
         let columns = try makeColumns(planned, taken: [TableSchema.createdKeyColumn], in: &schema)
@@ -134,7 +134,7 @@ struct SchemaEditor {
         var columns: [ColumnSchema] = []
         for column in planned {
             // A system column's name is taken in every table: such an attribute gets a hashed name.
-            let name = SQLNames.allocate(column.attribute) { taken.contains($0) || SQLNames.systemColumns.contains($0) }
+            let name = SQLName.allocate(column.attribute) { taken.contains($0) || SQLName.systemColumns.contains($0) }
             taken.insert(name)
             let type = column.kind.columnType
             let oid = column.kind == .date ? try ensureDateType(&schema) : type.builtinOID

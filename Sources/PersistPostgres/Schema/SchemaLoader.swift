@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Reads a schema from PostgreSQL's catalog: which tables are item types, their keys and columns
 /// and the types Persist maps them to, the kinds the metadata tables record for the columns the
@@ -104,7 +105,7 @@ struct SchemaLoader {
         let metadata = schema.hasMetadata ? try loadMetadata(schema) : Metadata()
 
         var builder = SchemaBuilder(schema: schema, metadata: metadata, defaultCollationIsBytewise: defaultCollationIsBytewise)
-        for relation in relations.values.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+        for relation in relations.values.sorted(by: { ByteOrder.precedes($0.name, $1.name) }) {
             builder.add(relation, columns: columns[relation.oid] ?? [], key: keys[relation.oid],
                         isGuarded: guarded.contains(relation.oid))
         }

@@ -18,7 +18,7 @@ struct StoreSchema: Sendable {
     /// has one when it was loaded: a unique violation of it is a key taken (`alreadyExists`).
     var primaryKeyConstraints: [String: String] = [:]
     /// Relations that are not item types.
-    var skipped: [PostgresSkippedTable] = []
+    var skipped: [SkippedTable] = []
     /// Whether the schema exists.
     var exists = false
     /// Whether the metadata tables exist.
@@ -33,11 +33,11 @@ struct StoreSchema: Sendable {
     }
 
     /// `"schema"`.
-    var quoted: String { SQLNames.quoted(name) }
+    var quoted: String { SQLName.quoted(name) }
 
     /// `"schema"."name"`.
     func qualified(_ object: String) -> String {
-        SQLNames.qualified(name, object)
+        SQLName.qualified(name, object)
     }
 
     /// Whether `failure` names the `PRIMARY KEY` constraint of a table of this schema.

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// One table holding an item type: its key, its attribute columns, and the SQL the store runs on
 /// it, built once per schema so that hot paths never build SQL.
@@ -79,7 +80,7 @@ final class TableSchema: Sendable {
          isGuarded: Bool, avoidsConflictClause: Bool = false) {
         self.itemType = itemType
         self.name = name
-        self.qualified = SQLNames.qualified(schema, name)
+        self.qualified = SQLName.qualified(schema, name)
         self.key = key
         self.keyKind = keyKind
         self.columns = columns
@@ -205,3 +206,10 @@ struct ResultColumn: Sendable {
         self.role = role
     }
 }
+
+extension TableSchema: SQLTable {
+    var sqlName: String { qualified }
+    var keySQL: String { key.quoted }
+}
+
+extension ColumnSchema: SQLColumn {}

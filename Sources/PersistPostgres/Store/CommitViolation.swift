@@ -25,9 +25,9 @@ enum CommitViolation {
                 : "Give the items other values, or remove the item holding them first"
         }
         let table = failure.table.map { name in
-            " of table " + (failure.schema.map { SQLNames.qualified($0, name) } ?? SQLNames.quoted(name))
+            " of table " + (failure.schema.map { SQLName.qualified($0, name) } ?? SQLName.quoted(name))
         } ?? ""
-        let constraint = failure.constraint.map { "the deferred constraint \(SQLNames.quoted($0))\(table)" }
+        let constraint = failure.constraint.map { "the deferred constraint \(SQLName.quoted($0))\(table)" }
             ?? "a deferred constraint or constraint trigger\(table)"
         let said = PostgresErrors.said(failure)
         let location = error.path ?? "the server"

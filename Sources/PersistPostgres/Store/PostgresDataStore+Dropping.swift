@@ -15,7 +15,7 @@ extension PostgresDataStore {
     ///   ``dropCreatedTables(at:schema:options:)`` for a store in `public`); the server's errors.
     public static func dropSchema(_ schema: String, at url: PostgresURL, options: Options = Options()) throws {
         if schema == PostgresURL.defaultSchema || schema == "information_schema" || schema.hasPrefix("pg_")
-            || schema.isEmpty || schema.containsNUL || schema.utf8.count > SQLNames.maximumBytes {
+            || schema.isEmpty || schema.containsNUL || schema.utf8.count > SQLName.maximumBytes {
             throw DataStoreError(
                 .invalidArgument,
                 "the schema \(String(reflecting: schema)) of PostgreSQL at \(url.location) is not one a store may drop "
@@ -23,7 +23,7 @@ extension PostgresDataStore {
                 path: url.location)
         }
         try withConnection(url, options) { connection in
-            _ = try connection.execute("DROP SCHEMA IF EXISTS \(SQLNames.quoted(schema)) CASCADE",
+            _ = try connection.execute("DROP SCHEMA IF EXISTS \(SQLName.quoted(schema)) CASCADE",
                                        operation: "Dropping schema \(String(reflecting: schema))")
         }
     }
@@ -48,15 +48,15 @@ extension PostgresDataStore {
     public static func dropCreatedTables(at url: PostgresURL, schema: String? = nil, options: Options = Options()) throws {
         let name = schema ?? options.schema ?? url.schema
         // PostgreSQL would cut a longer name to another schema's.
-        if name.isEmpty || name.containsNUL || name.utf8.count > SQLNames.maximumBytes {
+        if name.isEmpty || name.containsNUL || name.utf8.count > SQLName.maximumBytes {
             throw DataStoreError(
                 .invalidArgument,
                 "the schema name \(String(reflecting: name)) for PostgreSQL at \(url.location) is empty, contains a NUL "
-                    + "character, or is longer than \(SQLNames.maximumBytes) bytes", path: url.location)
+                    + "character, or is longer than \(SQLName.maximumBytes) bytes", path: url.location)
         }
-        let tables = SQLNames.qualified(name, StoreSchema.tablesTable)
-        let columns = SQLNames.qualified(name, StoreSchema.columnsTable)
-        let indexes = SQLNames.qualified(name, StoreSchema.indexesTable)
+        let tables = SQLName.qualified(name, StoreSchema.tablesTable)
+        let columns = SQLName.qualified(name, StoreSchema.columnsTable)
+        let indexes = SQLName.qualified(name, StoreSchema.indexesTable)
         let operation = "Dropping the tables of the store in schema \(String(reflecting: name))"
         try withConnection(url, options) { connection in
             _ = try connection.execute("BEGIN", operation: operation)
@@ -69,13 +69,13 @@ extension PostgresDataStore {
                     let created = try connection.execute("SELECT table_name FROM \(tables)", operation: operation)
                     for row in 0..<created.rowCount {
                         guard let table = try created.text(row, 0) else { continue }
-                        _ = try connection.execute("DROP TABLE IF EXISTS \(SQLNames.qualified(name, table))",
+                        _ = try connection.execute("DROP TABLE IF EXISTS \(SQLName.qualified(name, table))",
                                                    operation: operation)
                     }
                     _ = try connection.execute("DROP TABLE \(tables), \(columns)", operation: operation)
                     _ = try connection.execute("DROP TABLE IF EXISTS \(indexes)", operation: operation)
                 }
-                let type = SQLNames.qualified(name, StoreSchema.dateType)
+                let type = SQLName.qualified(name, StoreSchema.dateType)
                 let used = try connection.execute("""
                     SELECT count(*) FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid \
                     JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace \

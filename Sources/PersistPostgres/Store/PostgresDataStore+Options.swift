@@ -84,9 +84,9 @@ extension PostgresDataStore {
                 }
             }
             if let schema {
-                if schema.isEmpty || schema.containsNUL || schema.utf8.count > SQLNames.maximumBytes {
+                if schema.isEmpty || schema.containsNUL || schema.utf8.count > SQLName.maximumBytes {
                     throw invalid("the schema name \(String(reflecting: schema)) is empty, contains NUL or is longer "
-                        + "than \(SQLNames.maximumBytes) bytes")
+                        + "than \(SQLName.maximumBytes) bytes")
                 }
             }
         }

@@ -2,6 +2,7 @@ internal import CLibPQ
 import Foundation
 import Logging
 import Persist
+@_exported import PersistSQL
 
 /// A `DataStore` on a PostgreSQL database: every item type is a table in the store's schema,
 /// every attribute a column of a native type chosen by its values' kind, the identifier the
@@ -112,7 +113,7 @@ public final class PostgresDataStore: EngineBackedDataStore {
     /// ```swift
     /// for table in try store.skippedTables() { print("not adopted:", table) }
     /// ```
-    public func skippedTables() throws -> [PostgresSkippedTable] {
+    public func skippedTables() throws -> [SkippedTable] {
         try engine.skippedTables()
     }
 
@@ -136,3 +137,7 @@ public final class PostgresDataStore: EngineBackedDataStore {
     /// ```
     public var writeLockKey: Int64 { engine.lockKey }
 }
+
+/// The old name of ``SkippedTable``, which the SQLite and PostgreSQL stores now share.
+@available(*, deprecated, renamed: "SkippedTable")
+public typealias PostgresSkippedTable = SkippedTable

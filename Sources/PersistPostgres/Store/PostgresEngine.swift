@@ -2,6 +2,7 @@ internal import CLibPQ
 import Foundation
 import Logging
 import Persist
+import PersistSQL
 
 /// The engine of ``PostgresDataStore``: one writer session, a pool of reader sessions, and the
 /// schema blocks start from.
@@ -18,8 +19,8 @@ final class PostgresEngine: DataStoreEngine {
     /// The writer session while open; used only on the store's write queue (writes, the escape
     /// hatch, open and close, which the scheduler all runs there).
     private let writerSlot = Locked<PostgresSession?>(nil)
-    private let pool: ReaderPool
-    private let cache = SchemaCache()
+    private let pool: PostgresReaderPool
+    private let cache = SchemaCache<StoreSchema>(capacity: 1)
     /// Read blocks that have begun and not yet opened their snapshot.
     private let pendingSnapshots = PendingSnapshots()
     /// Whether the database's default collation compares bytes, found when opening.
@@ -56,7 +57,7 @@ final class PostgresEngine: DataStoreEngine {
         lockKey = Self.lockKey(forSchema: schema)
         changeChannel = Self.changeChannel(forSchema: schema)
         let location = location
-        pool = ReaderPool(capacity: max(options.readerConnections, 0), location: location) {
+        pool = PostgresReaderPool(capacity: options.readerConnections, location: location) {
             try PostgresSession.open(try url.get(), schema: schema, role: .reader, options: options)
         }
     }
@@ -120,7 +121,7 @@ final class PostgresEngine: DataStoreEngine {
 
     private func report(_ schema: StoreSchema) {
         let metadata: Logger.Metadata = ["store": .string(location)]
-        for table in schema.tables.values.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) })
+        for table in schema.tables.values.sorted(by: { ByteOrder.precedes($0.name, $1.name) })
         where !table.isCreated {
             logger.debug("adopted table \(table.qualified) as an item type keyed by \(table.key.quoted)", metadata: metadata)
         }
@@ -401,7 +402,7 @@ final class PostgresEngine: DataStoreEngine {
     }
 
     /// The relations of the schema that are not item types.
-    func skippedTables() throws -> [PostgresSkippedTable] {
+    func skippedTables() throws -> [SkippedTable] {
         try read { reader in
             guard let reader = reader as? PostgresReader else { return [] }
             try reader.refreshIfChanged()

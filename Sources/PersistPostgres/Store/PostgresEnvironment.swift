@@ -1,5 +1,6 @@
 import Logging
 import Persist
+import PersistSQL
 
 /// What a block's reader or writer needs from its store beside its session: names for messages,
 /// how to read the schema, and where to publish it.
@@ -10,7 +11,7 @@ struct PostgresEnvironment {
     let schemaName: String
     /// Whether the database's default collation compares bytes.
     let defaultCollationIsBytewise: Bool
-    let cache: SchemaCache
+    let cache: SchemaCache<StoreSchema>
     /// The cache's generation when the block began.
     let generation: Int
     let logger: Logger

@@ -2,11 +2,12 @@ internal import CLibPQ
 import Foundation
 import Logging
 import Persist
+import PersistSQL
 
 /// One connection of a store, set up for its role (a reader's snapshots or the writer's
 /// serialized, durable transactions), in pipeline mode, and reconnected when the server went
 /// away between two blocks.
-final class PostgresSession: @unchecked Sendable {
+final class PostgresSession: PooledConnection, @unchecked Sendable {
     // @unchecked Sendable: handed between threads only by the pool's and engine's `Locked` slots; one block at a time.
 
     /// What the session is for.
@@ -73,7 +74,7 @@ final class PostgresSession: @unchecked Sendable {
         var settings = [
             "SET statement_timeout = \(Self.milliseconds(self.settings.statementTimeout))",
             "SET lock_timeout = \(Self.milliseconds(self.settings.lockTimeout))",
-            "SET search_path = \(SQLNames.quoted(schema))\(schema == PostgresURL.defaultSchema ? "" : ", public")",
+            "SET search_path = \(SQLName.quoted(schema))\(schema == PostgresURL.defaultSchema ? "" : ", public")",
         ]
         switch role {
         case .reader:

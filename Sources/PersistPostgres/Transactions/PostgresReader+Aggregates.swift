@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension PostgresReader {
     /// Over an integer column (`smallint`, `integer`, `bigint`), one statement computes the exact
@@ -15,8 +16,8 @@ extension PostgresReader {
             }
             var selection = request
             if request.offset == 0 && request.limit == nil { selection.ordering = .unspecified }
-            guard let inner = RequestCompiler.select(selection, from: table, selecting: column.quoted,
-                                                     parameters: SQLParameters()) else { return .foldItems }
+            guard let inner = RequestCompiler.select(selection, from: table, dialect: PostgresDialect(),
+                                                     selecting: column.quoted) else { return .foldItems }
             guard !inner.matchesNothing else { return .computed(AggregateAccumulator(function).result) }
             let operation = "Computing the \(function) of \(String(reflecting: attribute)) over items of type "
                 + String(reflecting: request.itemType)
@@ -25,7 +26,7 @@ extension PostgresReader {
             let results = try transaction.run([
                 PGCommand("SELECT * FROM \(table.qualified) LIMIT 0", prepared: true, operation: operation),
                 PGCommand("SELECT sum(\(c))::text, count(\(c)), min(\(c))::int8, max(\(c))::int8 FROM (\(inner.sql)) "
-                    + "AS persist_window (\(c))", inner.parameters.values, prepared: true, operation: operation),
+                    + "AS persist_window (\(c))", inner.parameters, prepared: true, operation: operation),
             ])
             _ = try RowDecoder(table: table, result: results[0], location: location)
             let row = results[1]

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The reads of one block, against the schema that block sees.
 ///
@@ -61,10 +62,10 @@ class PostgresReader: StoreReader {
     func forEachRow(matching request: DataStoreRequest, items: (Item) throws -> Bool,
                     rows: (RowDecoder, Int) throws -> Bool) throws {
         let selected: SelectedRows? = try withCurrentSchema(request.itemType) { table in
-            guard let query = RequestCompiler.select(request, from: table) else {
+            guard let query = PostgresDialect.select(request, from: table) else {
                 // PostgreSQL cannot evaluate it exactly: the store does, over every item.
                 var all: [Item] = []
-                try stream(RequestCompiler.all(from: table), table, operation: table.readOperation) {
+                try stream(PostgresDialect.all(from: table), table, operation: table.readOperation) {
                     all.append($0)
                     return true
                 }
@@ -93,7 +94,7 @@ class PostgresReader: StoreReader {
 
     func countItems(matching request: DataStoreRequest) throws -> Int {
         try withCurrentSchema(request.itemType) { table in
-            guard let query = RequestCompiler.count(request, from: table) else {
+            guard let query = PostgresDialect.count(request, from: table) else {
                 var count = 0
                 try forEachItem(matching: request) { _ in
                     count += 1
@@ -115,7 +116,7 @@ class PostgresReader: StoreReader {
 
     func itemTypes() throws -> [String] {
         try refreshIfChanged()
-        let tables = schema.tables.values.sorted { $0.itemType.utf8.lexicographicallyPrecedes($1.itemType.utf8) }
+        let tables = schema.tables.values.sorted { ByteOrder.precedes($0.itemType, $1.itemType) }
         guard !tables.isEmpty else { return [] }
         let results = try transaction.run(tables.map {
             PGCommand($0.exists, prepared: true, operation: Self.reading($0.itemType))
@@ -139,7 +140,7 @@ class PostgresReader: StoreReader {
     /// decoder and index until it returns `false`.
     func streamRows(_ query: CompiledQuery, _ table: TableSchema, operation: String,
                     _ body: (RowDecoder, Int) throws -> Bool) throws {
-        let cursor = SQLNames.quoted(transaction.session.nextCursorName())
+        let cursor = SQLName.quoted(transaction.session.nextCursorName())
         let fetch = PGCommand("FETCH FORWARD \(Self.batchSize) FROM \(cursor)", operation: operation)
         var results = try transaction.run([
             PGCommand("DECLARE \(cursor) NO SCROLL CURSOR FOR \(query.sql)", query.parameters, operation: operation),

@@ -9,29 +9,29 @@ import Persist
 /// rows while the next ones are read. A row that needs a new table or column, a widened column or
 /// key, or that goes to an adopted (guarded) table ends the COPY and takes the general insert
 /// path, which changes the schema as ``insert(_:)`` does; the rows after it are copied again.
-extension PostgresWriter: BulkLoadWriter {
-    /// Where a shape of rows goes in a table: for each column in table order, the position of its
-    /// value in the row, or -1 when the row has none (NULL).
-    private struct Placement {
-        let names: AttributeNames
-        let table: TableSchema
-        let positions: [Int]
-        /// Whether every attribute of the shape has a column.
-        let isComplete: Bool
+/// Where a shape of rows goes in a table: for each column in table order, the position of its
+/// value in the row, or -1 when the row has none (NULL).
+struct Placement {
+    let names: AttributeNames
+    let table: TableSchema
+    let positions: [Int]
+    /// Whether every attribute of the shape has a column.
+    let isComplete: Bool
 
-        init(_ names: AttributeNames, in table: TableSchema) {
-            self.names = names
-            self.table = table
-            var positions = [Int](repeating: -1, count: table.columns.count)
-            var isComplete = true
-            for (position, name) in names.names.enumerated() {
-                if let index = table.columnIndex[name] { positions[index] = position } else { isComplete = false }
-            }
-            self.positions = positions
-            self.isComplete = isComplete
+    init(_ names: AttributeNames, in table: TableSchema) {
+        self.names = names
+        self.table = table
+        var positions = [Int](repeating: -1, count: table.columns.count)
+        var isComplete = true
+        for (position, name) in names.names.enumerated() {
+            if let index = table.columnIndex[name] { positions[index] = position } else { isComplete = false }
         }
+        self.positions = positions
+        self.isComplete = isComplete
     }
+}
 
+extension PostgresWriter: BulkLoadWriter {
     func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
         try checkNotFailed()
         let dateOID = schema.dateTypeOID ?? 0
@@ -39,21 +39,25 @@ extension PostgresWriter: BulkLoadWriter {
         for row in rows {
             if var table = schema.tables[row.itemType], !table.isGuarded || isRecreated(table),
                let key = try key(of: row, in: &table) {
-                if placement?.names !== row.names || placement?.table !== table { placement = Placement(row.names, in: table) }
+                if placement?.names !== row.names || placement?.table !== table { placement = self.placement(of: row, in: table) }
                 if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }
                 if isRecreated(table) {
                     try endBulkCopy()
                     if try fallBack(for: row, in: table), let widened = schema.tables[row.itemType] {
                         table = widened
-                        let widenedPlacement = Placement(row.names, in: table)
-                        placement = widenedPlacement
-                        if try copy(row, key: key, widenedPlacement, dateOID: dateOID) { continue }
+                        placement = self.placement(of: row, in: table)
+                        if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }
                     }
                 }
             }
             try endBulkCopy()
             try insert(row.item)
         }
+    }
+
+    /// Where rows of `row`'s shape go in `table`, worked out once per shape and table.
+    private func placement(of row: ItemRow, in table: TableSchema) -> Placement? {
+        placements.plan(for: row.names, in: table, named: table.itemType) { Placement(row.names, in: table) }
     }
 
     /// The key parameter of `row` in `table`; when a recreated table's key cannot hold it, the key

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension PostgresWriter {
     /// One `DELETE` statement selecting exactly what `items(forRequest:)` selects. When PostgreSQL
@@ -12,14 +13,14 @@ extension PostgresWriter {
         let operation = "Deleting items of type \(String(reflecting: request.itemType))"
         let commands: [PGCommand]
         var selected: Int?
-        if let query = RequestCompiler.delete(request, from: table) {
+        if let query = PostgresDialect.delete(request, from: table) {
             guard !query.matchesNothing else { return 0 }
             commands = [PGCommand(query.sql, query.parameters, prepared: true, operation: operation)]
         } else {
             // Not prepared: each key count is another statement.
             let ids = try items(matching: request).map(\.id)
             selected = ids.count
-            commands = RequestCompiler.delete(ids: ids, from: table).map {
+            commands = PostgresDialect.delete(ids: ids, from: table).map {
                 PGCommand($0.sql, $0.parameters, operation: operation)
             }
         }
@@ -57,7 +58,7 @@ extension PostgresWriter {
         guard let table = try fitColumns(to: values, in: current) else { return nil }
         let dateOID = schema.dateTypeOID ?? 0
         var assignments: [(column: ColumnSchema, parameter: PGValue)] = []
-        for name in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for name in values.keys.sorted(by: { ByteOrder.precedes($0, $1) }) {
             guard let value = values[name], let index = table.columnIndex[name] else { continue }
             let column = table.columns[index]
             if value.isNull {
@@ -72,13 +73,13 @@ extension PostgresWriter {
         let queries: [CompiledQuery]
         let isPrepared: Bool
         var selected: Int?
-        if let query = RequestCompiler.update(request, of: table, setting: assignments) {
+        if let query = PostgresDialect.update(request, of: table, setting: assignments) {
             guard !query.matchesNothing else { return 0 }
             (queries, isPrepared) = ([query], true)
         } else {
             // Not prepared: each key count is another statement.
             let ids = try items(matching: request).map(\.id)
-            (queries, isPrepared, selected) = (RequestCompiler.update(ids: ids, of: table, setting: assignments), false, ids.count)
+            (queries, isPrepared, selected) = (PostgresDialect.update(ids: ids, of: table, setting: assignments), false, ids.count)
         }
         guard current.isGuarded else {
             let commands = queries.map { PGCommand($0.sql, $0.parameters, prepared: isPrepared, operation: operation) }
@@ -150,7 +151,7 @@ extension PostgresWriter {
         var table = current
         let dateOID = schema.dateTypeOID ?? 0
         var planned: [SchemaEditor.PlannedColumn] = []
-        for name in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for name in values.keys.sorted(by: { ByteOrder.precedes($0, $1) }) {
             guard let value = values[name], !value.isNull else { continue }
             if let index = table.columnIndex[name] {
                 let column = table.columns[index]

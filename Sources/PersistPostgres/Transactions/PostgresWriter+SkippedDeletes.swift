@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Deletes from guarded tables, whose triggers (a `BEFORE DELETE … FOR EACH ROW` trigger
 /// returning `NULL`) or rules (`DO INSTEAD NOTHING`) may keep a row a `DELETE` selects. A kept
@@ -28,7 +29,7 @@ extension PostgresWriter {
             return try inSchemaSavepoint("persist_statement", operation: operation) {
                 // The count goes with the DELETE, in one round trip, when PostgreSQL can evaluate it.
                 var count: PGCommand?
-                if selected == nil, let query = RequestCompiler.count(request, from: table), !query.matchesNothing {
+                if selected == nil, let query = PostgresDialect.count(request, from: table), !query.matchesNothing {
                     count = PGCommand(query.sql, query.parameters, prepared: true, operation: operation)
                 }
                 var results = try transaction.run((count.map { [$0] } ?? []) + commands)

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The writes of one write block, in the writer session's transaction.
 ///
@@ -11,7 +12,9 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     /// What the block changed in the schema, for the log once it commits.
     var schemaChanges: [String] = []
     /// The tables a migration recreated in this block (see `PostgresWriter+Recreate.swift`).
-    var recreation = RecreationState()
+    var recreation = TableRecreation()
+    /// How rows of each shape a bulk load copies go into their tables' columns.
+    var placements = ShapePlans<TableSchema, Placement>()
     /// The adopted tables with an integer key that this block wrote an integer identifier to:
     /// their key's sequence, if any, is moved past the largest key before the block commits (see
     /// `PostgresWriter+Identifiers.swift`).
@@ -163,7 +166,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         var planned: [SchemaEditor.PlannedColumn] = []
         // The common case first: every attribute has a column that keeps its value.
         let dateOID = schema.dateTypeOID ?? 0
-        for name in keepsAttributes(of: item, in: table) ? [] : item.attributes.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+        for name in keepsAttributes(of: item, in: table) ? [] : item.attributes.keys.sorted(by: { ByteOrder.precedes($0, $1) }) {
             guard let value = item.attributes[name] else { continue }
             if let index = table.columnIndex[name] {
                 let column = table.columns[index]
@@ -202,7 +205,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     }
 
     private func createTable(for item: Item) throws -> TableSchema {
-        if item.itemType.utf8.count <= SQLNames.maximumBytes, schema.takenNames.contains(item.itemType),
+        if item.itemType.utf8.count <= SQLName.maximumBytes, schema.takenNames.contains(item.itemType),
            !StoreSchema.reservedNames.contains(item.itemType) {
             throw DataStoreError(
                 .invalidArgument,
@@ -211,7 +214,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
                     + "or type with this name that is not an item type (see skippedTables()); choose another item type name",
                 path: location, items: [item.reference])
         }
-        let planned = item.attributes.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
+        let planned = item.attributes.keys.sorted { ByteOrder.precedes($0, $1) }.compactMap { name in
             item.attributes[name].flatMap(CreatedKind.init(for:)).map { SchemaEditor.PlannedColumn(attribute: name, kind: $0) }
         }
         let table = try editor.createTable(item.itemType, keyKind: KeyKind(for: item.id), columns: planned, in: &schema)

@@ -1,13 +1,14 @@
 internal import CSQLite
 import Foundation
 import Persist
+import PersistSQL
 
 /// One SQLite connection: owns its `sqlite3` handle and its prepared-statement cache, and closes
 /// both exactly once.
 ///
 /// A connection is used by one thread at a time: the writer connection only on the store's write
 /// queue, a reader connection only by the read block that checked it out of the ``ReaderPool``.
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: PooledConnection, @unchecked Sendable {
     // @unchecked Sendable: handed between threads only by the engine's and ReaderPool's `Locked` slots; one user at a time.
     /// The `sqlite3` handle; `nil` once closed.
     private(set) var handle: OpaquePointer?

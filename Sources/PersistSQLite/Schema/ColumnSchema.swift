@@ -1,3 +1,4 @@
+import PersistSQL
 /// One attribute column of a table.
 struct ColumnSchema: Sendable {
     /// What a column holds and how its values are read and compared.

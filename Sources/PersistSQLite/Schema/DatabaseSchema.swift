@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The item types of one database at one schema version: adopted and created tables, the names
 /// already taken, and what was skipped.

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension SchemaLoader {
     private static let readingIndexes = "Reading the indexes"

@@ -1,18 +1,19 @@
 import Persist
+import PersistSQL
 
 /// Describes adopted tables for a migration that recreates them (see the "Schema-faithful
 /// migrations" article of Persist).
-extension SQLiteReader: SchemaDescribingReader {
+extension SQLiteReader: SQLSchemaDescribing {
     private static let describing = "Describing a table"
 
     func describedTypes() throws -> [String] {
-        try checkedSchema.tables.values.filter { !$0.isCreatedByStore }.map(\.name).sorted { SQLName.bytesPrecede($0, $1) }
+        try checkedSchema.tables.values.filter { !$0.isCreatedByStore }.map(\.name).sorted { ByteOrder.precedes($0, $1) }
     }
 
     func columnsOutsideItems(ofTypes itemTypes: [String]?) throws -> [String] {
         let wanted = itemTypes.map(Set.init)
         var found: [String] = []
-        for table in try checkedSchema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
+        for table in try checkedSchema.tables.values.sorted(by: { ByteOrder.precedes($0.name, $1.name) })
         where wanted?.contains(table.name) ?? true {
             // A column with an empty name is not an attribute (see SchemaLoader); a value in it
             // would not reach any copy. (Unless it is the key: its values are the identifiers.)

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension SchemaEditor {
     private static let indexing = "Creating an index"

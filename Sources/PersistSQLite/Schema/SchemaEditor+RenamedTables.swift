@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Taking an item type's name back from a table the store created for it that legacy code has
 /// renamed since (`ALTER TABLE "Note" RENAME TO "Note_old"`, to archive it): the renamed table keeps

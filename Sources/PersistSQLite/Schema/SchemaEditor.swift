@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Creates tables and columns as items need them, inside the write transaction, and records the
 /// kind of every column it creates in the metadata table.

@@ -1,5 +1,6 @@
 internal import CSQLite
 import Persist
+import PersistSQL
 
 /// Reads a database's schema: which tables are item types, their keys and columns, and the kinds
 /// the metadata table records for the columns the store created.
@@ -21,7 +22,7 @@ enum SchemaLoader {
                 entries.append((statement.text(0), statement.text(1), statement.int64(2) != 0, statement.int64(3) != 0))
             }
         }
-        entries.sort { SQLName.bytesPrecede($0.name, $1.name) }
+        entries.sort { ByteOrder.precedes($0.name, $1.name) }
         schema.hasMetadataTable = entries.contains { $0.name == DatabaseSchema.metadataTable && $0.type == "table" }
         schema.hasIndexTable = entries.contains { $0.name == DatabaseSchema.indexTable && $0.type == "table" }
         let kinds = schema.hasMetadataTable ? try loadKinds(connection) : [:]
@@ -161,7 +162,7 @@ enum SchemaLoader {
             if withoutRowid {
                 return .failure(Skip(reason: .noUsableKey(skipDetail + " and it is a WITHOUT ROWID table")))
             }
-            guard let alias = TableDescription.rowidNames.first(where: { taken[$0] == nil }) else {
+            guard let alias = SQLName.rowidNames.first(where: { taken[$0] == nil }) else {
                 return .failure(Skip(reason: .noUsableKey(
                     (skipDetail.isEmpty ? "" : skipDetail + ", and ") + "columns named rowid, _rowid_ and oid hide its rowid")))
             }

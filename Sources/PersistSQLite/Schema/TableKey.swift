@@ -1,3 +1,4 @@
+import PersistSQL
 /// How a table's rows are identified.
 enum TableKey: Sendable, Equatable {
     /// A single-column primary key.

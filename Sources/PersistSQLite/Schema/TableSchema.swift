@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// One table that holds an item type: its key, its attribute columns, and the SQL the store runs
 /// on it, built once per schema version so that hot paths never build SQL.
@@ -147,3 +148,14 @@ final class TableSchema: Sendable {
         return (binding, key.needsGuard ? storageName : nil)
     }
 }
+
+extension TableSchema: SQLTable {
+    var sqlName: String { quoted }
+    var keySQL: String { key.sql }
+
+    func column(_ attribute: String) -> ColumnSchema? {
+        columnIndex[attribute].map { columns[$0] }
+    }
+}
+
+extension ColumnSchema: SQLColumn {}

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Persist
+@_exported import PersistSQL
 
 /// A `DataStore` on an SQLite database: every item type is a table, every attribute a column,
 /// the identifier the primary key.

@@ -2,6 +2,7 @@ internal import CSQLite
 import Foundation
 import Logging
 import Persist
+import PersistSQL
 
 /// The engine of ``SQLiteDataStore``: one writer connection in WAL mode, a pool of read-only
 /// reader connections, and the schema each transaction sees.
@@ -14,8 +15,8 @@ final class SQLiteEngine: BulkLoadingEngine {
     let options: SQLiteDataStore.Options
     /// Whether the database is a private scratch file (the in-memory variant).
     private let isScratch: Bool
-    private let pool: ReaderPool
-    private let schemas = SchemaCache()
+    private let pool: ReaderPool<SQLiteConnection>
+    private let schemas = SQLiteSchemaCache(capacity: 4)
     /// While live queries watch for other processes' commits: the writer's last `data_version`
     /// and the file's identity. Used only on the write queue.
     let changeWatch = Locked<SQLiteChangeWatch?>(nil)
@@ -33,7 +34,7 @@ final class SQLiteEngine: BulkLoadingEngine {
         let timeout = options.busyTimeout
         let openName = Locked(Self.fileName(LiteralPath.absolute(path), options: options))
         self.openName = openName
-        pool = ReaderPool(capacity: max(options.readerPoolSize, 0), location: path) {
+        pool = ReaderPool(capacity: options.readerPoolSize, location: path, engine: "SQLite") {
             let (name, uri) = openName.value
             return try SQLiteConnection.open(path: name, displayPath: path, flags: SQLITE_OPEN_READONLY | uri,
                                              busyTimeout: timeout)
@@ -43,7 +44,7 @@ final class SQLiteEngine: BulkLoadingEngine {
     deinit {
         guard isScratch else { return }
         // Close first, so that no connection writes to the files after they are removed.
-        pool.close()
+        for connection in pool.close() { connection.close() }
         openWriter.value?.close()
         for suffix in [""] + SQLiteDataStore.companionSuffixes {
             try? FileManager.default.removeItem(atPath: location + suffix)
@@ -174,7 +175,7 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     private func report(_ schema: DatabaseSchema) {
         let metadata: Logger.Metadata = ["store": .string(location)]
-        for table in schema.tables.values.sorted(by: { SQLName.bytesPrecede($0.name, $1.name) })
+        for table in schema.tables.values.sorted(by: { ByteOrder.precedes($0.name, $1.name) })
         where table.key != .column(name: DatabaseSchema.createdKeyColumn, affinity: .none, needsBinaryCollation: false) {
             logger.debug("adopted table \(String(reflecting: table.name)) as an item type keyed by \(table.key.sql)",
                         metadata: metadata)
@@ -185,7 +186,7 @@ final class SQLiteEngine: BulkLoadingEngine {
     }
 
     func close() throws {
-        pool.close()
+        for connection in pool.close() { connection.close() }
         let connection = openWriter.withLock { writer in
             defer { writer = nil }
             return writer
@@ -222,7 +223,7 @@ final class SQLiteEngine: BulkLoadingEngine {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let connection = try pool.checkout()
         var reusable = true
-        defer { pool.checkin(connection, reusable: reusable) }
+        defer { pool.checkin(connection, reusable: reusable)?.close() }
         let transaction = ReadTransaction(connection: connection, schemas: schemas)
         do {
             defer { transaction.end() }
@@ -247,8 +248,8 @@ final class SQLiteEngine: BulkLoadingEngine {
         let connection = try writerConnection()
         try connection.execute("BEGIN IMMEDIATE", operation: "Starting a write transaction")
         do {
-            let writer = SQLiteWriter(connection: connection, schema: try schema(on: connection))
-            writer.isBulkLoad = bulkLoad
+            let writer = SQLiteWriter(connection: connection, schema: try schema(on: connection),
+                                      bulkLoad: bulkLoad ? SQLiteBulkLoad() : nil)
             let (value, commit) = try body(writer)
             guard commit else {
                 _ = rollback(connection)

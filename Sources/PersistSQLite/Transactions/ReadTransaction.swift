@@ -28,7 +28,7 @@ final class ReadTransaction {
     }
 
     private let connection: SQLiteConnection
-    private let schemas: SchemaCache
+    private let schemas: SQLiteSchemaCache
     /// The version of the schema the block started with.
     private var startingVersion: Int64?
     /// `PRAGMA schema_version` on its row, once pinned.
@@ -45,7 +45,7 @@ final class ReadTransaction {
     private var isSettled = false
 
     /// - Parameter schemas: the store's schemas, which a version's schema is read from or into.
-    init(connection: SQLiteConnection, schemas: SchemaCache) {
+    init(connection: SQLiteConnection, schemas: SQLiteSchemaCache) {
         self.connection = connection
         self.schemas = schemas
     }

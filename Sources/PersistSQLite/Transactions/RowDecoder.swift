@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistSQL
 
 /// Turns result rows into items.
 struct RowDecoder {
@@ -118,7 +119,7 @@ struct RowDecoder {
 extension RowDecoder {
     /// The columns in ascending byte order of their names: the order of a row's attributes.
     func columnsByName() -> [Int] {
-        table.columns.indices.sorted { SQLName.bytesPrecede(table.columns[$0].name, table.columns[$1].name) }
+        table.columns.indices.sorted { ByteOrder.precedes(table.columns[$0].name, table.columns[$1].name) }
     }
 
     /// The row in the current row of a statement selecting ``TableSchema/selectList``: its values in

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension SQLiteReader {
     /// Streams only the attribute's column, in the request's order and window, in one `SELECT`,
@@ -10,10 +11,10 @@ extension SQLiteReader {
         }
         let projection = TableSchema(name: table.name, key: table.key, columns: [table.columns[index]],
                                      takenNames: table.takenNames, isStrict: table.isStrict)
-        let query = RequestCompiler.select(request, from: table, selecting: projection.selectList)
+        let query = try SQLiteDialect.select(request, from: table, selecting: projection.selectList)
         guard !query.matchesNothing else { return accumulator.result }
         let decoder = RowDecoder(table: projection, path: path)
-        try connection.withStatement(query.sql, query.bindings) { statement in
+        try connection.withStatement(query.sql, query.parameters) { statement in
             while try statement.step(Self.reading(request.itemType)) {
                 accumulator.add(try decoder.item(statement).attributes[attribute])
             }

@@ -1,10 +1,11 @@
 import Persist
+import PersistSQL
 
 /// Streaming rows for a migration: every table in turn, in the order SQLite stores its rows.
 extension SQLiteReader: RowStreamingReader {
     func forEachRow(ofTypes types: Set<String>?, _ body: (ItemRow) throws -> Bool) throws {
         let tables = try checkedSchema.tables.values.filter { types?.contains($0.name) ?? true }
-            .sorted { SQLName.bytesPrecede($0.name, $1.name) }
+            .sorted { ByteOrder.precedes($0.name, $1.name) }
         for table in tables {
             let decoder = RowDecoder(table: table, path: path)
             let byName = decoder.columnsByName()

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The reads of one transaction on one connection, against the schema of that transaction.
 ///
@@ -81,10 +82,10 @@ class SQLiteReader: StoreReader {
         matching request: DataStoreRequest, start: (RowDecoder, SQLiteStatement) -> Reader, _ body: (Reader) throws -> Bool
     ) throws {
         guard let table = try checkedSchema.tables[request.itemType] else { return }
-        let query = RequestCompiler.select(request, from: table)
+        let query = try SQLiteDialect.select(request, from: table)
         guard !query.matchesNothing else { return }
         let decoder = RowDecoder(table: table, path: path)
-        try connection.withStatement(query.sql, query.bindings) { statement in
+        try connection.withStatement(query.sql, query.parameters) { statement in
             let reader = start(decoder, statement)
             while try statement.step(Self.reading(request.itemType)) {
                 if try !body(reader) { return }
@@ -94,9 +95,9 @@ class SQLiteReader: StoreReader {
 
     func countItems(matching request: DataStoreRequest) throws -> Int {
         guard let table = try checkedSchema.tables[request.itemType] else { return 0 }
-        let query = RequestCompiler.count(request, from: table)
+        let query = try SQLiteDialect.count(request, from: table)
         guard !query.matchesNothing else { return 0 }
-        return Int(try connection.integer(query.sql, query.bindings, operation: "Counting items of type \(String(reflecting: request.itemType))"))
+        return Int(try connection.integer(query.sql, query.parameters, operation: "Counting items of type \(String(reflecting: request.itemType))"))
     }
 
     func itemTypes() throws -> [String] {
@@ -106,6 +107,6 @@ class SQLiteReader: StoreReader {
                 names.append(table.name)
             }
         }
-        return names.sorted(by: SQLName.bytesPrecede)
+        return names.sorted(by: ByteOrder.precedes)
     }
 }

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The bulk-load path of a write transaction: a migration's items of a type the database held
 /// nothing of go into a new rowid table, appended row after row, and the table's unique key index
@@ -6,33 +7,47 @@ import Persist
 ///
 /// Rows of one shape (the same ``AttributeNames``) reuse one mapping of their names to the
 /// table's columns, so that a row is bound without hashing a single name.
+/// A bulk load's state in its write transaction: the tables it created, whose key index is built
+/// when the load finishes, and the plans binding rows of each shape to the tables it loads.
+final class SQLiteBulkLoad {
+    /// Tables created by this load whose key index is still to be built.
+    var deferredKeyIndexes: [String] = []
+    var plans = ShapePlans<TableSchema, BulkPlan>()
+}
+
 extension SQLiteWriter: BulkLoadWriter {
     func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
         try checkTransaction()
+        guard let bulkLoad else {
+            for row in rows { try insert(row.item) }
+            return
+        }
         var next = rows.startIndex
         while next < rows.endIndex {
-            next = try insertPlanned(rows, from: next)
+            next = try insertPlanned(rows, from: next, bulkLoad)
             if next < rows.endIndex {
-                try insertPlanning(rows[next])
+                try insertPlanning(rows[next], bulkLoad)
                 next += 1
             }
         }
     }
 
-    /// Inserts rows from `start` on, on one statement, for as long as each is of one table and
-    /// fits its shape's plan; returns the index of the first row it left.
-    private func insertPlanned(_ rows: ArraySlice<ItemRow>, from start: Int) throws -> Int {
-        guard let shapes = bulkShapes[rows[start].itemType], let table = shapes.table else { return start }
+    /// Inserts rows from `start` on, on one statement, for as long as each is of one table the
+    /// load plans and fits its shape's plan; returns the index of the first row it left.
+    private func insertPlanned(_ rows: ArraySlice<ItemRow>, from start: Int, _ bulkLoad: SQLiteBulkLoad) throws -> Int {
+        guard let table = bulkLoad.plans.table(named: rows[start].itemType) else { return start }
         var index = start
         try connection.withStatement(table.insertAll) { statement in
             var names: AttributeNames?
-            var current: BulkShapes.Plan?
+            var current: BulkPlan?
             while index < rows.endIndex {
                 let row = rows[index]
                 guard row.itemType == table.name else { return }
                 if row.names !== names {
                     names = row.names
-                    current = shapes.plans[ObjectIdentifier(row.names)]
+                    current = bulkLoad.plans.plan(for: row.names, in: table, named: table.name) {
+                        BulkPlan(names: row.names, table: table)
+                    }
                 }
                 guard let plan = current, plan.fits(row) else { return }
                 try insert(row, plan, statement)
@@ -45,18 +60,18 @@ extension SQLiteWriter: BulkLoadWriter {
 
     /// Inserts a row whose table or shape has no plan yet: through the general path, which creates
     /// tables and columns and checks kinds, then plans the shape for the rows that follow.
-    private func insertPlanning(_ row: ItemRow) throws {
+    private func insertPlanning(_ row: ItemRow, _ bulkLoad: SQLiteBulkLoad) throws {
         let known = schema.tables[row.itemType] != nil
-        guard !known || deferredKeyIndexes.contains(row.itemType) else {
+        guard !known || bulkLoad.deferredKeyIndexes.contains(row.itemType) else {
             // A table that existed before this load keeps every check; a recreated one falls back
             // to a type that keeps a value its declared type cannot.
-            guard recreatedTables[row.itemType] != nil else {
+            guard recreation.tables[row.itemType] != nil else {
                 try insert(row.item)
                 return
             }
             try insertRecreated(row.item)
             // The rows after it that its declared columns keep as given skip the checks.
-            if let table = schema.tables[row.itemType] { plan(row.names, in: table) }
+            if let table = schema.tables[row.itemType] { plan(row.names, in: table, bulkLoad) }
             return
         }
         let item = row.item
@@ -69,23 +84,17 @@ extension SQLiteWriter: BulkLoadWriter {
                 _ = try statement.step("Inserting \(item.reference)")
             }
         }
-        plan(row.names, in: table)
+        plan(row.names, in: table, bulkLoad)
     }
 
-    /// Remembers how rows of shape `names` bind to `table`'s insert, when they can skip the
-    /// general path.
-    private func plan(_ names: AttributeNames, in table: TableSchema) {
-        var shapes = bulkShapes[table.name] ?? BulkShapes(table: table)
-        if shapes.table !== table { shapes = BulkShapes(table: table) }
-        if let plan = BulkShapes.Plan(names: names, table: table) {
-            shapes.plans[ObjectIdentifier(names)] = plan
-        }
-        bulkShapes[table.name] = shapes
+    /// Plans how rows of shape `names` bind to `table`'s insert, when they can skip the general path.
+    private func plan(_ names: AttributeNames, in table: TableSchema, _ bulkLoad: SQLiteBulkLoad) {
+        _ = bulkLoad.plans.plan(for: names, in: table, named: table.name) { BulkPlan(names: names, table: table) }
     }
 
     /// Binds a row by its shape's plan and steps the statement. Text and bytes are copied once
     /// into the arena and bound in place; everything else is bound as the general path binds it.
-    private func insert(_ row: ItemRow, _ plan: BulkShapes.Plan, _ statement: SQLiteStatement) throws {
+    private func insert(_ row: ItemRow, _ plan: BulkPlan, _ statement: SQLiteStatement) throws {
         var size = BindingArena.size(of: row.id.value)
         for value in row.values { size += BindingArena.size(of: value) }
         arena.start(row: size)
@@ -109,129 +118,115 @@ extension SQLiteWriter: BulkLoadWriter {
     }
 
     func finishBulkLoad() throws {
-        if deferredKeyIndexes.isEmpty && tablesAwaitingIndexes.isEmpty {
+        guard let bulkLoad, !bulkLoad.deferredKeyIndexes.isEmpty || !recreation.awaitingIndexes.isEmpty else {
             // Every commit comes here: with no index to build, the sorter is left as it is.
             try createRecreatedIndexes()
-        } else {
-            // The indexes are built after the load, when the thread that read the source is done: one
-            // helper thread of SQLite's sorter sorts on the other core. Each sorting thread fills a
-            // buffer as large as the page cache, so the cache is halved meanwhile to keep the memory.
-            try connection.withPragma("threads", setTo: { _ in 1 }, operation: "Setting the sorter threads") {
-                try connection.withPragma("cache_size", setTo: { $0 / 2 }, operation: "Sizing the page cache") {
-                    while let name = deferredKeyIndexes.last {
-                        if let table = schema.tables[name] {
-                            try editor.createKeyIndex(of: table, in: schema, path: path)
-                        }
-                        deferredKeyIndexes.removeLast()
+            return
+        }
+        // The indexes are built after the load, when the thread that read the source is done: one
+        // helper thread of SQLite's sorter sorts on the other core. Each sorting thread fills a
+        // buffer as large as the page cache, so the cache is halved meanwhile to keep the memory.
+        try connection.withPragma("threads", setTo: { _ in 1 }, operation: "Setting the sorter threads") {
+            try connection.withPragma("cache_size", setTo: { $0 / 2 }, operation: "Sizing the page cache") {
+                while let name = bulkLoad.deferredKeyIndexes.last {
+                    if let table = schema.tables[name] {
+                        try editor.createKeyIndex(of: table, in: schema, path: path)
                     }
-                    try createRecreatedIndexes()
+                    bulkLoad.deferredKeyIndexes.removeLast()
                 }
+                try createRecreatedIndexes()
             }
         }
-        bulkShapes = [:]
+        bulkLoad.plans.removeAll()
     }
 
     /// An SQLite transaction takes everything back, bulk inserts included.
     var rollsBackBulkInserts: Bool { true }
 }
 
-/// What a bulk load worked out for the shapes of one table it created: which statement parameter
-/// each attribute binds to.
-struct BulkShapes {
-    /// How rows of one shape bind to the table's insert statement.
-    struct Plan {
-        /// What a value must be to bind straight into its column.
-        enum Slot {
-            /// A created column: a value of its kind.
-            case typed(ColumnKind)
-            /// A declared (legacy) column: a value its affinity stores as given, so that the
-            /// general path's read-back check would find nothing to refuse.
-            case legacy(ColumnAffinity)
-        }
+/// How rows of one shape bind to the insert statement of a table the load created or recreated:
+/// which statement parameter each attribute binds to, and what each column takes as given.
+struct BulkPlan {
+    /// What a value must be to bind straight into its column.
+    enum Slot {
+        /// A created column: a value of its kind.
+        case typed(ColumnKind)
+        /// A declared (legacy) column: a value its affinity stores as given, so that the
+        /// general path's read-back check would find nothing to refuse.
+        case legacy(ColumnAffinity)
+    }
 
-        /// The shape, kept alive so that its identity stays unique while it is a key.
-        let names: AttributeNames
-        /// The parameter of each attribute, in the shape's order.
-        let parameters: [Int32]
-        /// What each attribute's column takes, in the shape's order.
-        let slots: [Slot]
-        /// The parameters of the columns the shape lacks, bound to NULL.
-        let nullParameters: [Int32]
-        /// The affinity of a declared key column that rows' identifiers must not be converted by;
-        /// `nil` when any identifier is stored as given.
-        let keyAffinity: ColumnAffinity?
+    /// The parameter of each attribute, in the shape's order.
+    let parameters: [Int32]
+    /// What each attribute's column takes, in the shape's order.
+    let slots: [Slot]
+    /// The parameters of the columns the shape lacks, bound to NULL.
+    let nullParameters: [Int32]
+    /// The affinity of a declared key column that rows' identifiers must not be converted by;
+    /// `nil` when any identifier is stored as given.
+    let keyAffinity: ColumnAffinity?
 
-        /// A plan when every attribute has a column of its own that is created or declared
-        /// (not one that fell back to tagged values), and the key compares identifiers as given;
-        /// `nil` otherwise.
-        init?(names: AttributeNames, table: TableSchema) {
-            var parameters: [Int32] = []
-            var slots: [Slot] = []
-            var used = Set<Int>()
-            for name in names.names {
-                guard let index = table.columnIndex[name] else { return nil }
-                switch table.columns[index].storage {
-                case .typed(let kind): slots.append(.typed(kind))
-                case .legacy(let affinity): slots.append(.legacy(affinity))
-                case .mixed: return nil
-                }
-                parameters.append(Int32(index + 2))
-                used.insert(index)
+    /// A plan when every attribute has a column of its own that is created or declared
+    /// (not one that fell back to tagged values), and the key compares identifiers as given;
+    /// `nil` otherwise.
+    init?(names: AttributeNames, table: TableSchema) {
+        var parameters: [Int32] = []
+        var slots: [Slot] = []
+        var used = Set<Int>()
+        for name in names.names {
+            guard let index = table.columnIndex[name] else { return nil }
+            switch table.columns[index].storage {
+            case .typed(let kind): slots.append(.typed(kind))
+            case .legacy(let affinity): slots.append(.legacy(affinity))
+            case .mixed: return nil
             }
-            switch table.key {
-            case .column(_, _, needsBinaryCollation: true): return nil
-            case .column(_, let affinity, needsBinaryCollation: false): keyAffinity = affinity == .none ? nil : affinity
-            case .rowid: keyAffinity = .integer
-            }
-            self.names = names
-            self.parameters = parameters
-            self.slots = slots
-            nullParameters = table.columns.indices.filter { !used.contains($0) }.map { Int32($0 + 2) }
+            parameters.append(Int32(index + 2))
+            used.insert(index)
         }
-
-        /// Whether every value binds as it is (otherwise the general path decides).
-        func fits(_ row: ItemRow) -> Bool {
-            if let keyAffinity, keyAffinity.mayConvertOnStore(Self.storage(of: row.id)) { return false }
-            for (value, slot) in zip(row.values, slots) {
-                switch slot {
-                case .typed(let kind):
-                    if ColumnKind(of: value) != kind { return false }
-                case .legacy(let affinity):
-                    guard Self.keepsAsGiven(value, affinity) else { return false }
-                }
-            }
-            return true
+        switch table.key {
+        case .column(_, _, needsBinaryCollation: true): return nil
+        case .column(_, let affinity, needsBinaryCollation: false): keyAffinity = affinity == .none ? nil : affinity
+        case .rowid: keyAffinity = .integer
         }
+        self.parameters = parameters
+        self.slots = slots
+        nullParameters = table.columns.indices.filter { !used.contains($0) }.map { Int32($0 + 2) }
+    }
 
-        private static func storage(of id: ItemID) -> StorageClass {
-            switch id {
-            case .int: .integer
-            case .string: .text
-            case .bytes: .blob
+    /// Whether every value binds as it is (otherwise the general path decides).
+    func fits(_ row: ItemRow) -> Bool {
+        if let keyAffinity, keyAffinity.mayConvertOnStore(Self.storage(of: row.id)) { return false }
+        for (value, slot) in zip(row.values, slots) {
+            switch slot {
+            case .typed(let kind):
+                if ColumnKind(of: value) != kind { return false }
+            case .legacy(let affinity):
+                guard Self.keepsAsGiven(value, affinity) else { return false }
             }
         }
+        return true
+    }
 
-        /// Whether a declared column of `affinity` stores `value` exactly as given. A REAL column
-        /// keeps every real but NaN (stored as NULL) and -0.0 (an integral real is kept as an
-        /// integer on disk, and -0.0 comes back as 0.0); other kinds the general path decides.
-        private static func keepsAsGiven(_ value: Value, _ affinity: ColumnAffinity) -> Bool {
-            switch value {
-            case .int: !affinity.mayConvertOnStore(.integer)
-            case .double(let double):
-                !double.isNaN && !(double == 0 && double.sign == .minus)
-                    && (affinity == .real || !affinity.mayConvertOnStore(.real))
-            case .string: !affinity.mayConvertOnStore(.text)
-            case .bytes: true
-            case .null, .bool, .date, .array, .object: false
-            }
+    private static func storage(of id: ItemID) -> StorageClass {
+        switch id {
+        case .int: .integer
+        case .string: .text
+        case .bytes: .blob
         }
     }
 
-    /// The table the plans are for (a new object whenever its columns change).
-    var table: TableSchema?
-    var plans: [ObjectIdentifier: Plan] = [:]
-
-    init(table: TableSchema? = nil) {
-        self.table = table
+    /// Whether a declared column of `affinity` stores `value` exactly as given. A REAL column
+    /// keeps every real but NaN (stored as NULL) and -0.0 (an integral real is kept as an
+    /// integer on disk, and -0.0 comes back as 0.0); other kinds the general path decides.
+    private static func keepsAsGiven(_ value: Value, _ affinity: ColumnAffinity) -> Bool {
+        switch value {
+        case .int: !affinity.mayConvertOnStore(.integer)
+        case .double(let double):
+            !double.isNaN && !(double == 0 && double.sign == .minus)
+                && (affinity == .real || !affinity.mayConvertOnStore(.real))
+        case .string: !affinity.mayConvertOnStore(.text)
+        case .bytes: true
+        case .null, .bool, .date, .array, .object: false
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension SQLiteReader {
     /// The declared and adopted indexes of the item type's table.

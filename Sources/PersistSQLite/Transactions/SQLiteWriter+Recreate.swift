@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Recreating an adopted table of another SQL database before a migration loads it, and the
 /// lossless fallback of a column whose declared type cannot keep a value (see Persist's
@@ -8,13 +9,16 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     /// The declared type of a column that fell back: none, so that SQLite keeps every storage class.
     static let fallbackType = ""
 
-    func recreate(_ description: TableDescription) throws -> Bool {
+    var columnFallbacks: [MigrationReport.Fallback] { recreation.fallbacks }
+
+    func recreate(_ carried: any CarriedSchema) throws -> Bool {
+        guard let description = carried as? TableDescription else { return false }
         try checkTransaction()
-        if recreatedTables[description.itemType] != nil { return false }
+        if recreation.tables[description.itemType] != nil { return false }
         guard schema.tables[description.itemType] == nil else {
             // A later write block of the same load: the table is there; remember its declared types.
             if let table = schema.tables[description.itemType], !table.isCreatedByStore {
-                recreatedTables[description.itemType] = description
+                recreation.remember(description)
             }
             return false
         }
@@ -37,8 +41,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         }
         translated.dialect = .sqlite
         try create(translated, named: translated.itemType)
-        recreatedTables[translated.itemType] = translated
-        tablesAwaitingIndexes.append(translated.itemType)
+        recreation.created(translated)
         noteSchemaChange("recreated table \(String(reflecting: translated.itemType)) from its source's schema")
         return true
     }
@@ -61,23 +64,14 @@ extension SQLiteWriter: SchemaRecreatingWriter {
 
     /// `CREATE TABLE` for a description.
     private func create(_ description: TableDescription, named name: String) throws {
-        var definitions = description.columns.map { column in
-            var definition = SQLName.quoted(column.name)
-            if !column.declaredType.isEmpty { definition += " " + column.declaredType }
-            if column.notNull { definition += " NOT NULL" }
-            if column.unique { definition += " UNIQUE" }
-            return definition
+        func typed(_ column: TableDescription.Column) -> String {
+            SQLName.quoted(column.name) + (column.declaredType.isEmpty ? "" : " " + column.declaredType)
         }
-        if let key = description.key {
-            var definition = SQLName.quoted(key.name)
-            if !key.declaredType.isEmpty { definition += " " + key.declaredType }
-            definition += " PRIMARY KEY"
-            if key.notNull { definition += " NOT NULL" }
-            definitions.insert(definition, at: min(description.keyPosition, definitions.count))
-        }
-        for constraint in description.uniqueConstraints {
-            definitions.append("UNIQUE (\(constraint.map(SQLName.quoted).joined(separator: ", ")))")
-        }
+        let definitions = TableRecreation.definitions(of: description, column: { column in
+            typed(column) + (column.notNull ? " NOT NULL" : "") + (column.unique ? " UNIQUE" : "")
+        }, key: { key in
+            typed(key) + " PRIMARY KEY" + (key.notNull ? " NOT NULL" : "")
+        })
         let suffix = description.withoutRowid ? " WITHOUT ROWID" : ""
         try connection.executeOnce("CREATE TABLE \(SQLName.quoted(name)) (\(definitions.joined(separator: ", ")))\(suffix)",
                                    operation: Self.recreating)
@@ -95,8 +89,8 @@ extension SQLiteWriter: SchemaRecreatingWriter {
 
     /// Builds the secondary indexes of the tables this transaction recreated, after their load.
     func createRecreatedIndexes() throws {
-        for itemType in tablesAwaitingIndexes {
-            guard let description = recreatedTables[itemType] else { continue }
+        for description in recreation.takeAwaitingIndexes() {
+            let itemType = description.itemType
             for index in description.indexes {
                 let columns = index.columns.map(SQLName.quoted).joined(separator: ", ")
                 let name = schema.indexName(for: index.name)
@@ -110,7 +104,6 @@ extension SQLiteWriter: SchemaRecreatingWriter {
                 }
             }
         }
-        tablesAwaitingIndexes = []
         for (_, probe) in probeTables { try connection.executeOnce("DROP TABLE temp.\(SQLName.quoted(probe))", operation: Self.recreating) }
         probeTables = [:]
     }
@@ -124,7 +117,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             return
         } catch let error as DataStoreError where error.code == .typeMismatch {
             var misfits = try misfittingColumns(item)
-            if let key = recreatedTables[item.itemType]?.key, try keyMisfits(item, key) {
+            if let key = recreation.tables[item.itemType]?.key, try keyMisfits(item, key) {
                 misfits.insert((key.name, item.id.value), at: 0)
             }
             guard !misfits.isEmpty else { throw error }
@@ -137,24 +130,18 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     private func misfittingColumns(_ item: Item) throws -> [(String, Value)] {
         guard let table = schema.tables[item.itemType] else { return [] }
         var misfits: [(String, Value)] = []
-        for (name, value) in item.attributes.sorted(by: { SQLName.bytesPrecede($0.key, $1.key) }) {
+        for (name, value) in item.attributes.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
             guard let index = table.columnIndex[name], case .legacy(let affinity) = table.columns[index].storage else { continue }
             guard let binding = ValueCodec.legacyBinding(value) else {
                 misfits.append((name, value))
                 continue
             }
             guard let storage = ValueCodec.storageClass(binding), affinity.mayConvertOnStore(storage) else { continue }
-            if try !keepsAsGiven(value, binding, declaredType: declaredType(of: name, in: item.itemType)) {
+            if try !keepsAsGiven(value, binding, declaredType: recreation.declaredType(of: name, in: item.itemType)) {
                 misfits.append((name, value))
             }
         }
         return misfits
-    }
-
-    private func declaredType(of column: String, in itemType: String) -> String {
-        guard let description = recreatedTables[itemType] else { return "" }
-        if let key = description.key, key.name == column { return key.declaredType }
-        return description.columns.first { $0.name == column }?.declaredType ?? ""
     }
 
     /// Whether the key column of a recreated table, declared as `key` says, cannot keep `item`'s
@@ -162,7 +149,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     /// affinity may convert the rest.
     private func keyMisfits(_ item: Item, _ key: TableDescription.Column) throws -> Bool {
         guard !key.declaredType.isEmpty else { return false }
-        let isRowidAlias = key.declaredType.uppercased() == "INTEGER" && recreatedTables[item.itemType]?.withoutRowid == false
+        let isRowidAlias = key.declaredType.uppercased() == "INTEGER" && recreation.tables[item.itemType]?.withoutRowid == false
         if isRowidAlias { return item.id.value.kind != .int }
         let binding = ValueCodec.binding(item.id)
         guard let storage = ValueCodec.storageClass(binding),
@@ -198,8 +185,8 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     /// Rebuilds the recreated table with `column` declared without a type, keeping its rows, and
     /// makes it a tagged column when `value` needs one; records the fallback once per column.
     private func fallBack(_ itemType: String, column: String, for value: Value) throws {
-        guard var description = recreatedTables[itemType] else { return }
-        let declared = declaredType(of: column, in: itemType)
+        guard var description = recreation.tables[itemType] else { return }
+        let declared = recreation.declaredType(of: column, in: itemType)
         if !declared.isEmpty {
             description = description.replacingTypes(of: [column], with: Self.fallbackType)
             let old = "\(itemType) persist_rebuild"
@@ -209,7 +196,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             try connection.executeOnce("INSERT INTO \(SQLName.quoted(itemType)) SELECT * FROM \(SQLName.quoted(old))",
                                        operation: Self.recreating)
             try connection.executeOnce("DROP TABLE \(SQLName.quoted(old))", operation: Self.recreating)
-            recreatedTables[itemType] = description
+            recreation.replace(description)
             try reloadTable(itemType)
         }
         var fallbackType = "none (each value keeps its storage class)"
@@ -217,11 +204,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             _ = try editor.widenToMixed(columnAt: index, of: table, in: &schema, path: path)
             fallbackType = "none, tagged with each value's kind"
         }
-        let original = columnFallbacks.firstIndex { $0.itemType == itemType && $0.column == column }
-        let record = MigrationReport.Fallback(itemType: itemType, column: column,
-                                    declaredType: original.map { columnFallbacks[$0].declaredType } ?? declared,
-                                    fallbackType: fallbackType, example: Self.brief(value))
-        if let original { columnFallbacks[original] = record } else { columnFallbacks.append(record) }
+        recreation.noteFallback(itemType, column: column, declaredType: declared, to: fallbackType, example: Self.brief(value))
         noteSchemaChange("column \(String(reflecting: column)) of recreated table \(String(reflecting: itemType)) "
             + "fell back from \(declared.isEmpty ? "no type" : declared) to \(fallbackType) to keep \(Self.brief(value))")
     }

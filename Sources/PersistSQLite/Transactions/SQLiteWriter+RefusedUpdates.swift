@@ -1,5 +1,6 @@
 internal import CSQLite
 import Persist
+import PersistSQL
 
 /// Naming the item behind a constraint that refused a set-based update: SQLite reports which
 /// `CHECK`, `NOT NULL` or foreign key failed, never which row.
@@ -22,7 +23,7 @@ extension SQLiteWriter {
     /// otherwise (the search only adds a name to the error the update gave).
     func namingRefusedUpdate(
         _ error: DataStoreError, _ request: DataStoreRequest, _ table: TableSchema,
-        _ assignments: [(column: ColumnSchema, binding: SQLBinding)]
+        _ assignments: [(column: ColumnSchema, parameter: SQLBinding)]
     ) -> DataStoreError {
         guard let refused = try? firstRefused(like: error, request, table, assignments) else { return error }
         var named = error
@@ -33,7 +34,7 @@ extension SQLiteWriter {
 
     private func firstRefused(
         like error: DataStoreError, _ request: DataStoreRequest, _ table: TableSchema,
-        _ assignments: [(column: ColumnSchema, binding: SQLBinding)]
+        _ assignments: [(column: ColumnSchema, parameter: SQLBinding)]
     ) throws -> ItemReference? {
         var window = request
         window.limit = min(request.limit ?? Self.namingLimit, Self.namingLimit)
@@ -41,7 +42,7 @@ extension SQLiteWriter {
         let first = table.key.needsGuard ? 3 : 2
         let list = assignments.indices.map { "\(assignments[$0].column.quoted) = ?\(first + $0)" }.joined(separator: ", ")
         let update = "UPDATE OR ABORT \(table.quoted) SET \(list) WHERE \(table.keyCondition)"
-        let values = assignments.map(\.binding)
+        let values = assignments.map(\.parameter)
         try connection.execute("SAVEPOINT persist_naming", operation: Self.naming)
         defer {
             try? connection.execute("ROLLBACK TO persist_naming", operation: Self.naming)

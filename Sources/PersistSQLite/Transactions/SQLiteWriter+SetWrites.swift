@@ -1,14 +1,15 @@
 import Persist
+import PersistSQL
 
 extension SQLiteWriter {
     /// One `DELETE` statement; on a table with triggers, checked for rows a trigger kept.
     func deleteItems(matching request: DataStoreRequest) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[request.itemType] else { return 0 }
-        let query = RequestCompiler.delete(request, from: table)
+        let query = try SQLiteDialect.delete(request, from: table)
         guard !query.matchesNothing else { return 0 }
         if table.hasTriggers { return try deleteCheckingTriggers(query, request, table) }
-        try run(query.sql, query.bindings, "Deleting items of type \(String(reflecting: request.itemType))")
+        try run(query.sql, query.parameters, "Deleting items of type \(String(reflecting: request.itemType))")
         return connection.changes
     }
 
@@ -20,7 +21,7 @@ extension SQLiteWriter {
         guard schema.tables[request.itemType] != nil else { return 0 }
         let (table, assignments) = try resolveAssignments(values, ofType: request.itemType)
         guard !assignments.isEmpty else { return try countItems(matching: request) }
-        let query = RequestCompiler.update(request, of: table, setting: assignments)
+        let query = try SQLiteDialect.update(request, of: table, setting: assignments)
         guard !query.matchesNothing else { return 0 }
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
         let mayAlter = table.mayAlterWrites && (table.hasTriggers || assignments.contains { column, binding in
@@ -30,7 +31,7 @@ extension SQLiteWriter {
             if mayAlter {
                 try updateChecked(query, request, assignments, values, table, operation)
             } else {
-                try run(query.sql, query.bindings, operation)
+                try run(query.sql, query.parameters, operation)
             }
         } catch let error as DataStoreError where error.code == .uniqueViolation {
             throw try namingUniqueUpdate(error, request, values)
@@ -54,14 +55,14 @@ extension SQLiteWriter {
     /// own, as for a save. A selected row the update did not return was skipped by a trigger
     /// (`RAISE(IGNORE)`): the update is refused, naming it, as a save of that item is.
     private func updateChecked(
-        _ query: CompiledQuery, _ request: DataStoreRequest, _ assignments: [(column: ColumnSchema, binding: SQLBinding)],
+        _ query: CompiledQuery, _ request: DataStoreRequest, _ assignments: [(column: ColumnSchema, parameter: SQLBinding)],
         _ values: [String: Value], _ table: TableSchema, _ operation: String
     ) throws {
         try inSavepoint {
             let selected = try selectedIdentifiers(request, in: table, operation: operation)
             let decoder = RowDecoder(table: table, path: path)
             var updated: Set<ItemID> = []
-            try connection.withStatement(query.sql + " RETURNING \(table.key.sql)", query.bindings) { statement in
+            try connection.withStatement(query.sql + " RETURNING \(table.key.sql)", query.parameters) { statement in
                 while try statement.step(operation) { updated.insert(try decoder.identifier(statement)) }
             }
             if let skipped = selected.first(where: { !updated.contains($0) }) {
@@ -88,9 +89,9 @@ extension SQLiteWriter {
     /// The identifiers of the items `request` selects in `table`, in the request's order.
     func selectedIdentifiers(_ request: DataStoreRequest, in table: TableSchema, operation: String) throws -> [ItemID] {
         let decoder = RowDecoder(table: table, path: path)
-        let selection = RequestCompiler.select(request, from: table, selecting: table.key.sql)
+        let selection = try SQLiteDialect.select(request, from: table, selecting: table.key.sql)
         var selected: [ItemID] = []
-        try connection.withStatement(selection.sql, selection.bindings) { statement in
+        try connection.withStatement(selection.sql, selection.parameters) { statement in
             while try statement.step(operation) { selected.append(try decoder.identifier(statement)) }
         }
         return selected

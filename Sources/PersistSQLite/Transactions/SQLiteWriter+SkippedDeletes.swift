@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 extension SQLiteWriter {
     /// Deletes one row of a table with triggers in a savepoint: a row that is still there after
@@ -25,7 +26,7 @@ extension SQLiteWriter {
         var count = 0
         try inSavepoint {
             let selected = try selectedIdentifiers(request, in: table, operation: operation)
-            try run(query.sql, query.bindings, operation)
+            try run(query.sql, query.parameters, operation)
             count = connection.changes
             guard count < selected.count else { return }
             for id in selected where try super.item(ofType: table.name, id: id) != nil {

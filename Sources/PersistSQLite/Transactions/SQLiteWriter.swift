@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// The writes of one write transaction on the writer connection.
 ///
@@ -8,24 +9,19 @@ import Persist
 final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// What the transaction changed in the schema, for the log once it commits.
     private(set) var schemaChanges: [String] = []
-    /// Whether this transaction is a bulk load: tables it creates get their key index only in
-    /// ``finishBulkLoad()`` (see `SQLiteWriter+BulkLoad.swift`).
-    var isBulkLoad = false
-    /// Tables created by this bulk load whose key index is still to be built.
-    var deferredKeyIndexes: [String] = []
-    /// The bulk load's plans for binding rows of each shape, by table.
-    var bulkShapes: [String: BulkShapes] = [:]
-    /// Where a bulk load copies each row's text and bytes to bind them in place.
-    lazy var arena = BindingArena()
-    /// The descriptions of adopted tables a migration recreates, by item type, with any fallbacks
-    /// applied (see `SQLiteWriter+Recreate.swift`).
-    var recreatedTables: [String: TableDescription] = [:]
-    /// Recreated tables created by this transaction, whose secondary indexes come after the load.
-    var tablesAwaitingIndexes: [String] = []
-    /// Columns whose declared type gave way to a fallback in this transaction.
-    var columnFallbacks: [MigrationReport.Fallback] = []
+    /// The bulk load this transaction is (see `SQLiteWriter+BulkLoad.swift`); `nil` for a write block.
+    let bulkLoad: SQLiteBulkLoad?
+    /// The tables a migration recreated in this transaction (see `SQLiteWriter+Recreate.swift`).
+    var recreation = TableRecreation()
     /// Declared type → the temporary table that probes what SQLite stores for it.
     var probeTables: [String: String] = [:]
+    /// Where the fast paths copy each row's text and bytes to bind them in place.
+    lazy var arena = BindingArena()
+
+    init(connection: SQLiteConnection, schema: DatabaseSchema, bulkLoad: SQLiteBulkLoad?) {
+        self.bulkLoad = bulkLoad
+        super.init(connection: connection, schema: schema)
+    }
 
     /// Records a schema change for the log written once the transaction commits.
     func noteSchemaChange(_ change: String) {
@@ -172,7 +168,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             }
         }
         if !newColumns.isEmpty {
-            newColumns.sort { SQLName.bytesPrecede($0.name, $1.name) }
+            newColumns.sort { ByteOrder.precedes($0.name, $1.name) }
             let columns = try plannedColumns(newColumns, of: item, taken: table.takenNames)
             table = try editor.addColumns(columns, to: table, in: &schema)
             schemaChanges.append("added \(Self.describe(columns)) to table \(String(reflecting: table.name))")
@@ -187,7 +183,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     /// attribute; a null for a column that does not exist needs nothing.
     func resolveAssignments(
         _ values: [String: Value], ofType itemType: String
-    ) throws -> (TableSchema, [(column: ColumnSchema, binding: SQLBinding)]) {
+    ) throws -> (TableSchema, [(column: ColumnSchema, parameter: SQLBinding)]) {
         // The checks name an item: here it stands for every item the request selects, which the
         // error must not list as if it were one.
         let probe = Item(itemType: itemType, id: .string("(each updated item)"), attributes: values)
@@ -203,14 +199,14 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
 
     private func resolveAssignments(
         _ values: [String: Value], ofType itemType: String, probe: Item
-    ) throws -> (TableSchema, [(column: ColumnSchema, binding: SQLBinding)]) {
+    ) throws -> (TableSchema, [(column: ColumnSchema, parameter: SQLBinding)]) {
         guard var table = schema.tables[itemType] else {
             throw DataStoreError(.misuse, "the table \(String(reflecting: itemType)) is not in the SQLite database at \(path)",
                                  path: path)
         }
-        var assignments: [(column: ColumnSchema, binding: SQLBinding)] = []
+        var assignments: [(column: ColumnSchema, parameter: SQLBinding)] = []
         var newColumns: [(name: String, value: Value)] = []
-        for (name, value) in values.sorted(by: { SQLName.bytesPrecede($0.key, $1.key) }) {
+        for (name, value) in values.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
             guard let index = table.columnIndex[name] else {
                 if !value.isNull { newColumns.append((name, value)) }
                 continue
@@ -246,11 +242,11 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                     + "\(path): \(reason); choose another item type name",
                 path: path, items: [item.reference])
         }
-        let attributes = item.attributes.sorted { SQLName.bytesPrecede($0.key, $1.key) }.map { (name: $0.key, value: $0.value) }
+        let attributes = item.attributes.sorted { ByteOrder.precedes($0.key, $1.key) }.map { (name: $0.key, value: $0.value) }
         let key = DatabaseSchema.createdKeyColumn
         let columns = try plannedColumns(attributes, of: item, taken: [SQLName.folded(key): key])
-        let table = try editor.createTable(item.itemType, columns: columns, deferKeyIndex: isBulkLoad, in: &schema)
-        if isBulkLoad { deferredKeyIndexes.append(table.name) }
+        let table = try editor.createTable(item.itemType, columns: columns, deferKeyIndex: bulkLoad != nil, in: &schema)
+        bulkLoad?.deferredKeyIndexes.append(table.name)
         schemaChanges.append("created table \(String(reflecting: table.name)) with \(Self.describe(columns))")
         return (table, columns.map { ValueCodec.typedBinding(item.attributes[$0.name] ?? .null) })
     }

@@ -1,15 +1,8 @@
+import Persist
+
 /// What the rules of a reshape make of the schema of an adopted SQL table, so that a migration
 /// recreates the table the reshaped items belong in (see <doc:SchemaFaithfulMigrations>).
-extension MigrationReshape {
-    /// The table a migration recreates for the reshaped items of one type, or why it recreates none.
-    package enum ReshapedSchema: Sendable, Equatable {
-        /// The table to recreate, with a sentence for each index or UNIQUE constraint the rules left out.
-        case table(TableDescription, notes: [String])
-        /// No table is recreated: the target makes one from the items, as for a schemaless source.
-        /// The sentence says why.
-        case itemsOnly(String)
-    }
-
+extension TableDescription {
     /// The table `description` becomes under the rules that name its type.
     ///
     /// The table takes the type's new name; a renamed column keeps its declared type, `NOT NULL`
@@ -23,12 +16,13 @@ extension MigrationReshape {
     ///
     /// ```swift
     /// let reshape = MigrationReshape([.renameAttribute("titel", ofType: "Note", to: "title")])
-    /// if case .table(let note, _) = reshape.reshaped(description) { print(note.columns.map(\.name)) }   // ["title", …]
+    /// if case .schema(let note, _) = description.reshaped(by: reshape) { print(note.itemType) }
     /// ```
-    package func reshaped(_ description: TableDescription) -> ReshapedSchema {
+    package func reshaped(by reshape: MigrationReshape) -> ReshapedSchema {
+        let description = self
         let table = String(reflecting: description.itemType)
-        let rulesOfType = rules.filter { $0.sourceType == description.itemType }
-        guard !rulesOfType.isEmpty else { return .table(description, notes: []) }
+        let rulesOfType = reshape.rules.filter { $0.sourceType == description.itemType }
+        guard !rulesOfType.isEmpty else { return .schema(description, notes: []) }
         func itemsOnly(_ why: String) -> ReshapedSchema {
             .itemsOnly("the table \(table) is made from its items, not recreated from the source's schema: \(why)")
         }
@@ -39,14 +33,14 @@ extension MigrationReshape {
                 case .renameAttribute(let name, _, _) where name == key.name, .dropAttribute(let name, _) where name == key.name:
                     return itemsOnly("\(rule) names its key column \(keyName), which holds the items' identifiers and is no "
                                          + "attribute, so the rule matches no item")
-                case .renameAttribute(_, _, let new) where TableDescription.folded(new) == TableDescription.folded(key.name):
+                case .renameAttribute(_, _, let new) where SQLName.folded(new) == SQLName.folded(key.name):
                     return itemsOnly("\(rule) gives a column the name of its key column \(keyName)")
                 default:
                     continue
                 }
             }
         }
-        let plan = plan(for: description.itemType, names: description.columns.map(\.name))
+        let plan = reshape.plan(for: description.itemType, names: description.columns.map(\.name))
         if let collision = plan.collision {
             return itemsOnly("\(collision.rule) gives two of its columns the name \(String(reflecting: collision.name))")
         }
@@ -70,7 +64,7 @@ extension MigrationReshape {
         let given = Set(plan.newNames.filter { $0.key != $0.value }.values)
         var seen: [String: String] = [:]
         for name in (description.key.map { [$0.name] } ?? []) + reshaped.columns.map(\.name) {
-            if let other = seen.updateValue(name, forKey: TableDescription.folded(name)), given.contains(name) || given.contains(other) {
+            if let other = seen.updateValue(name, forKey: SQLName.folded(name)), given.contains(name) || given.contains(other) {
                 let rule = rulesOfType.first { rule in
                     if case .renameAttribute(_, _, let new) = rule { return new == name || new == other }
                     return false
@@ -98,6 +92,6 @@ extension MigrationReshape {
         reshaped.uniqueConstraints = description.uniqueConstraints.compactMap { columns in
             renamed(columns, "the constraint UNIQUE (\(columns.map { String(reflecting: $0) }.joined(separator: ", ")))")
         }
-        return .table(reshaped, notes: notes)
+        return .schema(reshaped, notes: notes)
     }
 }

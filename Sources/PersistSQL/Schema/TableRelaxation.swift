@@ -1,4 +1,5 @@
 import Foundation
+import Persist
 
 /// Loosens a table description a schemaless store recorded (a native GDBM file keeps the table of
 /// an adopted SQL type, see <doc:SchemaFaithfulMigrations>) to the items the store holds now,

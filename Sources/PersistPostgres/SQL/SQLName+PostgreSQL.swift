@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Table and column names for item types and attributes, within PostgreSQL's limit of 63 bytes
 /// per identifier (longer ones it would silently cut).
@@ -6,15 +7,9 @@ import Persist
 /// A name that fits and is free is used as it is; a longer one (or one the store reserves) gets
 /// its first bytes, an underscore and 16 hexadecimal digits of a hash of the whole name, and the
 /// store's metadata records which item type or attribute it stands for.
-enum SQLNames {
+extension SQLName {
     /// PostgreSQL's longest identifier, in bytes (`NAMEDATALEN - 1`).
     static let maximumBytes = 63
-
-    /// `name` quoted as an identifier: in double quotes, inner double quotes doubled. The name must
-    /// be at most 63 bytes and contain no NUL (every name the store makes does).
-    static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
 
     /// `"schema"."name"`.
     static func qualified(_ schema: String, _ name: String) -> String {

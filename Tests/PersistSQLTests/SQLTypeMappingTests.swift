@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 import Testing
 
 @Suite("Declared types map between SQL engines by the documented table")

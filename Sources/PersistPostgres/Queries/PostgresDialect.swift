@@ -1,130 +1,43 @@
 import Foundation
 import Persist
+import PersistSQL
 
-/// Compiles a `DataStorePredicate` over one table into an SQL condition with bound parameters,
-/// keeping the semantics of the "Predicate semantics" article exactly.
-///
-/// Every leaf compiles to an expression that is true exactly when the leaf holds and false or
-/// NULL otherwise; `AND` and `OR` keep that property, and `!p` compiles to `(p) IS NOT TRUE`, so
-/// the WHERE clause is two-valued logic although SQL's is three-valued. Values are always
-/// parameters. A leaf PostgreSQL cannot evaluate exactly as the semantics say (on a `json`
-/// column, or an unconstrained `numeric` one) makes the whole predicate `nil`: the store then
-/// evaluates the request itself.
-struct PredicateCompiler {
-    let table: TableSchema
-    var parameters: SQLParameters
+/// PostgreSQL's words for the shared compilers: numbered `$n` parameters, at most
+/// ``PGParameters/maximumCount`` of them, and the leaves over its column types, keeping the
+/// semantics of the "Predicate semantics" article exactly. A leaf PostgreSQL cannot evaluate
+/// exactly as the semantics say (on a `json` column, or an unconstrained `numeric` one) is `nil`:
+/// the store then evaluates the request itself.
+struct PostgresDialect: SQLDialect {
+    typealias Table = TableSchema
+    typealias Parameter = PGValue
 
-    init(table: TableSchema, parameters: SQLParameters = SQLParameters()) {
-        self.table = table
-        self.parameters = parameters
+    var numberedParameters: Bool { true }
+    var maximumParameters: Int? { PGParameters.maximumCount }
+    var updateVerb: String { "UPDATE" }
+
+    func window(limit: Int?, offset: Int, _ parameters: inout SQLParameters<PGValue>) -> String {
+        var clause = ""
+        if let limit { clause += " LIMIT \(parameters.add(.int8(Int64(limit))))" }
+        if offset > 0 { clause += " OFFSET \(parameters.add(.int8(Int64(offset))))" }
+        return clause
     }
 
-    /// The room a statement keeps for parameters besides its filter's (a limit, an offset).
-    static let reservedParameters = 2
-
-    /// The condition for a request's whole filter, or `nil` when PostgreSQL cannot evaluate it
-    /// exactly, or when it needs more parameters than one statement takes (an `isIn` of tens of
-    /// thousands of values): the store then evaluates it, as the other stores do.
-    mutating func filter(_ predicate: DataStorePredicate) -> SQLCondition? {
-        let compiled = condition(predicate)
-        return parameters.count + Self.reservedParameters <= PGParameters.maximumCount ? compiled : nil
-    }
-
-    /// The condition for `predicate`, or `nil` when PostgreSQL cannot evaluate it exactly.
-    mutating func condition(_ predicate: DataStorePredicate) -> SQLCondition? {
-        switch predicate {
-        case .and(let lhs, let rhs):
-            return connective(lhs, rhs, isAnd: true)
-        case .or(let lhs, let rhs):
-            return connective(lhs, rhs, isAnd: false)
-        case .not(let operand):
-            switch condition(operand) {
-            case nil: return nil
-            case .never: return .always
-            case .always: return .never
-            case .sql(let inner): return .sql("((\(inner)) IS NOT TRUE)")
-            }
-        case .isNil(let name):
-            return isNil(name)
-        case .comparison(let name, let op, let literal):
-            switch op {
-            case .equal:
-                if literal.isNull { return isNil(name) }
-                guard let column = table.column(name) else { return .never }
-                return equality(column, literal)
-            case .notEqual:
-                return condition(.not(.comparison(attribute: name, .equal, literal)))
-            case .less, .lessOrEqual, .greater, .greaterOrEqual:
-                guard !literal.isNull, let column = table.column(name) else { return .never }
-                return ordering(column, Self.comparison(op), literal)
-            }
-        case .isIn(let name, let literals):
-            return membership(name, literals)
-        case .text(let name, let op, let literal):
-            guard let column = table.column(name) else { return .never }
-            return text(column, op, literal)
-        }
-    }
-
-    private static func comparison(_ op: DataStorePredicate.ComparisonOperator) -> DataStoreComparison {
-        switch op {
-        case .less: .less
-        case .lessOrEqual: .lessOrEqual
-        case .greater: .greater
-        case .greaterOrEqual: .greaterOrEqual
-        case .equal, .notEqual: .equal
-        }
-    }
-
-    /// A chain of `&&` (or `||`) as one balanced expression.
-    private mutating func connective(_ lhs: DataStorePredicate, _ rhs: DataStorePredicate, isAnd: Bool) -> SQLCondition? {
-        let start = parameters.count
-        let absorbing: SQLCondition = isAnd ? .never : .always
-        var terms: [String] = []
-        for operand in DataStorePredicate.chain(lhs, rhs, isAnd: isAnd) {
-            guard let compiled = condition(operand) else { return nil }
-            switch compiled {
-            case .sql(let term):
-                terms.append(term)
-            case absorbing:
-                parameters.truncate(to: start)
-                return absorbing
-            default:
-                continue
-            }
-        }
-        return DataStorePredicate.balancedSQL(terms, joinedBy: isAnd ? "AND" : "OR").map(SQLCondition.sql) ?? (isAnd ? .always : .never)
-    }
-
-    private func isNil(_ name: String) -> SQLCondition? {
-        guard let column = table.column(name) else { return .always }
+    func isNull(_ column: ColumnSchema) -> SQLCondition? {
         switch column.type {
-        case .json: return .sql("(\(column.quoted) IS NULL OR json_typeof(\(column.quoted)) = 'null')")
-        case .jsonb: return .sql("(\(column.quoted) IS NULL OR jsonb_typeof(\(column.quoted)) = 'null')")
+        case .json: .sql("(\(column.quoted) IS NULL OR json_typeof(\(column.quoted)) = 'null')")
+        case .jsonb: .sql("(\(column.quoted) IS NULL OR jsonb_typeof(\(column.quoted)) = 'null')")
         // A composite IS NULL when it is NULL or all its fields are: both read as a missing date.
-        default: return .sql("\(column.quoted) IS NULL")
+        default: .sql("\(column.quoted) IS NULL")
         }
     }
 
-    private mutating func membership(_ name: String, _ literals: [Value]) -> SQLCondition? {
-        guard let column = table.column(name) else {
-            return literals.contains(where: \.isNull) ? .always : .never
-        }
-        var terms: [String] = []
-        if literals.contains(where: \.isNull) {
-            guard case .sql(let term) = isNil(name) else { return nil }
-            terms.append(term)
-        }
-        for literal in literals where !literal.isNull {
-            guard let term = equality(column, literal) else { return nil }
-            if case .sql(let sql) = term { terms.append(sql) }
-        }
-        return DataStorePredicate.balancedSQL(terms, joinedBy: "OR").map(SQLCondition.sql) ?? .never
+    func orderTerms(_ column: ColumnSchema, ascending: Bool, _ parameters: inout SQLParameters<PGValue>) -> [String]? {
+        OrderTerms.terms(column, ascending: ascending)
     }
 
     // MARK: Equality
 
-    private mutating func equality(_ column: ColumnSchema, _ literal: Value) -> SQLCondition? {
+    func equality(_ column: ColumnSchema, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition? {
         let q = column.quoted
         switch (column.type, literal) {
         case (.json, _), (.jsonb, _):
@@ -141,11 +54,11 @@ struct PredicateCompiler {
             guard let operand = numericOperand(literal) else { return .never }
             return .sql("\(q) = \(parameters.add(operand))")
         case (.smallint, _), (.integer, _), (.bigint, _):
-            return integerComparison(column, .equal, literal)
+            return integerComparison(column, .equal, literal, &parameters)
         case (.real, _), (.doublePrecision, _):
-            return doubleComparison(q, .equal, literal)
+            return doubleComparison(q, .equal, literal, &parameters)
         case (.date, .date), (.timestamp, .date), (.timestamptz, .date):
-            return timeComparison(column, .equal, literal)
+            return timeComparison(column, .equal, literal, &parameters)
         case (.persistDate, .date(let date)):
             return .sql("\(Self.dateSeconds(q)) = \(parameters.add(.float8(date.timeIntervalSinceReferenceDate)))")
         case (.text(_, let byteOrdered), .string(let string)):
@@ -178,25 +91,25 @@ struct PredicateCompiler {
 
     // MARK: Ordering
 
-    private mutating func ordering(_ column: ColumnSchema, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition? {
+    func ordering(_ column: ColumnSchema, _ op: SQLComparison, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition? {
         let q = column.quoted
-        let symbol = Self.symbol(op)
+        let symbol = op.symbol
         switch (column.type, literal) {
         case (.json, _), (.jsonb, _):
             return nil
         case (.mixed, _):
-            return mixedOrdering(q, op, literal)
+            return mixedOrdering(q, op, literal, &parameters)
         case (.numeric(let precision, _), .int), (.numeric(let precision, _), .double):
             guard let precision, precision <= 15 else { return nil }
             if literal.doubleValue?.isNaN == true { return nanOrdering(q, op, nan: "'NaN'::numeric") }
             guard let operand = numericOperand(literal) else { return .never }
             return withNaN(q, op, "\(q) \(symbol) \(parameters.add(operand))", nan: "'NaN'::numeric")
         case (.smallint, _), (.integer, _), (.bigint, _):
-            return integerComparison(column, op, literal)
+            return integerComparison(column, op, literal, &parameters)
         case (.real, _), (.doublePrecision, _):
-            return doubleComparison(q, op, literal)
+            return doubleComparison(q, op, literal, &parameters)
         case (.date, .date), (.timestamp, .date), (.timestamptz, .date):
-            return timeComparison(column, op, literal)
+            return timeComparison(column, op, literal, &parameters)
         case (.persistDate, .date(let date)):
             let seconds = date.timeIntervalSinceReferenceDate
             let expression = Self.dateSeconds(q)
@@ -204,9 +117,9 @@ struct PredicateCompiler {
             return withNaN(expression, op, "\(expression) \(symbol) \(parameters.add(.float8(seconds)))",
                            nan: "'NaN'::float8")
         case (.text(_, let byteOrdered), .string(let string)):
-            return textOrdering(byteOrdered ? q : "\(q) COLLATE \"C\"", op, string)
+            return textOrdering(byteOrdered ? q : "\(q) COLLATE \"C\"", op, string, &parameters)
         case (.uuid, .string(let string)):
-            return textOrdering("upper(\(q)::text) COLLATE \"C\"", op, string)
+            return textOrdering("upper(\(q)::text) COLLATE \"C\"", op, string, &parameters)
         case (.character, .string(let string)):
             return .sql("bpcharsend(\(q)) \(symbol) \(parameters.add(.bytea(Array(string.utf8))))")
         case (.boolean, .bool(let bool)):
@@ -218,19 +131,9 @@ struct PredicateCompiler {
         }
     }
 
-    private static func symbol(_ op: DataStoreComparison) -> String {
-        switch op {
-        case .equal: "="
-        case .less: "<"
-        case .lessOrEqual: "<="
-        case .greater: ">"
-        case .greaterOrEqual: ">="
-        }
-    }
-
     /// `expression op L` for a non-NaN `L` on a column that may hold NaN, which PostgreSQL orders
     /// above every number and the semantics below: NaN is added below and kept out above.
-    private func withNaN(_ expression: String, _ op: DataStoreComparison, _ comparison: String, nan: String) -> SQLCondition {
+    private func withNaN(_ expression: String, _ op: SQLComparison, _ comparison: String, nan: String) -> SQLCondition {
         switch op {
         case .less, .lessOrEqual: .sql("(\(comparison) OR \(expression) = \(nan))")
         case .greater, .greaterOrEqual: .sql("(\(comparison) AND \(expression) <> \(nan))")
@@ -239,7 +142,7 @@ struct PredicateCompiler {
     }
 
     /// `expression op NaN`: NaN equals NaN and is below every other number.
-    private func nanOrdering(_ expression: String, _ op: DataStoreComparison, nan: String) -> SQLCondition {
+    private func nanOrdering(_ expression: String, _ op: SQLComparison, nan: String) -> SQLCondition {
         switch op {
         case .less: .never
         case .lessOrEqual, .equal: .sql("\(expression) = \(nan)")
@@ -249,28 +152,28 @@ struct PredicateCompiler {
     }
 
     /// A column of integers compared exactly with an integer or a double.
-    private mutating func integerComparison(_ column: ColumnSchema, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+    private func integerComparison(_ column: ColumnSchema, _ op: SQLComparison, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         let domain = column.type.integerRange ?? Int64.min...Int64.max
         switch literal {
         case .int(let int):
-            return bounds(column.quoted, LiteralBounds.outcome(op, domain: domain) { $0 < int ? -1 : ($0 > int ? 1 : 0) })
+            return bounds(column.quoted, LiteralBounds.outcome(op, domain: domain) { $0 < int ? -1 : ($0 > int ? 1 : 0) }, &parameters)
         case .double(let double):
-            return bounds(column.quoted, LiteralBounds.outcome(op, domain: domain) { LiteralBounds.compare($0, double) })
+            return bounds(column.quoted, LiteralBounds.outcome(op, domain: domain) { LiteralBounds.compare($0, double) }, &parameters)
         default:
             return .never
         }
     }
 
     /// A column of doubles (`real`, `double precision`) compared with a double or an integer.
-    private mutating func doubleComparison(_ q: String, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+    private func doubleComparison(_ q: String, _ op: SQLComparison, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         let nan = "'NaN'::float8"
         switch literal {
         case .double(let double):
             if double.isNaN { return nanOrdering(q, op, nan: nan) }
-            return withNaN(q, op, "\(q) \(Self.symbol(op)) \(parameters.add(.float8(double)))", nan: nan)
+            return withNaN(q, op, "\(q) \(op.symbol) \(parameters.add(.float8(double)))", nan: nan)
         case .int(let int):
             let (below, above) = LiteralBounds.neighbors(of: int)
-            if below == above { return doubleComparison(q, op, .double(below)) }
+            if below == above { return doubleComparison(q, op, .double(below), &parameters) }
             // No double equals the integer: compare with its neighbors.
             switch op {
             case .equal: return .never
@@ -284,7 +187,7 @@ struct PredicateCompiler {
 
     /// A `date`, `timestamp` or `timestamptz` column compared exactly with a date, through the
     /// stored days or microseconds.
-    private mutating func timeComparison(_ column: ColumnSchema, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+    private func timeComparison(_ column: ColumnSchema, _ op: SQLComparison, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         guard case .date(let date) = literal else { return .never }
         let seconds = date.timeIntervalSinceReferenceDate
         let outcome: LiteralBounds.Outcome
@@ -314,7 +217,7 @@ struct PredicateCompiler {
                 return .raw(type: type, bytes: bytes)
             }
         }
-        return bounds(column.quoted, outcome, encode: encode)
+        return bounds(column.quoted, outcome, &parameters, encode: encode)
     }
 
     /// A bound PostgreSQL accepts that divides the stored values as `bound` does. A column holds
@@ -326,8 +229,8 @@ struct PredicateCompiler {
         return bound
     }
 
-    private mutating func bounds(_ q: String, _ outcome: LiteralBounds.Outcome,
-                                 encode: (Int64) -> PGValue = { .int8($0) }) -> SQLCondition {
+    private func bounds(_ q: String, _ outcome: LiteralBounds.Outcome, _ parameters: inout SQLParameters<PGValue>,
+                        encode: (Int64) -> PGValue = { .int8($0) }) -> SQLCondition {
         switch outcome {
         case .none: return .never
         case .all: return .sql("\(q) IS NOT NULL")
@@ -340,9 +243,9 @@ struct PredicateCompiler {
 
     /// Text compared by UTF-8 bytes; a literal with NUL, which no stored text holds, compared
     /// through the text before its first NUL.
-    private mutating func textOrdering(_ expression: String, _ op: DataStoreComparison, _ string: String) -> SQLCondition {
+    private func textOrdering(_ expression: String, _ op: SQLComparison, _ string: String, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         guard let nul = string.utf8.firstIndex(of: 0) else {
-            return .sql("\(expression) \(Self.symbol(op)) \(parameters.add(.text(string)))")
+            return .sql("\(expression) \(op.symbol) \(parameters.add(.text(string)))")
         }
         let prefix = String(decoding: string.utf8[..<nul], as: UTF8.self)
         // For text t without NUL: t < P\0… exactly when t <= P, and t > P\0… exactly when t > P.
@@ -354,7 +257,7 @@ struct PredicateCompiler {
     }
 
     /// A mixed column: byte ranges within the literal's kind (see ``MixedValueCoding``).
-    private mutating func mixedOrdering(_ q: String, _ op: DataStoreComparison, _ literal: Value) -> SQLCondition {
+    private func mixedOrdering(_ q: String, _ op: SQLComparison, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         guard let tag = MixedValueCoding.tag(of: literal), tag < MixedValueCoding.arrayTag else { return .never }
         let value = MixedValueCoding.comparable(literal)
         let hasKindByte = tag == MixedValueCoding.numberTag || tag == MixedValueCoding.dateTag
@@ -377,7 +280,8 @@ struct PredicateCompiler {
 
     // MARK: Substrings
 
-    private mutating func text(_ column: ColumnSchema, _ op: DataStorePredicate.TextOperator, _ literal: Value) -> SQLCondition? {
+    func text(_ column: ColumnSchema, _ op: DataStorePredicate.TextOperator, _ literal: Value,
+              _ parameters: inout SQLParameters<PGValue>) -> SQLCondition? {
         let q = column.quoted
         switch (column.type, literal) {
         case (.json, _), (.jsonb, _):
@@ -385,23 +289,23 @@ struct PredicateCompiler {
         case (.text(_, let byteOrdered), .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
             guard !string.containsNUL else { return .never }
-            return characterSearch(byteOrdered ? q : "(\(q) COLLATE \"C\")", op, string)
+            return characterSearch(byteOrdered ? q : "(\(q) COLLATE \"C\")", op, string, &parameters)
         case (.uuid, .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
             guard !string.containsNUL else { return .never }
-            return characterSearch("(upper(\(q)::text) COLLATE \"C\")", op, string)
+            return characterSearch("(upper(\(q)::text) COLLATE \"C\")", op, string, &parameters)
         case (.character, .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
-            return byteSearch("bpcharsend(\(q))", op, Array(string.utf8))
+            return byteSearch("bpcharsend(\(q))", op, Array(string.utf8), &parameters)
         case (.bytea, .bytes(let bytes)):
             if bytes.isEmpty { return .sql("\(q) IS NOT NULL") }
-            return byteSearch(q, op, bytes)
+            return byteSearch(q, op, bytes, &parameters)
         case (.mixed, .string), (.mixed, .bytes):
             let tag = literal.kind == .string ? MixedValueCoding.stringTag : MixedValueCoding.bytesTag
             let needle = literal.stringValue.map { Array($0.utf8) } ?? literal.bytesValue ?? []
             let kindCheck = "\(q) >= \(parameters.add(.bytea([tag]))) AND \(q) < \(parameters.add(.bytea([tag + 1])))"
             if needle.isEmpty { return .sql("(\(kindCheck))") }
-            guard case .sql(let search) = byteSearch("substr(\(q), 2)", op, needle) else { return .never }
+            guard case .sql(let search) = byteSearch("substr(\(q), 2)", op, needle, &parameters) else { return .never }
             return .sql("(\(kindCheck) AND \(search))")
         default:
             return .never
@@ -409,7 +313,7 @@ struct PredicateCompiler {
     }
 
     /// A substring test on text (valid UTF-8, so that character and byte matches agree).
-    private mutating func characterSearch(_ expression: String, _ op: DataStorePredicate.TextOperator, _ needle: String) -> SQLCondition {
+    private func characterSearch(_ expression: String, _ op: DataStorePredicate.TextOperator, _ needle: String, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         let parameter = parameters.add(.text(needle))
         switch op {
         case .contains: return .sql("strpos(\(expression), \(parameter)) > 0")
@@ -419,7 +323,7 @@ struct PredicateCompiler {
     }
 
     /// A substring test on bytes.
-    private mutating func byteSearch(_ expression: String, _ op: DataStorePredicate.TextOperator, _ needle: [UInt8]) -> SQLCondition {
+    private func byteSearch(_ expression: String, _ op: DataStorePredicate.TextOperator, _ needle: [UInt8], _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
         let parameter = parameters.add(.bytea(needle))
         switch op {
         case .contains:

@@ -1,4 +1,5 @@
 import Foundation
+import Persist
 
 /// Helpers the SQL wrappers share for turning predicates into SQL expressions.
 extension DataStorePredicate {

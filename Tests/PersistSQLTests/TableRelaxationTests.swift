@@ -1,5 +1,6 @@
 import Foundation
 import Persist
+import PersistSQL
 import Testing
 
 /// How ``TableRelaxation`` compares values: loosely enough that no SQL target finds two values

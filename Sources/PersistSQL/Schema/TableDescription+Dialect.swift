@@ -1,3 +1,5 @@
+import Persist
+
 extension TableDescription {
     /// The same table with every declared type (the key's too) translated by ``SQLTypeMapping``
     /// into `dialect`'s words.
@@ -5,7 +7,7 @@ extension TableDescription {
     /// ```swift
     /// let onPostgres = description.translated(to: .postgresql)   // INTEGER → bigint, REAL → double precision
     /// ```
-    package func translated(to dialect: SQLDialect) -> TableDescription {
+    package func translated(to dialect: SQLDialectName) -> TableDescription {
         var copy = self
         copy.columns = columns.map { column in
             var translated = column

@@ -1,3 +1,5 @@
+import Persist
+
 /// A table description as a ``Value``, so that a schemaless store can carry it (a native GDBM
 /// file keeps the descriptions of the tables it received in a record of its own; see its format
 /// article). The object has the keys `type`, `key` (a column, or absent), `columns`, `indexes`,
@@ -29,7 +31,7 @@ extension TableDescription {
         guard case .object(let object) = value, case .string(let itemType)? = object["type"],
               case .array(let columnValues)? = object["columns"], case .array(let indexValues)? = object["indexes"],
               case .bool(let withoutRowid)? = object["withoutRowid"], case .int(let keyPosition)? = object["keyPosition"],
-              case .string(let dialectName)? = object["dialect"], let dialect = SQLDialect(rawValue: dialectName)
+              case .string(let dialectName)? = object["dialect"], let dialect = SQLDialectName(rawValue: dialectName)
         else { return nil }
         var columns: [Column] = []
         for columnValue in columnValues {

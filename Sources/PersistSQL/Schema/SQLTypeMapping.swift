@@ -1,3 +1,5 @@
+import Persist
+
 /// How declared column types map between SQL engines when a migration recreates a table: the
 /// documented table of the "Schema-faithful migrations" article, as data and a function.
 ///
@@ -52,7 +54,7 @@ package enum SQLTypeMapping {
     /// The declared type a column of `declaredType` in `source` gets in `target`. Between engines
     /// of one kind the type is kept as written, so SQLite → SQLite keeps `STRING` and
     /// `VARCHAR(20)` exactly.
-    package static func translate(_ declaredType: String, from source: SQLDialect, to target: SQLDialect) -> String {
+    package static func translate(_ declaredType: String, from source: SQLDialectName, to target: SQLDialectName) -> String {
         if source == target { return declaredType }
         switch (source, target) {
         case (.sqlite, .postgresql):
