@@ -49,7 +49,7 @@ torture: deps
 # format, and PersistConformance.docc), built with swift-docc-plugin; any warning fails the build.
 # DocC leaves empty TemporaryDirectory.* folders in TMPDIR, so it gets a folder of its own,
 # removed afterwards whatever the outcome.
-DOC_TARGETS := Persist PersistSQLite PersistGDBM PersistPostgres PersistConformance
+DOC_TARGETS := Persist PersistSQL PersistSQLite PersistGDBM PersistPostgres PersistConformance
 docs: deps
 	scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
 	for target in $(DOC_TARGETS); do \

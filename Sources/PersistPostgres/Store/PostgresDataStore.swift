@@ -138,6 +138,6 @@ public final class PostgresDataStore: EngineBackedDataStore {
     public var writeLockKey: Int64 { engine.lockKey }
 }
 
-/// The old name of ``SkippedTable``, which the SQLite and PostgreSQL stores now share.
+/// The old name of `SkippedTable` (from PersistSQL), which the SQLite and PostgreSQL stores share.
 @available(*, deprecated, renamed: "SkippedTable")
 public typealias PostgresSkippedTable = SkippedTable
