@@ -121,7 +121,7 @@ struct SchemaBuilder {
         schema.tables[itemType] = TableSchema(
             itemType: itemType, name: relation.name, schema: schema.name, key: keySchema, keyKind: created?.keyKind,
             columns: attributes, columnOrder: columns.map(\.name), takenNames: taken, reservedAttributes: reserved,
-            isGuarded: created == nil || isGuarded || hasAdoptedColumns)
+            writes: created == nil || isGuarded || hasAdoptedColumns ? .checked : .direct)
     }
 
     /// The OID of the type the store makes a column of `kind` with.

@@ -110,7 +110,7 @@ struct SchemaEditor {
         let table = TableSchema(itemType: itemType, name: name, schema: schema.name, key: key, keyKind: keyKind,
                                 columns: columns, columnOrder: [key.name] + columns.map(\.name),
                                 takenNames: Set([key.name] + columns.map(\.name)),
-                                reservedAttributes: [:], isGuarded: false)
+                                reservedAttributes: [:], writes: .direct)
         schema.tables[itemType] = table
         schema.takenNames.insert(name)
         return table

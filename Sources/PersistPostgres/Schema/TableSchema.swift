@@ -34,10 +34,10 @@ final class TableSchema: Sendable {
     var unmappedColumns: [String] {
         layout.map(\.name).filter { reservedAttributes[$0] == Self.unmappedReason }
     }
-    /// Whether a write may be refused or changed by the table itself (an adopted table, or
-    /// columns, constraints, triggers, rules or row security other SQL added to a created one):
-    /// such writes run in a savepoint and are read back.
-    let isGuarded: Bool
+    /// ``WriteStrategy/checked`` when a write may be refused or changed by the table itself (an
+    /// adopted table, or columns, constraints, triggers, rules or row security other SQL added to a
+    /// created one): such writes run in a savepoint and are read back.
+    let writes: WriteStrategy
     /// Whether inserts and saves must do without `ON CONFLICT (key)`: the key is `DEFERRABLE`,
     /// which PostgreSQL refuses as an arbiter, or a `NOT NULL` column without a default has a type
     /// Persist does not map, so the row an upsert proposes would break it even when the key is
@@ -77,7 +77,7 @@ final class TableSchema: Sendable {
 
     init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
          columns: [ColumnSchema], columnOrder: [String], takenNames: Set<String>, reservedAttributes: [String: String],
-         isGuarded: Bool, avoidsConflictClause: Bool = false) {
+         writes: WriteStrategy, avoidsConflictClause: Bool = false) {
         self.itemType = itemType
         self.name = name
         self.qualified = SQLName.qualified(schema, name)
@@ -89,7 +89,7 @@ final class TableSchema: Sendable {
         self.columnIndex = index
         self.takenNames = takenNames
         self.reservedAttributes = reservedAttributes
-        self.isGuarded = isGuarded || avoidsConflictClause
+        self.writes = avoidsConflictClause ? .checked : writes
         self.avoidsConflictClause = avoidsConflictClause
         var bySQLName: [String: Int] = [:]
         for (offset, column) in columns.enumerated() { bySQLName[column.name] = offset }
@@ -169,7 +169,7 @@ final class TableSchema: Sendable {
         }
         return TableSchema(itemType: itemType, name: name, schema: schema, key: newKey ?? key,
                            keyKind: newKeyKind ?? keyKind, columns: replacement, columnOrder: order, takenNames: taken,
-                           reservedAttributes: reservedAttributes, isGuarded: isGuarded,
+                           reservedAttributes: reservedAttributes, writes: writes,
                            avoidsConflictClause: avoidsConflictClause)
     }
 
@@ -177,7 +177,7 @@ final class TableSchema: Sendable {
     func avoidingConflictClause(schema: String) -> TableSchema {
         TableSchema(itemType: itemType, name: name, schema: schema, key: key, keyKind: keyKind, columns: columns,
                     columnOrder: layout.map(\.name), takenNames: takenNames, reservedAttributes: reservedAttributes,
-                    isGuarded: true, avoidsConflictClause: true)
+                    writes: .checked, avoidsConflictClause: true)
     }
 }
 

@@ -37,7 +37,7 @@ extension PostgresWriter: BulkLoadWriter {
         let dateOID = schema.dateTypeOID ?? 0
         var placement: Placement?
         for row in rows {
-            if var table = schema.tables[row.itemType], !table.isGuarded || isRecreated(table),
+            if var table = schema.tables[row.itemType], table.writes == .direct || isRecreated(table),
                let key = try key(of: row, in: &table) {
                 if placement?.names !== row.names || placement?.table !== table { placement = self.placement(of: row, in: table) }
                 if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }

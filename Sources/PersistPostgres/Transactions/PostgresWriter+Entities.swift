@@ -50,7 +50,7 @@ final class PostgresEntitySink: EntityRowSink {
     /// for the general path.
     private func bound(_ row: EntityRow) throws -> (TableSchema, [PGValue])? {
         try writer.checkTransaction()
-        guard let table = writer.schema.tables[itemType], !table.isGuarded,
+        guard let table = writer.schema.tables[itemType], table.writes == .direct,
               let key = table.key.type.encodeID(row.id) else { return nil }
         let layout: PostgresEntityLayout
         if let cached = self.layout, cached.plan === row.plan, layoutTable === table {

@@ -25,7 +25,7 @@ extension PostgresWriter {
             }
         }
         guard !commands.isEmpty else { return 0 }
-        guard table.isGuarded else { return try transaction.run(commands).reduce(0) { $0 + $1.affectedRows } }
+        guard table.writes == .checked else { return try transaction.run(commands).reduce(0) { $0 + $1.affectedRows } }
         return try guardedDelete(commands, request, table, selected: selected, operation: operation)
     }
 
@@ -42,7 +42,7 @@ extension PostgresWriter {
         try checkTransaction()
         guard let current = schema.tables[request.itemType] else { return 0 }
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
-        guard current.isGuarded else {
+        guard current.writes == .checked else {
             return try updateInPlace(request, values, current, operation)
                 ?? saveEach(matching: request, setting: values)
         }
@@ -81,7 +81,7 @@ extension PostgresWriter {
             let ids = try items(matching: request).map(\.id)
             (queries, isPrepared, selected) = (PostgresDialect.update(ids: ids, of: table, setting: assignments), false, ids.count)
         }
-        guard current.isGuarded else {
+        guard current.writes == .checked else {
             let commands = queries.map { PGCommand($0.sql, $0.parameters, prepared: isPrepared, operation: operation) }
             return commands.isEmpty ? 0 : try transaction.run(commands).reduce(0) { $0 + $1.affectedRows }
         }
@@ -172,7 +172,7 @@ extension PostgresWriter {
         if table !== current, let materialized = try materializeIndexes(ofType: table.itemType) {
             // A unique index the new columns let PostgreSQL build makes the table guarded: its
             // update then takes the general path, which undoes a refused save in a savepoint.
-            return materialized.isGuarded && !current.isGuarded ? nil : materialized
+            return materialized.writes == .checked && current.writes == .direct ? nil : materialized
         }
         return table
     }

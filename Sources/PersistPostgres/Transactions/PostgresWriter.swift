@@ -36,9 +36,9 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             if result.affectedRows == 0 { throw alreadyExists(item) }
             return
         }
-        if schema.tables[item.itemType]?.isGuarded == true { return try guardedWrite(item, replacing: false) }
+        if schema.tables[item.itemType]?.writes == .checked { return try guardedWrite(item, replacing: false) }
         let (table, key) = try resolve(item)
-        if table.isGuarded { return try guardedWrite(item, replacing: false) }
+        if table.writes == .checked { return try guardedWrite(item, replacing: false) }
         let result = try naming(item) {
             try transaction.run([PGCommand(table.insertAll, parameters(key, item, table), prepared: true,
                                            operation: table.insertOperation)])[0]
@@ -54,9 +54,9 @@ final class PostgresWriter: PostgresReader, StoreWriter {
             }
             return
         }
-        if schema.tables[item.itemType]?.isGuarded == true { return try guardedWrite(item, replacing: true) }
+        if schema.tables[item.itemType]?.writes == .checked { return try guardedWrite(item, replacing: true) }
         let (table, key) = try resolve(item)
-        if table.isGuarded { return try guardedWrite(item, replacing: true) }
+        if table.writes == .checked { return try guardedWrite(item, replacing: true) }
         _ = try naming(item) {
             try transaction.run([PGCommand(table.upsertAll, parameters(key, item, table), prepared: true,
                                            operation: table.saveOperation)])
@@ -67,7 +67,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         try checkTransaction()
         guard let table = schema.tables[itemType], let key = table.key.type.encodeID(id) else { return false }
         let reference = ItemReference(itemType: itemType, id: id)
-        if table.isGuarded { return try guardedDelete(table, key: key, reference) }
+        if table.writes == .checked { return try guardedDelete(table, key: key, reference) }
         let command = PGCommand(table.deleteByKey, [key], prepared: true, operation: "Deleting \(reference)")
         return try transaction.run([command])[0].affectedRows > 0
     }
@@ -76,7 +76,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         try checkTransaction()
         guard let table = schema.tables[itemType] else { return 0 }
         // A guarded table's triggers or rules may keep rows: checked as a set-based delete.
-        if table.isGuarded { return try deleteItems(matching: DataStoreRequest(itemType: itemType)) }
+        if table.writes == .checked { return try deleteItems(matching: DataStoreRequest(itemType: itemType)) }
         let command = PGCommand(table.deleteAll, prepared: true,
                                 operation: "Deleting every item of type \(String(reflecting: itemType))")
         return try transaction.run([command])[0].affectedRows
@@ -125,7 +125,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     /// The common case in one pass: a created table whose columns already keep every value of the
     /// item, and its parameters (the key, then each column in table order); `nil` otherwise.
     private func ready(_ item: Item) -> (TableSchema, [PGValue])? {
-        guard let table = schema.tables[item.itemType], !table.isGuarded, let key = table.key.type.encodeID(item.id) else {
+        guard let table = schema.tables[item.itemType], table.writes == .direct, let key = table.key.type.encodeID(item.id) else {
             return nil
         }
         let dateOID = schema.dateTypeOID ?? 0

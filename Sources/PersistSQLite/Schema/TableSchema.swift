@@ -17,9 +17,9 @@ final class TableSchema: Sendable {
     let takenNames: [String: String]
     /// Whether the table is STRICT (new columns must then declare a type).
     let isStrict: Bool
-    /// Whether writes may be changed by SQLite (affinity or collation of legacy columns or key) or
-    /// by the table's triggers, so that each write is checked by reading the row back.
-    let mayAlterWrites: Bool
+    /// ``WriteStrategy/checked`` when SQLite (the affinity or collation of legacy columns or of the
+    /// key) or the table's triggers may change a write, so that such writes are read back.
+    let writes: WriteStrategy
     /// Whether the table has triggers, which may change any row a write stores: every write to it
     /// is read back.
     let hasTriggers: Bool
@@ -58,10 +58,10 @@ final class TableSchema: Sendable {
         var index: [String: Int] = [:]
         for (offset, column) in columns.enumerated() { index[column.name] = offset }
         columnIndex = index
-        mayAlterWrites = hasTriggers || key.needsGuard || columns.contains { column in
+        writes = hasTriggers || key.needsGuard || columns.contains { column in
             if case .legacy(let affinity) = column.storage { return affinity != .none }
             return false
-        }
+        } ? .checked : .direct
 
         let keySQL = key.sql
         let table = quoted

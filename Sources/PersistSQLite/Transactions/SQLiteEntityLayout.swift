@@ -41,7 +41,7 @@ final class SQLiteEntityLayout: Sendable {
         }
         slotsWithoutColumn = plan.attributeSlots.filter { columnOfSlot[$0] < 0 }
         columnsWithoutSlot = slotOfColumn.indices.filter { slotOfColumn[$0] < 0 }
-        acceptsRows = !table.hasDefaults && !table.mayAlterWrites
+        acceptsRows = !table.hasDefaults && table.writes == .direct
     }
 
     /// Binds the row's values in column order to the parameters from `first` on, their text and

@@ -24,7 +24,7 @@ extension SQLiteWriter {
         let query = try SQLiteDialect.update(request, of: table, setting: assignments)
         guard !query.matchesNothing else { return 0 }
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
-        let mayAlter = table.mayAlterWrites && (table.hasTriggers || assignments.contains { column, binding in
+        let mayAlter = table.writes == .checked && (table.hasTriggers || assignments.contains { column, binding in
             ValueCodec.storageClass(binding).map(column.affinity.mayConvertOnStore) == true
         })
         do {

@@ -356,7 +356,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     private func checked(
         _ item: Item, _ table: TableSchema, columns: [ColumnSchema], values: [SQLBinding], _ write: () throws -> Void
     ) throws {
-        guard table.mayAlterWrites, table.hasTriggers || mayAlter(item, table, columns, values) else {
+        guard table.writes == .checked, table.hasTriggers || mayAlter(item, table, columns, values) else {
             try naming(item, write)
             return
         }
