@@ -10,20 +10,22 @@ package protocol PooledConnection: AnyObject, Sendable {
 /// kept one is busy (so a read never waits for another read, and nested reads cannot deadlock),
 /// and closed when handed back beyond the capacity.
 ///
-/// The lock guards only the idle list: connections are opened and closed outside it.
+/// The lock guards only the idle list: connections are opened and closed outside it. The list
+/// holds existentials, not `Connection`s, so that checking out and in, once per read block, runs
+/// the same code whatever the store's connection type, with no generic code to specialize.
 ///
 /// ```swift
 /// let pool = ReaderPool(capacity: 4, location: path, engine: "SQLite") { try SQLiteConnection.open(…) }
 /// let connection = try pool.checkout()
-/// defer { pool.checkin(connection, reusable: true) }
+/// defer { pool.checkin(connection, reusable: true)?.close() }
 /// ```
 package final class ReaderPool<Connection: PooledConnection>: Sendable {
-    private struct State {
-        var idle: [Connection] = []
+    private struct Slots {
+        var idle: [any PooledConnection] = []
         var isOpen = false
     }
 
-    private let state = Locked(State())
+    private let slots = Locked(Slots())
     private let capacity: Int
     private let location: String
     /// The engine's name, for messages: "SQLite", "PostgreSQL".
@@ -44,43 +46,51 @@ package final class ReaderPool<Connection: PooledConnection>: Sendable {
 
     /// Lets connections be checked out.
     package func open() {
-        state.withLock { $0.isOpen = true }
+        slots.withLock { $0.isOpen = true }
     }
 
     /// Takes every idle connection away and returns them, for the caller to close; connections
     /// checked out are closed when they come back.
     package func close() -> [Connection] {
-        state.withLock { state in
-            state.isOpen = false
-            defer { state.idle.removeAll() }
-            return state.idle
-        }
+        slots.withLock { slots in
+            slots.isOpen = false
+            defer { slots.idle.removeAll() }
+            return slots.idle
+        }.map(Self.typed)
     }
 
     /// An idle connection, or a new one.
     package func checkout() throws -> Connection {
-        let reused: Connection? = try state.withLock { state in
-            guard state.isOpen else {
+        let reused = try slots.withLock { slots -> (any PooledConnection)? in
+            guard slots.isOpen else {
                 throw DataStoreError(.misuse, "the \(engine) store at \(location) is not open; call setup() first",
                                      path: location)
             }
-            return state.idle.popLast()
+            return slots.idle.popLast()
         }
-        return try reused ?? makeConnection()
+        if let reused { return Self.typed(reused) }
+        return try makeConnection()
     }
 
     /// Hands a connection back; it is kept when `reusable`, the pool is open and not full, and
     /// otherwise returned for the caller to close.
     package func checkin(_ connection: Connection, reusable: Bool) -> Connection? {
-        state.withLock { state in
-            guard reusable, state.isOpen, state.idle.count < capacity else { return connection }
-            state.idle.append(connection)
-            return nil
+        let kept = slots.withLock { slots in
+            guard reusable, slots.isOpen, slots.idle.count < capacity else { return false }
+            slots.idle.append(connection)
+            return true
         }
+        return kept ? nil : connection
     }
 
     /// The idle connections now, which stay in the pool.
     package var idle: [Connection] {
-        state.withLock { $0.idle }
+        slots.withLock { $0.idle }.map(Self.typed)
+    }
+
+    /// A connection of the list, which only ever holds this pool's `Connection`s.
+    @inline(__always)
+    private static func typed(_ connection: any PooledConnection) -> Connection {
+        unsafeDowncast(connection, to: Connection.self)
     }
 }
