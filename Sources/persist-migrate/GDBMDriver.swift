@@ -18,9 +18,9 @@ struct GDBMDriver: StoreDriver {
     }
 
     func openWritable(path: String, layout: Layout, create: Bool, privateFile: Bool) throws -> any DataStore {
-        var options = GDBMDataStore.Options(createIfMissing: create, layout: layout, lockWait: Self.lockWait, logger: logger)
-        options.buildsPrivateFile = privateFile
-        let store = GDBMDataStore(path: path, options: options)
+        let options = GDBMDataStore.Options(createIfMissing: create, layout: layout, lockWait: Self.lockWait, logger: logger)
+        let store = privateFile ? GDBMDataStore.buildingPrivateFile(at: path, options: options)
+            : GDBMDataStore(path: path, options: options)
         try store.setup()
         return store
     }

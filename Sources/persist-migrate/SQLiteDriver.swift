@@ -10,23 +10,21 @@ struct SQLiteDriver: StoreDriver {
     static let busyTimeout = Duration.seconds(2)
 
     func openReadOnly(path: String, layout: Layout, unchanging: Bool) throws -> any DataStore {
-        var options = SQLiteDataStore.Options(busyTimeout: Self.busyTimeout, readOnly: true, createIfMissing: false,
-                                              readerPoolSize: 1, logger: logger)
-        options.readsUnchangingFile = unchanging
-        let store = SQLiteDataStore(path: path, options: options)
+        let store = SQLiteDataStore(path: path, options: .init(
+            busyTimeout: Self.busyTimeout, readOnly: true, createIfMissing: false, readerPoolSize: 1,
+            readsUnchangingFile: unchanging, logger: logger))
         try store.setup()
         return store
     }
 
     func openWritable(path: String, layout: Layout, create: Bool, privateFile: Bool) throws -> any DataStore {
-        var options = SQLiteDataStore.Options(busyTimeout: Self.busyTimeout, createIfMissing: create, readerPoolSize: 1,
-                                              logger: logger)
-        options.buildsPrivateFile = privateFile
         // An existing file is another program's database: it keeps its journal mode, so that a
         // run that stops, fails or is a dry run leaves it as it was, and a finished one changes
         // only its rows.
-        options.keepsJournalMode = !create && !privateFile
-        let store = SQLiteDataStore(path: path, options: options)
+        let options = SQLiteDataStore.Options(busyTimeout: Self.busyTimeout, createIfMissing: create, readerPoolSize: 1,
+                                              keepsJournalMode: !create && !privateFile, logger: logger)
+        let store = privateFile ? SQLiteDataStore.buildingPrivateFile(at: path, options: options)
+            : SQLiteDataStore(path: path, options: options)
         try store.setup()
         return store
     }
