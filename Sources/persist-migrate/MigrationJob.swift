@@ -3,7 +3,6 @@ import Logging
 import Persist
 import PersistGDBM
 import PersistPostgres
-import PersistSQLite
 
 /// One run of the tool: opens the stores, stages the target, runs the migration, and swaps the
 /// finished target into place — remembering how far it got, to choose the exit status.
@@ -34,6 +33,8 @@ final class MigrationJob {
     /// leaves them out, and the summary says so.
     private(set) var skippedSourceTables: [(name: String, reason: String)] = []
     private var recoveryCopy: String?
+    /// The recovered copy and its companion files, removed when the run ends.
+    private var recoveryFiles: [String] = []
 
     init(source: StorePlan, target: StorePlan, recover: Bool, rawType: String, batchSize: Int?, logger: Logger,
          signals: SignalWatcher) {
@@ -46,119 +47,59 @@ final class MigrationJob {
         self.signals = signals
     }
 
-    /// The tables of an SQL source whose rows a copy cannot take: those without a usable key, and
-    /// those whose name (or two of whose columns' names) is another spelling of one Swift finds
-    /// equal; its views, whose definitions a copy does not carry; its virtual tables (an FTS index
-    /// keeps its text in shadow tables) and foreign tables, whose rows a copy does not carry
-    /// (shadow and internal tables, and partitions, hold nothing beyond those).
-    private static let viewLeftBehind = "whose definition a copy does not carry (recreate it with its SQL)"
-
-    private static func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
-        if let sqlite = store as? SQLiteDataStore {
-            return try sqlite.skippedTables().compactMap { table in
-                switch table.reason {
-                case .noUsableKey, .ambiguousName: return (table.name, table.reason.description)
-                case .view: return (table.name, "a view, \(Self.viewLeftBehind)")
-                case .virtualTable:
-                    return (table.name, "a virtual table, whose rows its module keeps (an FTS table's in its shadow tables) "
-                                + "and a copy does not carry (recreate it with its SQL and fill it again)")
-                default: return nil
-                }
-            }
-        }
-        if let postgres = store as? PostgresDataStore {
-            return try postgres.skippedTables().compactMap { table in
-                switch table.reason {
-                case .noUsableKey, .inheritedFrom, .ambiguousName: return (table.name, table.reason.description)
-                case .view, .materializedView: return (table.name, "\(table.reason), \(Self.viewLeftBehind)")
-                case .foreignTable: return (table.name, "a foreign table, whose rows another server holds and a copy does not carry")
-                default: return nil
-                }
-            }
-        }
-        return []
-    }
-
     func run(options: MigrationOptions, progress: ((MigrationProgress) -> Void)?) throws -> MigrationReport {
         defer { removeRecoveryCopy() }
+        let targetDriver = try StoreDrivers.driver(for: target, logger: logger)
         stage = .openingSource
-        if source.needsRecovery { try recoverSource() }
-        let sourcePath = recoveryCopy ?? source.path
-        // An SQLite database in WAL mode without a log is complete by itself: read it as an
-        // unchanging file (nothing is created beside it) and check afterwards that it was.
-        var fingerprint: SourceFingerprint?
-        if case .sqlite(wal: true) = source.finding, !FileSystem.exists(source.path + SQLiteDataStore.logSuffix),
-           !FileSystem.exists(source.path + SQLiteDataStore.sharedMemorySuffix) {
-            fingerprint = SourceFingerprint(path: source.path)
-        }
-        let sourceStore: any DataStore
-        if let url = source.postgres {
-            sourceStore = try signals.interruptible({ [logger] in try PostgresDriver.openSource(url, logger: logger) },
-                                                    abandoned: { try? $0.tearDown() })
-        } else {
-            sourceStore = try StoreDrivers.driver(for: source.kind, logger: logger)
-                .openReadOnly(path: sourcePath, layout: source.layout, unchanging: fingerprint != nil)
-        }
+        if source.needsRecovery { try recoverSource(besides: targetDriver) }
+        let sourceDriver = try StoreDrivers.driver(for: source, logger: logger)
+        let opened = try sourceDriver.openSource(at: recoveryCopy ?? source.path, signals: signals)
+        let sourceStore = opened.store
         defer { try? sourceStore.tearDown() }
-        skippedSourceTables = try Self.skippedTables(of: sourceStore)
+        skippedSourceTables = try sourceDriver.skippedTables(of: sourceStore)
         try signals.check()
         var options = options
         try configure?(&options, source, target)
+        // Checked before the target commits: a target written in place then rolls back, and
+        // "nothing was written" stays true.
+        if let check = opened.checkUnchanged { options.beforeCommit = check }
 
         stage = .openingTarget
-        if let url = target.postgres {
-            // One transaction, whatever --batch-size says: the target is as it was or complete.
-            options.batchSize = batchSize ?? 5_000
-            options.atomic = true
-            let store = try signals.interruptible({ [logger] in try PostgresDriver.open(url, logger: logger) },
-                                                  abandoned: { try? $0.tearDown() })
-            if let sourceURL = source.postgres, let sourceStore = sourceStore as? PostgresDataStore {
-                do {
-                    try PostgresDriver.checkDistinct(source: sourceStore, sourceURL, target: store, url)
-                } catch {
-                    try? store.tearDown()
-                    throw error
-                }
-            }
-            return try copy(from: sourceStore, to: store, options: options, progress: progress, fingerprint: fingerprint)
-        }
-        let targetDriver = try StoreDrivers.driver(for: target.kind, logger: logger)
-        // Without --batch-size, an SQLite target takes one transaction: SQLite writes each page
-        // once, instead of once per batch, and holds nothing in memory for it.
         options.batchSize = batchSize ?? 5_000
-        options.atomic = targetDriver.writesInOneBlock && batchSize == nil
-        // An existing target reached through a symbolic link is rebuilt beside the file the link
-        // points to, and replaces that file: the link stays, and the copy made of the old
-        // contents is a copy of the file, never a second link to it. A new target named by a link
-        // to a file not made yet is built where the link leads, and the link stays too.
-        let finalPath = target.exists ? FileSystem.canonical(target.path)
-            : FileSystem.danglingLinkDestination(target.path) ?? target.path
-        StagingFile.removeLeftovers(of: finalPath, companions: targetDriver.companionFiles)
-        var copyExisting: (@Sendable (String, String, StoreDriver.Layout) throws -> Void)?
-        if target.exists {
-            switch targetDriver.existingTargetStrategy {
-            case .singleTransaction:
-                let store = try targetDriver.openWritable(path: target.path, layout: target.layout, create: false,
-                                                          privateFile: false)
-                options.atomic = true
-                return try copy(from: sourceStore, to: store, options: options, progress: progress,
-                                fingerprint: fingerprint)
-            case .stagedCopy(let copy):
-                copyExisting = copy
+        targetDriver.removeLeftovers()
+        switch targetDriver.targetStrategy {
+        case .oneTransaction:
+            // One transaction, whatever --batch-size says: the target is as it was or complete.
+            options.atomic = true
+            let store = try targetDriver.openTarget(at: target.path, create: false, privateFile: false, signals: signals)
+            do {
+                try targetDriver.checkDistinct(target: store, source: sourceStore, sourcePlan: source)
+            } catch {
+                try? store.tearDown()
+                throw error
             }
+            return try copy(from: sourceStore, to: store, options: options, progress: progress)
+        case .stagedFile(let finalPath, let inOneBlock, let copyExisting):
+            options.atomic = inOneBlock && batchSize == nil
+            return try copyStaged(from: sourceStore, into: finalPath, driver: targetDriver, copyExisting: copyExisting,
+                                  options: options, progress: progress)
         }
+    }
 
-        let staging = StagingFile(finalPath: finalPath, companions: targetDriver.companionFiles)
+    /// Builds the target in a staging file beside `finalPath` (filled with a copy of the existing
+    /// target first, by `copyExisting`), and renames it into place once the copy is complete.
+    private func copyStaged(
+        from sourceStore: any DataStore, into finalPath: String, driver: any StoreDriver,
+        copyExisting: (@Sendable (String, String) throws -> Void)?, options: MigrationOptions,
+        progress: ((MigrationProgress) -> Void)?
+    ) throws -> MigrationReport {
+        let staging = StagingFile(finalPath: finalPath, companions: driver.companionFiles)
         stagingPath = staging.path
         do {
-            if let copyExisting {
-                try copyExisting(finalPath, staging.path, target.layout)
-            }
+            try copyExisting?(finalPath, staging.path)
             try signals.check()
-            let store = try targetDriver.openWritable(path: staging.path, layout: target.layout, create: !target.exists,
-                                                      privateFile: true)
-            let report = try copy(from: sourceStore, to: store, options: options, progress: progress,
-                                  fingerprint: fingerprint)
+            let store = try driver.openTarget(at: staging.path, create: !target.exists, privateFile: true, signals: signals)
+            let report = try copy(from: sourceStore, to: store, options: options, progress: progress)
             if options.dryRun {
                 staging.discard()
             } else {
@@ -176,17 +117,10 @@ final class MigrationJob {
     /// Runs the migration into an open target and closes it; the target is closed on failure too.
     private func copy(
         from sourceStore: any DataStore, to targetStore: any DataStore, options: MigrationOptions,
-        progress: ((MigrationProgress) -> Void)?, fingerprint: SourceFingerprint?
+        progress: ((MigrationProgress) -> Void)?
     ) throws -> MigrationReport {
         stage = .copying
         let report: MigrationReport
-        var options = options
-        if let fingerprint {
-            // Before the commit: a target written in place (an existing SQLite file, a PostgreSQL
-            // database) then rolls back, and "nothing was written" stays true.
-            let path = source.path
-            options.beforeCommit = { try fingerprint.check(path) }
-        }
         do {
             report = try Migration(source: sourceStore, target: targetStore, options: options)
                 .run(progress: progress, cancellation: signals.cancellation)
@@ -199,23 +133,23 @@ final class MigrationJob {
         return report
     }
 
-    /// `--recover`: the source is copied beside the target and the copy recovered; the source
-    /// itself is never touched. Without `--recover`, the run stops with 66 and says so.
-    private func recoverSource() throws {
+    /// `--recover`: the source is copied beside the target (where `targetDriver` keeps scratch
+    /// files) and the copy recovered; the source itself is never touched. Without `--recover`, the
+    /// run stops with 66 and says so.
+    private func recoverSource(besides targetDriver: any StoreDriver) throws {
         guard recover else {
             throw ToolFailure(.sourceUnavailable, code: "needsRecovery",
                               "the source \(source.path) needs recovery: the program that last wrote it did not close it "
                                 + "cleanly", hint: "run again with --recover: persist-migrate recovers a copy and copies "
                                 + "from that, leaving \(source.path) as it is")
         }
-        // Beside the target, which the run writes anyway; a server target has no directory, so the
-        // copy goes to the temporary directory then.
-        let besides = target.postgres == nil ? target.path : FileManager.default.temporaryDirectory
-            .appendingPathComponent(LiteralPath.url(source.path).lastPathComponent).path
+        let (besides, folder) = targetDriver.scratchPlace(for: LiteralPath.url(source.path).lastPathComponent)
         // Copies that runs killed before they finished left there (in the temporary folder, no
         // later run's staging would find them) go first; a running migration keeps its own.
         StagingFile.removeLeftovers(of: besides, companions: { _ in [] })
         let copy = StagingFile(finalPath: besides, companions: { _ in [] }).path + ".recovering"
+        let driver = GDBMDriver(plan: source, logger: logger)
+        recoveryFiles = [copy] + driver.companionFiles(of: copy)
         recoveryCopy = copy
         do {
             // The file itself: a copy of a symbolic link would be a link, and recovering it
@@ -223,25 +157,18 @@ final class MigrationJob {
             try FileManager.default.copyItem(atPath: FileSystem.canonical(source.path), toPath: copy)
         } catch {
             // The copy goes where the target does: failing to make it is the target side's failure.
-            let folder = target.postgres == nil ? "the target's folder" : "the temporary folder"
             throw ToolFailure(.cannotCreate, code: "recoveryCopy",
                               "cannot copy \(source.path) to \(copy) to recover it: \(FileSystem.reason(error))",
                               hint: "check that \(folder) exists, is writable and has room for a copy of the source")
         }
-        recovery = try GDBMDataStore.recover(path: copy, keepBackup: false, logger: logger)
-        if !source.layoutGiven,
-           let layout = try StoreResolver.detectLayout(path: copy, finding: source.finding, role: "source", rawType: rawType) {
-            source.layout = layout
-            source.layoutDetected = true
-        }
+        let recovered = try driver.recover(copy: copy, rawType: rawType)
+        source = recovered.plan
+        recovery = recovered.report
         try signals.check()
     }
 
     private func removeRecoveryCopy() {
-        guard let recoveryCopy else { return }
-        for file in [recoveryCopy] + GDBMDataStore.companionSuffixes.map({ recoveryCopy + $0 }) {
-            try? FileManager.default.removeItem(atPath: file)
-        }
+        for file in recoveryFiles { try? FileManager.default.removeItem(atPath: file) }
     }
 
     /// The exit status for an error this run raised.

@@ -8,144 +8,72 @@ import PersistGDBM
 struct PersistMigrate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "persist-migrate",
-        abstract: "Copy every item from one Persist store to another: streamed, verified, never half-written.",
+        abstract: "Copy a store's items into another, verified and never half-written.",
         usage: """
             persist-migrate OLD NEW [options]
             persist-migrate --from <kind> --to <kind> OLD NEW [options]
             persist-migrate --from <kind>:<path> --to <kind>:<path> [options]
-            persist-migrate OLD postgresql://user@host:port/db[?schema=NAME] [options]
             """,
         discussion: """
-            The kinds are gdbm, sqlite and postgresql (or postgres). A PostgreSQL database is named by its \
-            URL, postgresql://user[:password]@host[:port]/database[?schema=NAME] or postgres://…, in place of a \
-            path, positionally or with --from/--to (--from postgres URL … works too); ?schema= picks the schema \
-            (public by default; a source's schema must exist, 66 otherwise, and a target's is created). The \
-            password is used to log in and never shown: the summary, --json, errors and logs print the URL \
-            without it. A PostgreSQL target receives the whole copy in one transaction \
-            with binary COPY, its tables recreated from adopted SQL tables with their key, declared types, NOT \
-            NULL, UNIQUE and indexes (built after the load).
-
-            A store given by its path alone has its kind detected from its \
-            content, as Python's dbm.whichdb does: the SQLite header, or the magic number of a GDBM file \
-            of any format. A GDBM file written by another program (without Persist's format record) is \
-            read in the raw layout, each key/value pair an item. A target that does not exist yet takes \
-            its kind from its name: .sqlite or .sqlite3, .gdbm or .dbm.
-
-            The source is opened read-only and never changed. A new target is built beside its final path \
-            and renamed into place when it is complete and verified; an existing SQLite target receives the \
-            copy in one transaction, and an existing GDBM target is copied, filled and swapped in. Whatever \
-            happens — an error, SIGINT, SIGTERM, even kill -9 — the target is either as it was or complete.
-
-            Items can be reshaped on the way: --rename-type Old=New, --rename-attribute Type.old=new and \
-            --drop-attribute Type.name (each repeatable) name types and attributes as the source has them; \
-            in Type.name, the type ends at the last dot. The rules apply together (two attributes may swap \
-            names). A malformed rule, an empty or invalid name, a type or attribute renamed to itself, renamed \
-            twice, or renamed and dropped, and two renames to one name are usage errors (64), found before \
-            anything is opened. Renaming a type to another type the source holds (unless --types leaves \
-            that one out), or an attribute to one an item already has, is a data error (65, naming the item), and nothing is written. A rule that \
-            matches no item of the source is not an error: the summary warns about it, and --json counts the \
-            items each rule applied to. An adopted SQL table is recreated as the rules reshape it: renamed, \
-            its columns renamed in its indexes and UNIQUE constraints too, a dropped column left out with \
-            each index or UNIQUE constraint that lists it (the summary notes each); a rule that names its key \
-            column leaves the table to be made from the items, as the summary says. For raw GDBM files, --raw-value utf8 reads each value as a string \
-            (invalid UTF-8 is a data error naming the key) and --raw-value json reads a JSON object's members \
-            as attributes (any other JSON value as the one attribute "value"; integers that fit 64 bits stay \
-            integers, other numbers are doubles); a raw target is written back the same way, JSON in \
-            canonical form (no spaces, sorted keys, shortest numbers). Renames see the decoded attributes.
+            Kinds: gdbm, sqlite, postgresql (a postgresql:// URL in place of the path).
+            A bare path's kind is read from the file, or a new target's from its name.
 
             Examples:
               persist-migrate old.db new.sqlite
               persist-migrate --from gdbm --to sqlite old.db new.sqlite
-              persist-migrate --from gdbm:old.db --to sqlite:new.sqlite
-              persist-migrate app.sqlite app.gdbm --types Restaurant,Review
-              persist-migrate legacy.dbm legacy.sqlite --raw-type Entry
-              persist-migrate old.db existing.sqlite --if-exists skip --json
-              persist-migrate legacy.sqlite \\
-                  'postgresql://app@db.example.com/shop?schema=legacy'
-              persist-migrate --from postgres --to sqlite \\
-                  'postgres://app@localhost/shop' back.sqlite
-              persist-migrate crashed.db new.sqlite --recover
-              persist-migrate notes.gdbm notes.sqlite --rename-type Note=Memo \\
-                  --rename-attribute Note.titel=title
-              persist-migrate sessions.dbm sessions.sqlite --raw-value json \\
-                  --drop-attribute Entry.csrf
+              persist-migrate legacy.sqlite 'postgresql://app@db.example.com/shop'
+              persist-migrate notes.gdbm notes.sqlite --rename-type Note=Memo
 
             Exit status:
-              0   done and verified (or verification turned off)
-              64  usage: a malformed store name or URL (a bad ?schema= included), an
-                  unknown kind or URL scheme, a bad option or reshape rule
-              65  data error: an item cannot be decoded, reshaped or stored, or
-                  verification found a difference
-              66  the source is missing, empty, not a store, or needs --recover; the
-                  source's PostgreSQL database does not exist
-              69  a PostgreSQL server cannot be reached (the message names host and
-                  port) or lost the connection
-              73  the target cannot be created, or already holds items (with
-                  --if-exists fail); the target's PostgreSQL database does not exist
-              74  input/output error, such as no room for the target (a full disk,
-                  the file size limit)
-              75  a store is locked by another process, or the source changed while
-                  it was copied
-              77  a PostgreSQL server refused the URL's user or password
-                  (authentication failed)
-              130 stopped by SIGINT, 143 by SIGTERM: the target was left as it was
+              0   done and verified    64  usage error          65  data error
+              66  source unusable      69  server unreachable   73  target refused
+              74  input/output error   75  store locked         77  login refused
+              130 SIGINT, 143 SIGTERM: stopped, with the target as it was
+
+            In full: the article "The persist-migrate tool" of the Persist documentation
+            (Sources/Persist/Persist.docc/PersistMigrateTool.md).
             """)
 
-    @Option(name: .long, help: ArgumentHelp("The store to copy from: a kind (with the path or URL given after the options), "
-                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"))
+    @Option(name: .long, help: ArgumentHelp("The store to copy from: kind, kind:path, path or URL.", valueName: "store"))
     var from: String?
 
-    @Option(name: .long, help: ArgumentHelp("The store to copy to: a kind (with the path or URL given after the options), "
-                                                + "kind:path, a path, or a PostgreSQL URL.", valueName: "store"))
+    @Option(name: .long, help: ArgumentHelp("The store to copy to: kind, kind:path, path or URL.", valueName: "store"))
     var to: String?
 
-    @Argument(help: ArgumentHelp("The paths of the stores whose --from or --to gives no path: the source's, then the "
-                                    + "target's.", valueName: "path"))
+    @Argument(help: ArgumentHelp("The paths --from and --to leave out: source, target.", valueName: "path"))
     var paths: [String] = []
 
-    @Option(name: .customLong("from-layout"), help: ArgumentHelp(
-        "The layout of a GDBM source: native, or raw for files written by other programs (detected when omitted)."))
+    @Option(name: .customLong("from-layout"), help: ArgumentHelp("Layout of a GDBM source.", valueName: "layout"))
     var fromLayout: GDBMDataStore.Options.Layout?
 
-    @Option(name: .customLong("to-layout"), help: ArgumentHelp(
-        "The layout of a GDBM target: native (the default for a new file), or raw (detected for an existing file when omitted)."))
+    @Option(name: .customLong("to-layout"), help: ArgumentHelp("Layout of a GDBM target.", valueName: "layout"))
     var toLayout: GDBMDataStore.Options.Layout?
 
-    @Option(name: .customLong("raw-type"), help: "The item type that raw GDBM key/value pairs are read as or written from.")
+    @Option(name: .customLong("raw-type"), help: ArgumentHelp("Item type of raw GDBM pairs.", valueName: "type"))
     var rawType = "Entry"
 
     // Repeatable, as the reshape rules are: `--types A --types B` copies both, never only the last.
-    @Option(name: .long, help: ArgumentHelp("Copy only these item types, named as the source has them (before any "
-                                                + "--rename-type; comma-separated, or the option repeated); the "
-                                                + "summary notes a type the source does not have.", valueName: "A,B"))
+    @Option(name: .long, help: ArgumentHelp("Copy only these item types (repeatable).", valueName: "A,B"))
     var types: [String] = []
 
-    @Option(name: .customLong("if-exists"), help: "Items the target already holds: fail (write nothing), replace, or skip.")
+    @Option(name: .customLong("if-exists"), help: ArgumentHelp("Items the target already holds.", valueName: "policy"))
     var ifExists: MigrationOptions.ExistingItems = .fail
 
     // Unconditional, so that a negative count reaches the check below instead of reading as an option.
     @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp(
-        "Items per target write block (default 5000). Without it, an SQLite target takes the whole copy in one "
-            + "transaction, the fastest way, in constant memory.",
-        valueName: "n"))
+        "Items per target write block (default 5000).", valueName: "n"))
     var batchSize: Int?
 
     @Flag(name: .customLong("no-verify"), help: "Skip the verification pass.")
     var noVerify = false
 
-    @Flag(name: .customLong("dry-run"), help: ArgumentHelp(
-        "Copy as a real run does, then throw it away: a new target or an existing GDBM file is built in a staging copy "
-            + "that is removed, an existing SQLite target or a PostgreSQL target gets one transaction that is rolled "
-            + "back, without verification. The target's rules apply and the run fails where the real one would; report "
-            + "what would be copied."))
+    @Flag(name: .customLong("dry-run"), help: "Copy as a real run does, then throw the copy away.")
     var dryRun = false
 
-    @Flag(name: .long, help: ArgumentHelp(
-        "Recover a GDBM source that was not closed cleanly: a copy of it is recovered and copied from; the source "
-            + "itself is never changed."))
+    @Flag(name: .long, help: "Copy from a recovered copy of an unclosed GDBM file.")
     var recover = false
 
-    @Option(name: .long, help: "auto: a live bar on a terminal, plain lines otherwise; always; never. Shown on standard error.")
+    @Option(name: .long, help: ArgumentHelp("Progress on standard error; auto: a bar on a terminal.", valueName: "when"))
     var progress: ProgressDisplay.Mode = .auto
 
     @OptionGroup(title: "Reshaping")
@@ -154,7 +82,7 @@ struct PersistMigrate: ParsableCommand {
     @Flag(name: .long, help: "Print a machine-readable summary on standard output.")
     var json = false
 
-    @Flag(name: .long, help: "Also log what the stores do (tables created, journals replayed) on standard error.")
+    @Flag(name: .long, help: "Log what the stores do on standard error.")
     var verbose = false
 
     var selectedTypes: [String]? {

@@ -66,6 +66,28 @@ struct MigrationTransformTests {
         #expect(report.omitted == 12 && report.verified)
     }
 
+    @Test("decode runs before the reshape: the rules name, check and count the decoded attributes")
+    func decodesBeforeReshape() throws {
+        let people = (0..<10).map { Item(itemType: "Person", id: .int(Int64($0)), attributes: ["name": .string("Ada L\($0)")]) }
+        let source = try Self.open(holding: people + [Item(itemType: "Person", id: 99, attributes: ["name": "Plato"])])
+        let target = try Self.open()
+        var options = MigrationOptions()
+        options.decode = { item in
+            guard case .string(let name)? = item["name"], let space = name.firstIndex(of: " ") else { return item }
+            var decoded = item
+            decoded["name"] = nil
+            decoded["first"] = .string(String(name[..<space]))
+            decoded["last"] = .string(String(name[name.index(after: space)...]))
+            return decoded
+        }
+        options.reshape = MigrationReshape([.renameAttribute("last", ofType: "Person", to: "surname")])
+        let report = try Migration(source: source, target: target, options: options).run()
+        #expect(report.verified && report.written == 11)
+        #expect(report.reshape.map(\.items) == [10])
+        #expect(try target.read { try $0.item(ofType: "Person", id: 3) }?.attributes == ["first": "Ada", "surname": "L3"])
+        #expect(try target.read { try $0.item(ofType: "Person", id: 99) }?.attributes == ["name": "Plato"])
+    }
+
     @Test("the transform runs after the reshape and may change values; verification compares transformed items")
     func transformsAfterReshape() throws {
         let source = try Self.open(holding: Self.notes())

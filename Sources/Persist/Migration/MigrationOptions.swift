@@ -38,7 +38,7 @@ public struct MigrationOptions: Sendable {
     /// whole copy commits. ``batchSize`` then only sets how many items are read between writes.
     public var atomic: Bool
     /// Types and attributes renamed or dropped on the way (none by default). Applied to every item
-    /// read, before ``transform``; see ``MigrationReshape``.
+    /// read, after ``decode`` and before ``transform``; see ``MigrationReshape``.
     public var reshape: MigrationReshape
     /// Gives the item to write for each item read (after ``reshape``), or `nil` to leave it out;
     /// `nil` (the default) copies items as they are.
@@ -64,10 +64,28 @@ public struct MigrationOptions: Sendable {
     /// throws ``DataStoreError/Code/misuse`` there, and the run stops as for any other error of
     /// the transform.
     public var transform: (@Sendable (Item) throws -> Item?)?
-    /// Turns each item read into the item ``reshape`` sees, as ``transform`` runs after it (and
-    /// under the same rules): `persist-migrate`'s `--raw-value` decodes raw values into the
-    /// attributes its rules name, so that the rules are checked and counted as any others.
-    package var decode: (@Sendable (Item) throws -> Item)?
+    /// Turns each item read into the item ``reshape`` sees: for attributes the source keeps
+    /// encoded (a JSON text, a packed field), so that the rules name the decoded attributes and
+    /// are checked and counted on them. `nil` (the default) gives the rules the items as read.
+    ///
+    /// ```swift
+    /// options.decode = { item in
+    ///     // "Ada Lovelace" in `name` becomes `first` and `last`.
+    ///     guard case .string(let name)? = item["name"], let space = name.firstIndex(of: " ") else { return item }
+    ///     var decoded = item
+    ///     decoded["name"] = nil
+    ///     decoded["first"] = .string(String(name[..<space]))
+    ///     decoded["last"] = .string(String(name[name.index(after: space)...]))
+    ///     return decoded
+    /// }
+    /// options.reshape = MigrationReshape([.renameAttribute("last", ofType: "Person", to: "surname")])
+    /// ```
+    ///
+    /// It runs under the same rules as ``transform``: once for every item read, on the reading
+    /// thread, giving the same result for the same item, and an error it throws stops the run
+    /// naming the item. A run that decodes or transforms items recreates no table from the
+    /// source's schema: the target makes its tables from the items.
+    public var decode: (@Sendable (Item) throws -> Item)?
     /// Runs once every item is written: with ``atomic``, inside the one write block, after
     /// verification and before the commit, so that an error it throws rolls everything back;
     /// otherwise after the last batch commits. The run ends with the error it throws. `nil` (the

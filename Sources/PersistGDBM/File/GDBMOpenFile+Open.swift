@@ -5,7 +5,7 @@ import Persist
 extension GDBMOpenFile {
     /// Opens `path` as `options` say: checks the file, waits for locks, replays or discards a
     /// journal, and checks the native format record. Nothing is written to a file that fails a check.
-    static func open(path: String, options: GDBMDataStore.Options) throws -> GDBMOpenFile {
+    static func open(path: String, options: GDBMDataStore.Options, buildsPrivateFile: Bool) throws -> GDBMOpenFile {
         let codec = try options.layout.codec()
         let logger = options.logger
         let deadline = ContinuousClock.now + options.lockWait
@@ -44,7 +44,8 @@ extension GDBMOpenFile {
         let format = try checkFormat(path: path, codec: codec, handle: handle, logger: logger)
         let catalog = try loadCatalog(path: path, codec: codec, handle: handle)
         logger.debug("opened GDBM file", metadata: ["store": .string(path), "layout": .string("\(options.layout)")])
-        return GDBMOpenFile(path: path, filePath: filePath, options: options, codec: codec, handle: handle, claim: claim,
+        return GDBMOpenFile(path: path, filePath: filePath, options: options, buildsPrivateFile: buildsPrivateFile,
+                            codec: codec, handle: handle, claim: claim,
                            needsFormatRecord: format.needsRecord, formatVersion: format.version, catalog: catalog)
     }
 

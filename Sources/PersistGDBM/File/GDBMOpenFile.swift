@@ -22,6 +22,9 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// code rebuilt through ``withRawHandle(_:)`` (`gdbm_reorganize`) and the handle now has open.
     var identity: FileIdentity? { state.withLock { $0.identity } }
     let options: GDBMDataStore.Options
+    /// A new file that only this store uses and that is thrown away if the work fails
+    /// (``GDBMDataStore/buildingPrivateFile(at:options:)``): no journal, bulk loads written at once.
+    let buildsPrivateFile: Bool
     let codec: GDBMLayoutCodec
     let handle: GDBMHandle
     let snapshot: SnapshotLock
@@ -59,17 +62,19 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// - Parameters:
     ///   - path: the path the store was given, for messages.
     ///   - filePath: the same file with symbolic links resolved, beside which the journal lives.
-    init(path: String, filePath: String, options: GDBMDataStore.Options, codec: GDBMLayoutCodec, handle: GDBMHandle,
-         claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64, catalog: GDBMIndexCatalog) {
+    init(path: String, filePath: String, options: GDBMDataStore.Options, buildsPrivateFile: Bool, codec: GDBMLayoutCodec,
+         handle: GDBMHandle, claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64,
+         catalog: GDBMIndexCatalog) {
         self.path = path
         self.filePath = filePath
         absolutePath = LiteralPath.absolute(path)
         self.options = options
+        self.buildsPrivateFile = buildsPrivateFile
         self.codec = codec
         self.handle = handle
         self.claim = claim
         snapshot = SnapshotLock(location: path)
-        journal = options.readOnly || options.buildsPrivateFile
+        journal = options.readOnly || buildsPrivateFile
             ? nil : GDBMJournal(databasePath: filePath, durability: options.durability)
         state.withLock { state in
             state.identity = FileIdentity.existing(filePath)
@@ -259,7 +264,7 @@ final class GDBMOpenFile: @unchecked Sendable {
     /// The store's own path is checked, as live queries and the SQLite store check theirs: a
     /// symbolic link that now leads to another file no longer names the file the store writes.
     private func checkStillInPlace() throws {
-        guard let identity, !options.buildsPrivateFile else { return }
+        guard let identity, !buildsPrivateFile else { return }
         try identity.checkStillAt(absolutePath, file: "the GDBM file", location: path)
     }
 

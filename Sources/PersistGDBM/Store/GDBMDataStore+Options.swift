@@ -60,10 +60,6 @@ extension GDBMDataStore {
         /// level, a commit that failed half-way as an error, files created or adopted and
         /// lifecycle events at debug level. The default logs nothing.
         public var logger: Logger
-        /// The file is a new one that only this store uses until it is closed, and that is thrown
-        /// away if the work fails (`persist-migrate`'s staging file): commits are applied without
-        /// the journal, and bulk loads write straight through. A crash leaves a file to discard.
-        package var buildsPrivateFile = false
 
         /// Options with the given values; the defaults open or create a native-layout file for
         /// reading and writing with `Durability.normal` and no lock wait.

@@ -46,6 +46,21 @@ public final class GDBMDataStore: EngineBackedDataStore {
         scheduler = WriteScheduler(engine: engine, logger: options.logger)
     }
 
+    private init(path: String, options: Options, buildsPrivateFile: Bool) {
+        self.path = path
+        self.options = options
+        engine = GDBMEngine(path: path, options: options, buildsPrivateFile: buildsPrivateFile)
+        scheduler = WriteScheduler(engine: engine, logger: options.logger)
+    }
+
+    /// A store that builds a new file at `path` that only it uses until it is closed, and that the
+    /// caller throws away if the work fails (`persist-migrate`'s staging file): commits are
+    /// applied without the journal, and bulk loads write straight through. A crash leaves a file
+    /// to discard, so the caller, not the store, keeps the data safe: no ``Options`` value gives this.
+    package static func buildingPrivateFile(at path: String, options: Options) -> GDBMDataStore {
+        GDBMDataStore(path: path, options: options, buildsPrivateFile: true)
+    }
+
     /// The C handle the escape hatch hands out: GDBM's `GDBM_FILE`.
     public typealias RawHandle = OpaquePointer
 

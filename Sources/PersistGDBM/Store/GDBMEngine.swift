@@ -6,17 +6,20 @@ import Persist
 final class GDBMEngine: DataStoreEngine {
     let location: String
     let options: GDBMDataStore.Options
+    /// Whether the file is built privately (see ``GDBMDataStore/buildingPrivateFile(at:options:)``).
+    let buildsPrivateFile: Bool
     let current = Locked<GDBMOpenFile?>(nil)
     /// The device and inode of the file while live queries watch it (see `GDBMEngine+Observation.swift`).
     let watchedFile = Locked<FileIdentity?>(nil)
 
-    init(path: String, options: GDBMDataStore.Options) {
+    init(path: String, options: GDBMDataStore.Options, buildsPrivateFile: Bool = false) {
         location = path
         self.options = options
+        self.buildsPrivateFile = buildsPrivateFile
     }
 
     func open() throws {
-        let openFile = try GDBMOpenFile.open(path: location, options: options)
+        let openFile = try GDBMOpenFile.open(path: location, options: options, buildsPrivateFile: buildsPrivateFile)
         current.withLock { $0 = openFile }
     }
 

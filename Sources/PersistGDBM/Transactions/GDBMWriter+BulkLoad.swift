@@ -2,14 +2,14 @@ import Persist
 
 /// The bulk-load path of a write block: records are encoded straight from rows (no dictionary per
 /// item) and, since the types are new to the file, stored without looking each key up first. In a
-/// private file being built (``GDBMDataStore/Options/buildsPrivateFile``) they are stored at once,
+/// private file being built (``GDBMDataStore/buildingPrivateFile(at:options:)``) they are stored at once,
 /// with `GDBM_INSERT` catching duplicates; otherwise they are buffered and committed through the
 /// journal like any block.
 extension GDBMWriter: BulkLoadWriter {
     func bulkInsert(_ rows: ArraySlice<ItemRow>) throws {
         try openFile.checkWritable()
         var direct: [(key: [UInt8], record: [UInt8], reference: ItemReference)] = []
-        if openFile.options.buildsPrivateFile { direct.reserveCapacity(rows.count) }
+        if openFile.buildsPrivateFile { direct.reserveCapacity(rows.count) }
         var scratch: [UInt8] = []
         var indexedTypes: [String: Bool] = [:]
         for row in rows {
@@ -22,7 +22,7 @@ extension GDBMWriter: BulkLoadWriter {
             }
             let (key, record) = try encode(row, scratch: &scratch)
             if case .int(let id) = row.id { writtenIntegerIDs[row.itemType] = max(writtenIntegerIDs[row.itemType] ?? id, id) }
-            if openFile.options.buildsPrivateFile {
+            if openFile.buildsPrivateFile {
                 direct.append((key, record, row.reference))
             } else if case .put = changes.updateValue(.put(record), forKey: key) {
                 throw DataStoreError(.alreadyExists, "\(row.reference) already exists in \(openFile.path)",
@@ -64,5 +64,5 @@ extension GDBMWriter: BulkLoadWriter {
     func finishBulkLoad() throws {}
 
     /// A private file takes bulk inserts at once; a journaled file only when the block commits.
-    var rollsBackBulkInserts: Bool { !openFile.options.buildsPrivateFile }
+    var rollsBackBulkInserts: Bool { !openFile.buildsPrivateFile }
 }

@@ -40,10 +40,10 @@ extension ColumnType {
             guard let string = UUIDCoding.string(bytes) else { throw corrupt("a uuid") }
             return .string(string)
         case .json:
-            guard let value = try JSONValueCoding.decode(bytes) else { throw corrupt("JSON") }
+            guard let value = try Self.json(bytes) else { throw corrupt("JSON") }
             return value.isNull ? nil : value
         case .jsonb:
-            guard bytes.first == 1, let value = try JSONValueCoding.decode(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
+            guard bytes.first == 1, let value = try Self.json(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
             else { throw corrupt("jsonb") }
             return value.isNull ? nil : value
         case .persistDate:
@@ -59,6 +59,23 @@ extension ColumnType {
             return value
         case .mixed:
             return try MixedValueCoding.decode(ArraySlice(bytes))
+        }
+    }
+
+    /// The value of a `json` or `jsonb` column's text, read to the nearest value; `nil` when it is
+    /// not JSON.
+    ///
+    /// - Throws: ``DecodingFailure`` (`unsupported`) for JSON that nests arrays and objects more
+    ///   than ``BinaryValueCoding/maximumDepth`` levels deep, which PostgreSQL keeps and no
+    ///   Persist value can hold.
+    private static func json(_ bytes: UnsafeRawBufferPointer) throws -> Value? {
+        do {
+            return try JSONValueCoding.lenient.decode(bytes)
+        } catch let failure as JSONValueCoding.Failure where failure.reason == .tooDeep {
+            throw DecodingFailure("holds JSON that nests arrays and objects more than \(BinaryValueCoding.maximumDepth) "
+                + "levels deep, which no Persist value can; flatten it with SQL", code: .unsupported)
+        } catch {
+            return nil
         }
     }
 
@@ -112,10 +129,11 @@ extension ColumnType {
         case (.uuid, .string(let string)):
             return UUIDCoding.bytes(string).map { .raw(type: PGType.uuid, bytes: $0) }
         case (.json, _):
-            return JSONValueCoding.encode(value).map { .raw(type: PGType.json, bytes: Array($0.utf8)) }
+            return (try? JSONValueCoding.lenient.encode(value)).map { .raw(type: PGType.json, bytes: $0) }
         case (.jsonb, _):
-            guard let text = JSONValueCoding.encode(value), !text.contains("\\u0000") else { return nil }
-            return .raw(type: PGType.jsonb, bytes: [1] + Array(text.utf8))
+            guard let text = try? JSONValueCoding.lenient.encode(value),
+                  !String(decoding: text, as: UTF8.self).contains("\\u0000") else { return nil }
+            return .raw(type: PGType.jsonb, bytes: [1] + text)
         case (.persistDate, .date(let date)):
             return .raw(type: persistDateOID, bytes: TimeCoding.composite(date))
         case (.encoded(let kind), _) where value.kind == kind:
@@ -195,10 +213,11 @@ extension ColumnType {
             if TimeCoding.microseconds(from: TimeCoding.date(fromMicroseconds: micros)) == micros { return nil }
             return "a timestamp whose microsecond a Date, which counts seconds from 2001 in a double, does not keep"
         case .json:
-            return JSONValueCoding.inexactness(bytes)
+            return JSONValueCoding.lenient.inexactness(bytes, numberIsExact: NumericCoding.isExact)
         case .jsonb:
             guard bytes.first == 1 else { return nil }
-            return JSONValueCoding.inexactness(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
+            return JSONValueCoding.lenient.inexactness(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()),
+                                                       numberIsExact: NumericCoding.isExact)
         default:
             return nil
         }

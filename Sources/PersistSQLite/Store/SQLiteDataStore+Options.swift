@@ -37,19 +37,30 @@ extension SQLiteDataStore {
         /// a warning, and failures of asynchronous writes nobody waited for as errors. The default
         /// logs nothing.
         public var logger: Logger
-        /// The database is a new file that only this store uses until it is closed, and that is
-        /// thrown away if the work fails (`persist-migrate`'s staging file): write blocks keep their
-        /// rollback journal in memory and do not sync, so that each page is written once, and the
-        /// file is switched to WAL mode when the store closes. A crash leaves a file to discard.
-        package var buildsPrivateFile = false
-        /// With ``readOnly``: the file is opened with SQLite's `immutable` flag, so that nothing is
-        /// created beside it (no `-wal`, no `-shm`) and no lock is taken. Only for a file that
-        /// nothing writes while the store is open; the caller checks that it did not change.
-        package var readsUnchangingFile = false
-        /// The file keeps the journal mode it has instead of switching to WAL mode: for a database
-        /// of other programs that a run must leave as it found it (`persist-migrate`'s existing
-        /// target). In a rollback-journal mode, reads and writes wait for each other.
-        package var keepsJournalMode = false
+        /// With ``readOnly``: opens the file with SQLite's `immutable` flag, so that nothing is
+        /// created beside it (no `-wal`, no `-shm`) and no lock is taken: for a database on
+        /// read-only media, or a copy that must stay exactly as it is. A database in WAL mode is
+        /// read without its log, as the file itself holds it.
+        ///
+        /// Only for a file that nothing writes while the store is open: SQLite neither notices nor
+        /// prevents a change, and reads may then give wrong results or fail as `corrupt`. Without
+        /// ``readOnly``, setup throws `invalidArgument`.
+        ///
+        /// ```swift
+        /// let archive = SQLiteDataStore(path: "/mnt/archive/2019.sqlite",
+        ///                               options: .init(readOnly: true, readsUnchangingFile: true))
+        /// ```
+        public var readsUnchangingFile: Bool
+        /// Keeps the journal mode the database has instead of switching it to WAL mode: for a
+        /// database that other programs share and expect as they left it (an SQLite older than
+        /// 3.7, or a network file system, where WAL mode does not work). A new file gets SQLite's
+        /// default, `delete`. In a rollback-journal mode, reads and writes wait for each other's
+        /// locks, up to ``busyTimeout``, instead of running side by side.
+        ///
+        /// ```swift
+        /// let shared = SQLiteDataStore(path: "legacy.sqlite", options: .init(keepsJournalMode: true))
+        /// ```
+        public var keepsJournalMode: Bool
 
         /// Options; every argument has a default.
         public init(
@@ -59,6 +70,8 @@ extension SQLiteDataStore {
             createIfMissing: Bool = true,
             readerPoolSize: Int = 4,
             changePollInterval: Duration = .milliseconds(50),
+            readsUnchangingFile: Bool = false,
+            keepsJournalMode: Bool = false,
             logger: Logger = Logger(label: "persist.sqlite", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
             self.durability = durability
@@ -67,11 +80,13 @@ extension SQLiteDataStore {
             self.createIfMissing = createIfMissing
             self.readerPoolSize = readerPoolSize
             self.changePollInterval = changePollInterval
+            self.readsUnchangingFile = readsUnchangingFile
+            self.keepsJournalMode = keepsJournalMode
             self.logger = logger
         }
 
-        /// Throws `invalidArgument` for an empty path, a negative busy timeout, a negative pool size
-        /// or a poll interval that is not positive.
+        /// Throws `invalidArgument` for an empty path, a negative busy timeout, a negative pool size,
+        /// a poll interval that is not positive, or ``readsUnchangingFile`` without ``readOnly``.
         func validate(path: String) throws {
             if path.isEmpty {
                 throw DataStoreError(.invalidArgument, "the SQLite store was given an empty path; give the path of "
@@ -88,6 +103,10 @@ extension SQLiteDataStore {
             if readerPoolSize < 0 {
                 throw DataStoreError(.invalidArgument, "the reader pool size for the SQLite database at \(path) is "
                     + "\(readerPoolSize); give 0 or more", path: path)
+            }
+            if readsUnchangingFile && !readOnly {
+                throw DataStoreError(.invalidArgument, "the SQLite database at \(path) is to be read as an unchanging "
+                    + "file, which only a read-only store can do; set readOnly too", path: path)
             }
         }
     }

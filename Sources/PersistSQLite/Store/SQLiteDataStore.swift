@@ -49,11 +49,20 @@ public final class SQLiteDataStore: EngineBackedDataStore {
         self.init(path: path, options: options, isScratch: false)
     }
 
-    private init(path: String, options: Options, isScratch: Bool) {
+    private init(path: String, options: Options, isScratch: Bool, buildsPrivateFile: Bool = false) {
         self.path = path
         self.options = options
-        engine = SQLiteEngine(path: path, options: options, isScratch: isScratch)
+        engine = SQLiteEngine(path: path, options: options, isScratch: isScratch, buildsPrivateFile: buildsPrivateFile)
         scheduler = WriteScheduler(engine: engine, logger: options.logger)
+    }
+
+    /// A store that builds a new database at `path` that only it uses until it is closed, and that
+    /// the caller throws away if the work fails (`persist-migrate`'s staging file): write blocks
+    /// keep their rollback journal in memory and do not sync, so that each page is written once,
+    /// and the file is switched to WAL mode when the store closes. A crash leaves a file to
+    /// discard, so the caller, not the store, keeps the data safe: no ``Options`` value gives this.
+    package static func buildingPrivateFile(at path: String, options: Options) -> SQLiteDataStore {
+        SQLiteDataStore(path: path, options: options, isScratch: false, buildsPrivateFile: true)
     }
 
     /// A store on a private, empty database in RAM-backed storage, for tests.
@@ -63,8 +72,8 @@ public final class SQLiteDataStore: EngineBackedDataStore {
     /// there is none, and is removed when the store is deinitialized. Its data survives
     /// ``tearDown()`` and ``setup()`` of the same object, as with `InMemoryDataStore`. SQLite's
     /// own in-memory databases cannot serve a snapshot read while a write transaction is open,
-    /// which the `DataStore` contract requires. Durability is off; `readOnly` and
-    /// `createIfMissing` are ignored.
+    /// which the `DataStore` contract requires. Durability is off; `readOnly`,
+    /// `readsUnchangingFile`, `keepsJournalMode` and `createIfMissing` are ignored.
     ///
     /// ```swift
     /// let store = SQLiteDataStore.inMemory()
@@ -77,6 +86,9 @@ public final class SQLiteDataStore: EngineBackedDataStore {
             && isDirectory.boolValue && FileManager.default.isWritableFile(atPath: shared)
             ? shared : FileManager.default.temporaryDirectory.path
         let path = (directory as NSString).appendingPathComponent("persist-\(UUID().uuidString).sqlite")
+        var options = options
+        options.readsUnchangingFile = false
+        options.keepsJournalMode = false
         return SQLiteDataStore(path: path, options: options, isScratch: true)
     }
 

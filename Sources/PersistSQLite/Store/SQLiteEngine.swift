@@ -15,6 +15,8 @@ final class SQLiteEngine: BulkLoadingEngine {
     let options: SQLiteDataStore.Options
     /// Whether the database is a private scratch file (the in-memory variant).
     private let isScratch: Bool
+    /// Whether the database is a new file built privately (see ``SQLiteDataStore/buildingPrivateFile(at:options:)``).
+    private let buildsPrivateFile: Bool
     private let pool: ReaderPool<SQLiteConnection>
     private let schemas = SQLiteSchemaCache(capacity: 4)
     /// While live queries watch for other processes' commits: the writer's last `data_version`
@@ -27,10 +29,11 @@ final class SQLiteEngine: BulkLoadingEngine {
     /// connections opened later name the writer's file, whatever the working directory is by then.
     private let openName: Locked<(name: String, flags: Int32)>
 
-    init(path: String, options: SQLiteDataStore.Options, isScratch: Bool) {
+    init(path: String, options: SQLiteDataStore.Options, isScratch: Bool, buildsPrivateFile: Bool = false) {
         location = path
         self.options = options
         self.isScratch = isScratch
+        self.buildsPrivateFile = buildsPrivateFile
         let timeout = options.busyTimeout
         let openName = Locked(Self.fileName(LiteralPath.absolute(path), options: options))
         self.openName = openName
@@ -141,8 +144,8 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     /// Switches the file to WAL mode and sets the durability.
     private func configure(_ connection: SQLiteConnection) throws {
-        if options.buildsPrivateFile {
-            // Nobody else reads the file while it is built: no log, no syncs (see Options).
+        if buildsPrivateFile {
+            // Nobody else reads the file while it is built: no log, no syncs.
             _ = try connection.text("PRAGMA journal_mode = MEMORY", operation: "Setting the journal mode")
             try connection.executeOnce("PRAGMA synchronous = OFF", operation: "Setting the durability")
             return
@@ -195,7 +198,7 @@ final class SQLiteEngine: BulkLoadingEngine {
             connection?.close()
             schemas.removeAll()
         }
-        if options.buildsPrivateFile, !options.readOnly, let connection {
+        if buildsPrivateFile, !options.readOnly, let connection {
             // The finished file is in the store's own mode, as if it had been written normally.
             let mode = try connection.text("PRAGMA journal_mode = WAL", operation: "Switching to WAL mode") ?? ""
             guard mode.lowercased() == "wal" else {

@@ -35,14 +35,10 @@ enum ToolLikeMigration {
         var options = MigrationOptions(verify: verify)
         switch kind {
         case .sqlite:
-            var storeOptions = SQLiteDataStore.Options(readerPoolSize: 1, logger: .benchmark)
-            storeOptions.buildsPrivateFile = true
-            target = SQLiteDataStore(path: staging, options: storeOptions)
+            target = SQLiteDataStore.buildingPrivateFile(at: staging, options: .init(readerPoolSize: 1, logger: .benchmark))
             options.atomic = true
         case .gdbm:
-            var storeOptions = GDBMDataStore.Options(logger: .benchmark)
-            storeOptions.buildsPrivateFile = true
-            target = GDBMDataStore(path: staging, options: storeOptions)
+            target = GDBMDataStore.buildingPrivateFile(at: staging, options: .init(logger: .benchmark))
         }
         try target.setup()
         let report = try Migration(source: source, target: target, options: options).run()

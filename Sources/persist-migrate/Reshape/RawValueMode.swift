@@ -9,7 +9,7 @@ import Persist
 ///   run (exit 65) naming its key.
 /// - `json`: a JSON object's members become the item's attributes (a `null` member is no
 ///   attribute); any other JSON value is the layout's attribute. Written back as canonical JSON
-///   (see ``JSONValueCoding``): an item whose only attribute is the layout's attribute is written
+///   (`JSONValueCoding.strict`): an item whose only attribute is the layout's attribute is written
 ///   as that attribute's value, every other item as an object of its attributes.
 enum RawValueMode: String, CaseIterable, ExpressibleByArgument, Sendable {
     case bytes, utf8, json
@@ -29,7 +29,7 @@ enum RawValueMode: String, CaseIterable, ExpressibleByArgument, Sendable {
         case .json:
             let value: Value
             do {
-                value = try JSONValueCoding.decode(bytes)
+                value = try JSONValueCoding.strict.decode(bytes)
             } catch {
                 throw DataStoreError(.corrupt, "the value of \(item.reference) is \(error) (--raw-value json)",
                                      items: [item.reference])
@@ -59,7 +59,7 @@ enum RawValueMode: String, CaseIterable, ExpressibleByArgument, Sendable {
                 value = .object(item.attributes)
             }
             do {
-                return item.replacingAttributes([attribute: .bytes(try JSONValueCoding.encode(value))])
+                return item.replacingAttributes([attribute: .bytes(try JSONValueCoding.strict.encode(value))])
             } catch {
                 throw DataStoreError(.typeMismatch, "\(item.reference) cannot be written as a JSON raw value: \(error)",
                                      items: [item.reference])

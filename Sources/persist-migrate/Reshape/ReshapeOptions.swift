@@ -7,21 +7,19 @@ import PersistGDBM
 /// ``MigrationOptions/transform``.
 struct ReshapeOptions: ParsableArguments {
     @Option(name: .customLong("rename-type"), help: ArgumentHelp(
-        "Write the source's items of type Old as items of type New (repeatable).", valueName: "Old=New"))
+        "Write items of type Old as type New (repeatable).", valueName: "Old=New"))
     var renameTypes: [String] = []
 
     @Option(name: .customLong("rename-attribute"), help: ArgumentHelp(
-        "Write the attribute old of the source's items of Type as new (repeatable). Type is the source's name.",
-        valueName: "Type.old=new"))
+        "Write attribute old of Type as new (repeatable).", valueName: "Type.old=new"))
     var renameAttributes: [String] = []
 
     @Option(name: .customLong("drop-attribute"), help: ArgumentHelp(
-        "Leave the attribute name of the source's items of Type out (repeatable).", valueName: "Type.name"))
+        "Leave attribute name of Type out (repeatable).", valueName: "Type.name"))
     var dropAttributes: [String] = []
 
     @Option(name: .customLong("raw-value"), help: ArgumentHelp(
-        "How the values of raw GDBM pairs become attributes, and attributes become values of a raw target: bytes "
-            + "(as they are), utf8 (a string), json (an object's members become attributes)."))
+        "How raw GDBM values become attributes.", valueName: "mode"))
     var rawValue: RawValueMode = .bytes
 
     /// The rules, parsed and checked on their own.
