@@ -39,4 +39,21 @@ public protocol DataStoreEngine: AnyObject, Sendable {
     /// Runs `body` in a write transaction, then commits it durably when `body` returns
     /// `commit: true`, or rolls it back when it returns `commit: false` or throws.
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T
+
+    /// Whether `error` passes by itself, so that trying again later may succeed: a server with no
+    /// connection slot free, or one that is restarting. A live query whose refresh meets such an
+    /// error (or a lock, which every engine's live queries wait out) runs again a poll interval
+    /// later instead of ending.
+    ///
+    /// The default is `false`.
+    ///
+    /// ```swift
+    /// func isTransient(_ error: DataStoreError) -> Bool { error.engineMessage?.contains("restarting") == true }
+    /// ```
+    func isTransient(_ error: DataStoreError) -> Bool
+}
+
+extension DataStoreEngine {
+    /// `false`: only a lock passes by itself.
+    public func isTransient(_ error: DataStoreError) -> Bool { false }
 }

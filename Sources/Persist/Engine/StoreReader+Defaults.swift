@@ -51,4 +51,7 @@ extension StoreReader {
     public func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
         nil
     }
+
+    /// `false`: type names compare as Swift strings.
+    public var comparesTypeNamesByBytes: Bool { false }
 }

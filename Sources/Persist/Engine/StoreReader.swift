@@ -75,6 +75,20 @@ public protocol StoreReader: AnyObject {
     /// let unique = try reader.indexes(ofType: "User")?.filter(\.isUnique)
     /// ```
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]?
+
+    /// Whether two item type names are one type only when their UTF-8 bytes are equal.
+    ///
+    /// Most stores take type names as Swift strings, so that two Unicode spellings of one name
+    /// (`"é"` as one scalar and as `e` with a combining accent) are one type; GDBM compares their
+    /// UTF-8 bytes, so there they are two. A child store keys its changes the way its parent
+    /// compares names, so that it shows, and merges, exactly what its parent would.
+    ///
+    /// The default is `false`: names compare as Swift strings.
+    ///
+    /// ```swift
+    /// var comparesTypeNamesByBytes: Bool { true }   // a store keyed by the bytes of names
+    /// ```
+    var comparesTypeNamesByBytes: Bool { get }
 }
 
 extension StoreReader {

@@ -435,10 +435,9 @@ public final class WriteScheduler: Sendable {
             }
             let location = engine.location
             let logger = logger
-            let transient = engine as? any TransientFailures
             let query = LiveQuery(
                 queue: observationQueue, continuation: continuation, retryDelay: lockRetryDelay,
-                isTransient: { error in error.code == .locked || transient?.isTransient(error) == true },
+                isTransient: { [weak self] error in error.code == .locked || self?.engine.isTransient(error) == true },
                 onTransient: { error in
                     logger.debug("a live query could not run its query for now; it runs its query again shortly: \(error)",
                                  metadata: ["store": .string(location)])
