@@ -115,13 +115,15 @@ package final class GeneralEntityRows: EntityRowWriting {
     private let reader: any StoreReader
     private let writer: (any StoreWriter)?
 
+    /// The general path for reading through `reader`; its sinks refuse to write.
     package init(reader: any StoreReader) {
         self.reader = reader
-        writer = reader as? any StoreWriter
+        writer = nil
     }
 
+    /// The general path for reading and writing through `writer`.
     package init(writer: any StoreWriter) {
-        self.reader = writer
+        reader = writer
         self.writer = writer
     }
 
