@@ -51,9 +51,42 @@ public protocol DataStoreEngine: AnyObject, Sendable {
     /// func isTransient(_ error: DataStoreError) -> Bool { error.engineMessage?.contains("restarting") == true }
     /// ```
     func isTransient(_ error: DataStoreError) -> Bool
+
+    /// The engine's write transaction for loading many new items at once, which ``Migration``
+    /// writes into the store in: the engine itself when it conforms to ``BulkLoadingEngine``,
+    /// `nil` otherwise (the default). Conforming is opting in; a wrapper does not write this member.
+    ///
+    /// ```swift
+    /// extension MyEngine: BulkLoadingEngine {
+    ///     func bulkWrite<T>(_ body: (any BulkLoadWriter) throws -> (value: T, commit: Bool)) throws -> T { … }
+    /// }
+    /// ```
+    var bulkLoading: (any BulkLoadingEngine)? { get }
+
+    /// What tells live queries of commits made outside this store object: the engine itself when
+    /// it conforms to ``ExternalChangeSource``, `nil` otherwise (the default), when live queries see
+    /// only the commits made through the store. Conforming is opting in; a wrapper does not write
+    /// this member.
+    ///
+    /// ```swift
+    /// extension MyEngine: ExternalChangeSource {
+    ///     var externalChangePollInterval: Duration { .milliseconds(50) }
+    ///     func beginWatchingExternalChanges() throws { … }
+    ///     func pollExternalChanges() throws -> Bool { … }
+    ///     func endWatchingExternalChanges() {}
+    /// }
+    /// ```
+    var externalChanges: (any ExternalChangeSource)? { get }
 }
 
+/// The defaults of the capabilities an engine may offer (<doc:EngineCapabilities>): none.
 extension DataStoreEngine {
     /// `false`: only a lock passes by itself.
     public func isTransient(_ error: DataStoreError) -> Bool { false }
+
+    /// `nil`: migrations write into the store in its ordinary write transactions.
+    public var bulkLoading: (any BulkLoadingEngine)? { nil }
+
+    /// `nil`: live queries see the commits made through the store object.
+    public var externalChanges: (any ExternalChangeSource)? { nil }
 }

@@ -54,4 +54,10 @@ extension StoreReader {
 
     /// `false`: type names compare as Swift strings.
     public var comparesTypeNamesByBytes: Bool { false }
+
+    /// `nil`: migrations read items through `forEachItem(matching:_:)`.
+    public var rowStreaming: (any RowStreamingReader)? { nil }
+
+    /// `nil`: typed reads decode entities from items.
+    public var entityRows: (any EntityRowReading)? { nil }
 }

@@ -89,6 +89,26 @@ public protocol StoreReader: AnyObject {
     /// var comparesTypeNamesByBytes: Bool { true }   // a store keyed by the bytes of names
     /// ```
     var comparesTypeNamesByBytes: Bool { get }
+
+    /// The reader's way to stream items as rows, which ``Migration`` reads a source and verifies a
+    /// target with: the reader itself when it conforms to ``RowStreamingReader``, `nil` otherwise
+    /// (the default), when migrations read items through ``forEachItem(matching:_:)``. Conforming
+    /// is opting in; a wrapper does not write this member.
+    ///
+    /// ```swift
+    /// let total = try reader.rowStreaming?.countRows(ofTypes: nil).total
+    /// ```
+    var rowStreaming: (any RowStreamingReader)? { get }
+
+    /// The reader's way to read typed entities as rows instead of as items: the reader itself when
+    /// it conforms to ``EntityRowReading``, `nil` otherwise (the default), when typed reads decode
+    /// entities from the items of ``forEachItem(matching:_:)`` and ``item(ofType:id:)``.
+    /// Conforming is opting in; a wrapper does not write this member.
+    ///
+    /// ```swift
+    /// let typedReadsTakeRows = reader.entityRows != nil
+    /// ```
+    var entityRows: (any EntityRowReading)? { get }
 }
 
 extension StoreReader {

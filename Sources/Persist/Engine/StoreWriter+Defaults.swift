@@ -52,6 +52,12 @@ extension StoreWriter {
 
     /// Checks nothing: every `Int64` fits.
     public func checkGeneratedIntegerID(_ id: Int64, ofType itemType: String) throws {}
+
+    /// `nil`: migrations insert item by item.
+    public var bulkLoader: (any BulkLoadWriter)? { nil }
+
+    /// `nil`: typed writes go through `insert(_:)` and `save(_:)` with items.
+    public var entityRowWriting: (any EntityRowWriting)? { nil }
 }
 
 extension Item {

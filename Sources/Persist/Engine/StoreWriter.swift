@@ -108,4 +108,24 @@ public protocol StoreWriter: StoreReader {
     /// try writer.checkGeneratedIntegerID(Int64(Int32.max) + 1, ofType: "Todo")
     /// ```
     func checkGeneratedIntegerID(_ id: Int64, ofType itemType: String) throws
+
+    /// The writer's way to load many new items at once, which ``Migration`` loads the store with:
+    /// the writer itself when it conforms to ``BulkLoadWriter``, `nil` otherwise (the default),
+    /// when migrations insert item by item. Conforming is opting in; a wrapper does not write this
+    /// member.
+    ///
+    /// ```swift
+    /// try writer.bulkLoader?.bulkInsert([ItemRow(item)])
+    /// ```
+    var bulkLoader: (any BulkLoadWriter)? { get }
+
+    /// The writer's way to write typed entities as rows instead of as items: the writer itself
+    /// when it conforms to ``EntityRowWriting``, `nil` otherwise (the default), when typed writes
+    /// go through ``insert(_:)`` and ``save(_:)`` with items. Conforming is opting in; a wrapper
+    /// does not write this member.
+    ///
+    /// ```swift
+    /// let typedWritesTakeRows = writer.entityRowWriting != nil
+    /// ```
+    var entityRowWriting: (any EntityRowWriting)? { get }
 }

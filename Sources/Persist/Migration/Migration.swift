@@ -200,7 +200,7 @@ public struct Migration: Sendable {
     /// How many items the source holds of the types to copy, for progress reports.
     private func expectedCounts(of chosen: [String]?) throws -> (total: Int, perType: [String: Int]?) {
         try source.read { accessor in
-            if let rows = accessor.reader as? any RowStreamingReader {
+            if let rows = accessor.reader.rowStreaming {
                 return try rows.countRows(ofTypes: chosen.map(Set.init))
             }
             var counts: [String: Int] = [:]
