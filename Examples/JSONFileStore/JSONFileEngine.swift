@@ -10,6 +10,8 @@ final class JSONFileEngine: DataStoreEngine {
     let location: String
     /// Every item by reference; replaced as a whole when a write commits.
     private let committed = JSONFileState()
+    /// How often the blocks took each fast path, added up as each block ends.
+    let fastPaths = JSONFileFastPathCounter()
 
     init(path: String) {
         location = path
@@ -44,11 +46,21 @@ final class JSONFileEngine: DataStoreEngine {
     func close() throws {}
 
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
-        try body(JSONFileTransaction(items: committed.snapshot))
+        let transaction = JSONFileTransaction(items: committed.snapshot)
+        defer { fastPaths.add(transaction.fastPaths) }
+        return try body(transaction)
     }
 
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
-        let transaction = JSONFileTransaction(items: committed.snapshot)
+        try run(JSONFileTransaction(items: committed.snapshot), body)
+    }
+
+    /// Runs a write block on `transaction`, a working copy of the items, and writes the file when
+    /// the block commits.
+    private func run<T>(
+        _ transaction: JSONFileTransaction, _ body: (JSONFileTransaction) throws -> (value: T, commit: Bool)
+    ) throws -> T {
+        defer { fastPaths.add(transaction.fastPaths) }
         let (value, commit) = try body(transaction)
         guard commit else { return value }
         // Write a new file beside the old one and rename it over: the file is always whole.
@@ -67,6 +79,16 @@ final class JSONFileEngine: DataStoreEngine {
         }
         committed.replace(with: transaction.items)
         return value
+    }
+}
+
+/// Migrations write into the store in a transaction whose writer loads in bulk: the same working
+/// copy as any write, counted apart.
+extension JSONFileEngine: BulkLoadingEngine {
+    func bulkWrite<T>(_ body: (any BulkLoadWriter) throws -> (value: T, commit: Bool)) throws -> T {
+        let transaction = JSONFileTransaction(items: committed.snapshot)
+        transaction.fastPaths.bulkWrites += 1
+        return try run(transaction, body)
     }
 }
 

@@ -13,9 +13,14 @@ import Persist
 /// ```
 public final class JSONFileStore: EngineBackedDataStore {
     public let scheduler: WriteScheduler
+    private let engine: JSONFileEngine
 
     /// A store on the JSON file at `path`, created at the first commit.
     public init(path: String) {
-        scheduler = WriteScheduler(engine: JSONFileEngine(path: path), logger: .init(label: "json-file-store"))
+        engine = JSONFileEngine(path: path)
+        scheduler = WriteScheduler(engine: engine, logger: .init(label: "json-file-store"))
     }
+
+    /// How often the store's blocks took each fast path it opts into, since the store was made.
+    public var fastPaths: JSONFileFastPaths { engine.fastPaths.value }
 }

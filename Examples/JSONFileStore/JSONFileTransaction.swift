@@ -8,7 +8,11 @@ import Persist
 /// try transaction.insert(Item(itemType: "Note", id: 1))
 /// ```
 public final class JSONFileTransaction: StoreWriter {
-    public private(set) var items: [ItemReference: Item]
+    public internal(set) var items: [ItemReference: Item]
+    /// The items a bulk load stored over another it loaded, reported when the load finishes.
+    var loadedTwice: [ItemReference] = []
+    /// How often this block took each fast path.
+    var fastPaths = JSONFileFastPaths()
 
     public init(items: [ItemReference: Item]) {
         self.items = items

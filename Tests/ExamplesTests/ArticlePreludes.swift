@@ -13,6 +13,8 @@ enum ArticlePreludes {
     static let preludes: [String: Prelude] = [
         "Persist/Aggregates.md": Prelude(code: store),
         "Persist/ChildStores.md": Prelude(code: store),
+        // The reader's own engine, reader and writer, as the doc comments sketch them.
+        "Persist/EngineCapabilities.md": Prelude(imports: DocCommentPrelude.imports, code: DocCommentPrelude.code),
         "Persist/GeneratedIdentifiers.md": Prelude(code: store + """
 
             /// The article's entity with integer identifiers, as the TodoList example has it.

@@ -22,6 +22,8 @@ enum DocCommentPrelude {
         "request: DataStoreRequest", "allRestaurants: [Item]", "restaurant: Restaurant", "fromServer: [Restaurant]",
         "bytes: [UInt8]", "value: [UInt8]", "factory: StoreFactory", "directory: URL", "items: [Item]",
         "input: [UInt8]", "savedInput: URL", "error: DataStoreError", "url: PostgresURL",
+        "plan: EntityPlan", "entityRow: EntityRow", "rowSource: any EntityRowSource", "rowSink: any EntityRowSink",
+        "columns: any EntityRowColumns",
     ]
 
     /// Types and functions the comments name without declaring them.
@@ -57,6 +59,21 @@ enum DocCommentPrelude {
             func close() throws {}
             func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { elided() }
             func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T { elided() }
+        }
+
+        /// The reader and writer of the reader's own wrapper, which the capability comments extend.
+        private class MyReader: StoreReader {
+            func item(ofType itemType: String, id: ItemID) throws -> Item? { elided() }
+            func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws { elided() }
+            func countItems(matching request: DataStoreRequest) throws -> Int { elided() }
+            func itemTypes() throws -> [String] { elided() }
+        }
+
+        private final class MyWriter: MyReader, StoreWriter {
+            func insert(_ item: Item) throws { elided() }
+            func save(_ item: Item) throws { elided() }
+            func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool { elided() }
+            func deleteAllItems(ofType itemType: String) throws -> Int { elided() }
         }
 
         /// What the members a wrapper's engine adds for live queries use.

@@ -5,25 +5,14 @@ import Testing
 
 /// An engine whose only state is whether it is watching for other processes' commits.
 private final class WatchedEngine: DataStoreEngine, ExternalChangeSource {
-    private final class Nothing: StoreWriter {
-        func item(ofType itemType: String, id: ItemID) throws -> Item? { nil }
-        func forEachItem(matching request: DataStoreRequest, _ body: (Item) throws -> Bool) throws {}
-        func countItems(matching request: DataStoreRequest) throws -> Int { 0 }
-        func itemTypes() throws -> [String] { [] }
-        func insert(_ item: Item) throws {}
-        func save(_ item: Item) throws {}
-        func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool { false }
-        func deleteAllItems(ofType itemType: String) throws -> Int { 0 }
-    }
-
     let location = ":watched:"
     let watching = Locked(false)
     let begins = Locked(0)
     var externalChangePollInterval: Duration { .milliseconds(1) }
     func open() throws {}
     func close() throws {}
-    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try body(Nothing()) }
-    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T { try body(Nothing()).value }
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T { try body(EmptyWriter()) }
+    func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T { try body(EmptyWriter()).value }
     func beginWatchingExternalChanges() throws {
         watching.withLock { $0 = true }
         begins.withLock { $0 += 1 }

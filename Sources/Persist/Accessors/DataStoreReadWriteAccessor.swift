@@ -34,7 +34,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
 
     init(writer: any StoreWriter, context: BlockContext) {
         self.writer = writer
-        registry = MutableItemRegistry(byBytes: (writer as? any TypeNameComparing)?.comparesTypeNamesByBytes ?? false)
+        registry = MutableItemRegistry(byBytes: writer.comparesTypeNamesByBytes)
         super.init(reader: writer, context: context)
     }
 

@@ -39,7 +39,7 @@ public final class ChildDataStore: EngineBackedDataStore {
 
     init(parent: any DataStore, logger: Logger) {
         self.parent = parent
-        let parentScheduler = (parent as? any EngineBackedDataStore)?.scheduler
+        let parentScheduler = parent.writeScheduler
         let reservations = parentScheduler?.reservations ?? IDReservations()
         engine = ChildEngine(parent: parent, reservations: reservations)
         scheduler = WriteScheduler(engine: engine, logger: logger, reservations: reservations, parent: parentScheduler)

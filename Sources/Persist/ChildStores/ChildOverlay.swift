@@ -5,7 +5,7 @@ internal import HashTreeCollections
 /// Results follow the shared request semantics exactly: the parent's stream (in the parent's own
 /// order, which is the request's order) is merged with the child's matching items sorted by the
 /// same comparison, and offset and limit apply to the merged stream.
-final class ChildOverlay: StoreWriter, TypeNameComparing {
+final class ChildOverlay: StoreWriter {
     private let parent: DataStoreReadAccessor
     private(set) var changes: ChildChanges
     /// Indexes declared in the child and not merged yet.
@@ -22,7 +22,7 @@ final class ChildOverlay: StoreWriter, TypeNameComparing {
         self.changes = changes
         self.declaredIndexes = declaredIndexes
         self.reservations = reservations
-        comparesTypeNamesByBytes = (parent.reader as? any TypeNameComparing)?.comparesTypeNamesByBytes ?? false
+        comparesTypeNamesByBytes = parent.reader.comparesTypeNamesByBytes
     }
 
     /// The key of `itemType`'s changes.

@@ -109,6 +109,19 @@ public protocol DataStore: AnyObject, Sendable {
     /// let unique = try store.indexes(ofType: "User").filter(\.isUnique)
     /// ```
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]
+
+    /// The write scheduler that gives the store its contract, or `nil` for a store not built on
+    /// one. Through it, ``Migration`` writes in the engine's bulk-load transaction, live queries
+    /// (``observe(_:)``) hear of every commit, and a child store shares its parent's generated
+    /// identifiers and hears of the parent's commits.
+    ///
+    /// The default is `nil`; an ``EngineBackedDataStore`` answers its
+    /// ``EngineBackedDataStore/scheduler``.
+    ///
+    /// ```swift
+    /// let hearsOfCommits = store.writeScheduler != nil   // live queries refresh after each commit
+    /// ```
+    var writeScheduler: WriteScheduler? { get }
 }
 
 extension DataStore {
@@ -136,4 +149,7 @@ extension DataStore {
     public func indexes(ofType itemType: String) throws -> [DataStoreIndex] {
         try read { accessor in try accessor.indexes(ofType: itemType) }
     }
+
+    /// `nil`: a store of its own making has no write scheduler.
+    public var writeScheduler: WriteScheduler? { nil }
 }

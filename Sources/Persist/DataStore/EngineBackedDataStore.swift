@@ -20,6 +20,9 @@ public protocol EngineBackedDataStore: DataStore {
 }
 
 extension EngineBackedDataStore {
+    /// The store's ``scheduler``.
+    public var writeScheduler: WriteScheduler? { scheduler }
+
     /// Where the data lives: the engine's location.
     public var location: String { scheduler.engine.location }
 

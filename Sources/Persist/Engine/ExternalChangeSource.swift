@@ -61,3 +61,8 @@ public protocol ExternalChangeSource: DataStoreEngine {
     /// ```
     func endWatchingExternalChanges()
 }
+
+extension ExternalChangeSource {
+    /// The engine itself: conforming to ``ExternalChangeSource`` is opting in.
+    public var externalChanges: (any ExternalChangeSource)? { self }
+}

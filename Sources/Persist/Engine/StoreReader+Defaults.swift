@@ -51,4 +51,13 @@ extension StoreReader {
     public func indexes(ofType itemType: String) throws -> [DataStoreIndex]? {
         nil
     }
+
+    /// `false`: type names compare as Swift strings.
+    public var comparesTypeNamesByBytes: Bool { false }
+
+    /// `nil`: migrations read items through `forEachItem(matching:_:)`.
+    public var rowStreaming: (any RowStreamingReader)? { nil }
+
+    /// `nil`: typed reads decode entities from items.
+    public var entityRows: (any EntityRowReading)? { nil }
 }

@@ -75,6 +75,40 @@ public protocol StoreReader: AnyObject {
     /// let unique = try reader.indexes(ofType: "User")?.filter(\.isUnique)
     /// ```
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]?
+
+    /// Whether two item type names are one type only when their UTF-8 bytes are equal.
+    ///
+    /// Most stores take type names as Swift strings, so that two Unicode spellings of one name
+    /// (`"é"` as one scalar and as `e` with a combining accent) are one type; GDBM compares their
+    /// UTF-8 bytes, so there they are two. A child store keys its changes the way its parent
+    /// compares names, so that it shows, and merges, exactly what its parent would.
+    ///
+    /// The default is `false`: names compare as Swift strings.
+    ///
+    /// ```swift
+    /// var comparesTypeNamesByBytes: Bool { true }   // a store keyed by the bytes of names
+    /// ```
+    var comparesTypeNamesByBytes: Bool { get }
+
+    /// The reader's way to stream items as rows, which ``Migration`` reads a source and verifies a
+    /// target with: the reader itself when it conforms to ``RowStreamingReader``, `nil` otherwise
+    /// (the default), when migrations read items through ``forEachItem(matching:_:)``. Conforming
+    /// is opting in; a wrapper does not write this member.
+    ///
+    /// ```swift
+    /// let total = try reader.rowStreaming?.countRows(ofTypes: nil).total
+    /// ```
+    var rowStreaming: (any RowStreamingReader)? { get }
+
+    /// The reader's way to read typed entities as rows instead of as items: the reader itself when
+    /// it conforms to ``EntityRowReading``, `nil` otherwise (the default), when typed reads decode
+    /// entities from the items of ``forEachItem(matching:_:)`` and ``item(ofType:id:)``.
+    /// Conforming is opting in; a wrapper does not write this member.
+    ///
+    /// ```swift
+    /// let typedReadsTakeRows = reader.entityRows != nil
+    /// ```
+    var entityRows: (any EntityRowReading)? { get }
 }
 
 extension StoreReader {

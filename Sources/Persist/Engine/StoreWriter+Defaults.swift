@@ -46,6 +46,18 @@ extension StoreWriter {
 
     /// `false`: the accessor checks writes against unique indexes before passing them on.
     public var enforcesUniqueIndexes: Bool { false }
+
+    /// `false`: the accessor asks for a type's next identifier once per block and counts up.
+    public func takesEachIntegerIDFromSequence(ofType itemType: String) -> Bool { false }
+
+    /// Checks nothing: every `Int64` fits.
+    public func checkGeneratedIntegerID(_ id: Int64, ofType itemType: String) throws {}
+
+    /// `nil`: migrations insert item by item.
+    public var bulkLoader: (any BulkLoadWriter)? { nil }
+
+    /// `nil`: typed writes go through `insert(_:)` and `save(_:)` with items.
+    public var entityRowWriting: (any EntityRowWriting)? { nil }
 }
 
 extension Item {

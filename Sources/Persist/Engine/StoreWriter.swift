@@ -81,4 +81,51 @@ public protocol StoreWriter: StoreReader {
     /// var enforcesUniqueIndexes: Bool { true }   // an SQL engine with real unique indexes
     /// ```
     var enforcesUniqueIndexes: Bool { get }
+
+    /// Whether every generated identifier of `itemType` must be asked of the writer with
+    /// ``nextIntegerID(ofType:)``, not counted up from the block's first.
+    ///
+    /// The accessor normally asks once per block and counts up, since no other writer can insert
+    /// before the block commits. A legacy `INSERT` that lets a sequenced key default (a PostgreSQL
+    /// `serial` or identity key) does not wait for the block, though: it takes the sequence's next
+    /// value, which may be the one the block would count up to. Only called inside the write
+    /// transaction; must not touch the server.
+    ///
+    /// The default is `false`.
+    ///
+    /// ```swift
+    /// let askEachTime = writer.takesEachIntegerIDFromSequence(ofType: "Todo")
+    /// ```
+    func takesEachIntegerIDFromSequence(ofType itemType: String) -> Bool
+
+    /// Throws ``DataStoreError/Code/unsupported`` when the key of `itemType` cannot hold the
+    /// generated identifier `id`: counting up (or staying above identifiers handed out before) may
+    /// leave the range of a key column narrower than `Int64`. Must not touch the server.
+    ///
+    /// The default checks nothing.
+    ///
+    /// ```swift
+    /// try writer.checkGeneratedIntegerID(Int64(Int32.max) + 1, ofType: "Todo")
+    /// ```
+    func checkGeneratedIntegerID(_ id: Int64, ofType itemType: String) throws
+
+    /// The writer's way to load many new items at once, which ``Migration`` loads the store with:
+    /// the writer itself when it conforms to ``BulkLoadWriter``, `nil` otherwise (the default),
+    /// when migrations insert item by item. Conforming is opting in; a wrapper does not write this
+    /// member.
+    ///
+    /// ```swift
+    /// try writer.bulkLoader?.bulkInsert([ItemRow(item)])
+    /// ```
+    var bulkLoader: (any BulkLoadWriter)? { get }
+
+    /// The writer's way to write typed entities as rows instead of as items: the writer itself
+    /// when it conforms to ``EntityRowWriting``, `nil` otherwise (the default), when typed writes
+    /// go through ``insert(_:)`` and ``save(_:)`` with items. Conforming is opting in; a wrapper
+    /// does not write this member.
+    ///
+    /// ```swift
+    /// let typedWritesTakeRows = writer.entityRowWriting != nil
+    /// ```
+    var entityRowWriting: (any EntityRowWriting)? { get }
 }

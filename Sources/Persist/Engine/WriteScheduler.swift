@@ -69,7 +69,7 @@ public final class WriteScheduler: Sendable {
         observationQueue = DispatchQueue(label: "persist.observe")
         writeQueue.setSpecific(key: writeQueueKey, value: true)
         completionQueue.setSpecific(key: completionQueueKey, value: true)
-        if let source = engine as? any ExternalChangeSource {
+        if let source = engine.externalChanges {
             observations.setUpstream { [weak self] deliver in
                 self?.watchExternalChanges(of: source, deliver) ?? {}
             }
@@ -322,14 +322,14 @@ public final class WriteScheduler: Sendable {
             guard current == .open || current == .closing else { throw notOpenError(current) }
             var outcome = BlockOutcome()
             let value = try EngineFailures.translating("a write to the store at", of: engine.location) { blockThrew in
-                if let bulkEngine = engine as? any BulkLoadingEngine {
+                if let bulkEngine = engine.bulkLoading {
                     return try bulkEngine.bulkWrite { writer in
                         try EngineFailures.block(&blockThrew) { try transaction(writer, &outcome) { try block($0, writer) } }
                     }
                 }
                 return try engine.write { writer in
                     try EngineFailures.block(&blockThrew) {
-                        try transaction(writer, &outcome) { try block($0, writer as? any BulkLoadWriter) }
+                        try transaction(writer, &outcome) { try block($0, writer.bulkLoader) }
                     }
                 }
             }
@@ -435,10 +435,9 @@ public final class WriteScheduler: Sendable {
             }
             let location = engine.location
             let logger = logger
-            let transient = engine as? any TransientFailures
             let query = LiveQuery(
                 queue: observationQueue, continuation: continuation, retryDelay: lockRetryDelay,
-                isTransient: { error in error.code == .locked || transient?.isTransient(error) == true },
+                isTransient: { [weak self] error in error.code == .locked || self?.engine.isTransient(error) == true },
                 onTransient: { error in
                     logger.debug("a live query could not run its query for now; it runs its query again shortly: \(error)",
                                  metadata: ["store": .string(location)])
@@ -468,7 +467,7 @@ public final class WriteScheduler: Sendable {
     /// by itself) waits before it runs again: the engine's poll interval when it watches other
     /// processes, 50 ms otherwise.
     private var lockRetryDelay: Duration {
-        (engine as? any ExternalChangeSource)?.externalChangePollInterval ?? .milliseconds(50)
+        engine.externalChanges?.externalChangePollInterval ?? .milliseconds(50)
     }
 
     /// Polls `source` for other processes' commits every interval while live queries exist;

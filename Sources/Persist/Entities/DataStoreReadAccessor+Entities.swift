@@ -68,6 +68,6 @@ extension DataStoreReadAccessor {
 
     /// The engine's row hook, or the general path through items.
     var entityRows: any EntityRowReading {
-        (reader as? any EntityRowReading) ?? GeneralEntityRows(reader: reader)
+        reader.entityRows ?? GeneralEntityRows(reader: reader)
     }
 }

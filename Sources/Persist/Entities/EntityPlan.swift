@@ -8,26 +8,55 @@
 /// so the expected name is almost always the right one; `encodeIfPresent` skips `nil` optionals,
 /// which the match passes over.
 ///
-/// A plan is immutable. Learning a key it lacks makes a new, extended plan (see
-/// ``EntityPlans/extend(_:from:adding:)``); engines cache what they derive from a plan (column
-/// positions, record order) by the plan's identity, so an extended plan is resolved anew.
-package final class EntityPlan: Sendable {
+/// A plan is immutable. Learning a key it lacks makes a new, extended plan; engines cache what
+/// they derive from a plan (column positions, record order) by the plan's identity, so an extended
+/// plan is resolved anew. Plans are made by the library; engines read them (see
+/// ``EntityRowReading`` and ``EntityRowWriting``).
+///
+/// ```swift
+/// let attributes = plan.attributeSlots.map { plan.names[$0] }
+/// ```
+public final class EntityPlan: Sendable {
     /// The item type the entity is stored as.
-    package let itemType: String
+    ///
+    /// ```swift
+    /// let table = plan.itemType
+    /// ```
+    public let itemType: String
     /// The coding key of the identifier.
-    package let idKey: String
+    ///
+    /// ```swift
+    /// let idKey = plan.idKey   // "id" for most models
+    /// ```
+    public let idKey: String
     /// Every key, in slot order. Each is a valid attribute name.
-    package let names: [String]
+    ///
+    /// ```swift
+    /// let first = plan.names.first
+    /// ```
+    public let names: [String]
     /// The slot of ``idKey``, once the plan has seen it.
-    package let idSlot: Int?
+    ///
+    /// ```swift
+    /// let hasIdentifierSlot = plan.idSlot != nil
+    /// ```
+    public let idSlot: Int?
     /// Every slot but the identifier's: the attributes.
-    package let attributeSlots: [Int]
+    ///
+    /// ```swift
+    /// for slot in plan.attributeSlots { print(plan.names[slot]) }
+    /// ```
+    public let attributeSlots: [Int]
     /// ``attributeSlots`` ordered by their names' UTF-8 bytes, the order in which records and
     /// created columns list attributes.
     package let attributeSlotsInByteOrder: [Int]
     /// The bits of ``attributeSlots`` (bit `slot` for each), or `nil` when a slot is 64 or more:
     /// what a decode that read every attribute has read.
-    package let attributeMask: UInt64?
+    ///
+    /// ```swift
+    /// let everything = plan.attributeMask ?? 0
+    /// ```
+    public let attributeMask: UInt64?
     /// How many times the plan was extended; past ``maximumExtensions`` the type is irregular.
     package let extensions: Int
     /// Whether ``itemType`` is a valid item type name; writes of a type with an invalid one take

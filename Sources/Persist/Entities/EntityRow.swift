@@ -3,15 +3,32 @@
 ///
 /// The values live in the encoder's buffer: a row is valid only during the call it is passed to.
 /// Rows reaching an engine have valid attribute names and values nested no deeper than
-/// ``BinaryValueCoding/maximumDepth``, exactly as ``NameRules/validate(_:)`` would require of the
-/// equivalent item.
-package struct EntityRow {
+/// ``BinaryValueCoding/maximumDepth``, exactly as the library requires of the equivalent item.
+///
+/// ```swift
+/// try writer.save(entityRow.item())   // what an EntityRowSink does on the general path
+/// ```
+public struct EntityRow {
     /// The plan the values are laid out by.
-    package let plan: EntityPlan
+    ///
+    /// ```swift
+    /// let itemType = entityRow.plan.itemType
+    /// ```
+    public let plan: EntityPlan
     /// The identifier.
-    package let id: ItemID
+    ///
+    /// ```swift
+    /// let exists = try writer.item(ofType: entityRow.plan.itemType, id: entityRow.id) != nil
+    /// ```
+    public let id: ItemID
     /// One value per slot of ``plan``; the identifier's slot holds the identifier's value.
-    package let values: UnsafeBufferPointer<Value>
+    ///
+    /// ```swift
+    /// for slot in entityRow.plan.attributeSlots where !entityRow.values[slot].isNull {
+    ///     print(entityRow.plan.names[slot], entityRow.values[slot])
+    /// }
+    /// ```
+    public let values: UnsafeBufferPointer<Value>
 
     package init(plan: EntityPlan, id: ItemID, values: UnsafeBufferPointer<Value>) {
         self.plan = plan
@@ -23,7 +40,11 @@ package struct EntityRow {
     package var reference: ItemReference { ItemReference(itemType: plan.itemType, id: id) }
 
     /// The item the row stands for: exactly what `makeItem()` gives for the same entity.
-    package func item() -> Item {
+    ///
+    /// ```swift
+    /// try writer.insert(entityRow.item())
+    /// ```
+    public func item() -> Item {
         var attributes: [String: Value] = Dictionary(minimumCapacity: plan.attributeSlots.count)
         for slot in plan.attributeSlots where !values[slot].isNull {
             attributes[plan.names[slot]] = values[slot]

@@ -14,7 +14,7 @@ struct EntityWriteStates {
             last = (ObjectIdentifier(type), state)
             return state
         }
-        let hook = rows ?? (writer as? any EntityRowWriting) ?? GeneralEntityRows(writer: writer)
+        let hook = rows ?? writer.entityRowWriting ?? GeneralEntityRows(writer: writer)
         rows = hook
         let state = EntityWriteState(
             encoder: EntityRowEncoder(plan: EntityPlans.plan(for: type), for: type), sink: hook.entityRowSink(forType: E.itemType))

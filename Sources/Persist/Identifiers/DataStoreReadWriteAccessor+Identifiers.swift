@@ -46,17 +46,16 @@ extension DataStoreReadWriteAccessor {
         // The names match as Swift strings; a store that keeps two spellings of one name apart
         // (GDBM) is asked again for the other spelling, whose items the known value does not cover.
         // A key numbered by a sequence that legacy inserts share is asked every time (see
-        // `IntegerKeyColumns`).
-        let keyColumns = writer as? any IntegerKeyColumns
+        // `StoreWriter.takesEachIntegerIDFromSequence(ofType:)`).
         if let known = nextIntegerIDs.index(forKey: itemType), nextIntegerIDs[known].key.utf8.elementsEqual(itemType.utf8),
-           keyColumns?.takesEachIntegerIDFromSequence(ofType: itemType) != true {
+           !writer.takesEachIntegerIDFromSequence(ofType: itemType) {
             candidate = nextIntegerIDs[known].value
         } else {
             candidate = try context.locating { try writer.nextIntegerID(ofType: itemType) }
         }
         let chosen = try context.locating {
             let chosen = try context.reservations.take(atLeast: candidate, ofType: itemType)
-            try keyColumns?.checkGeneratedIntegerID(chosen, ofType: itemType)
+            try writer.checkGeneratedIntegerID(chosen, ofType: itemType)
             return chosen
         }
         // Kept under this spelling, so that the next request of it uses what is known.

@@ -4,9 +4,18 @@ import Foundation
 /// those bytes kept for comparisons. Rows of one shape share one instance, so that a consumer can
 /// recognise a shape it has seen by identity and reuse what it worked out for it (a column
 /// mapping, a validated name list) instead of hashing names item by item.
-package final class AttributeNames: Sendable {
+///
+/// ```swift
+/// let row = ItemRow(Item(itemType: "Note", id: 1, attributes: ["title": "Hi", "body": "…"]))
+/// print(row.names.names)   // ["body", "title"]
+/// ```
+public final class AttributeNames: Sendable {
     /// The names, in ascending UTF-8 byte order.
-    package let names: [String]
+    ///
+    /// ```swift
+    /// let hasText = ItemRow(item).names.names.contains("text")
+    /// ```
+    public let names: [String]
     /// The UTF-8 bytes of each name.
     package let bytes: [[UInt8]]
     /// Every name's bytes one after the other, and where each ends: for comparing a record's
@@ -32,7 +41,11 @@ package final class AttributeNames: Sendable {
     }
 
     /// How many names.
-    package var count: Int { names.count }
+    ///
+    /// ```swift
+    /// let attributeCount = ItemRow(item).names.count
+    /// ```
+    public var count: Int { names.count }
 
     /// Whether the names are exactly the bytes of `record` in `ranges`, in this order.
     package func matches(_ ranges: [Range<Int>], in record: UnsafeRawBufferPointer) -> Bool {
@@ -54,14 +67,42 @@ package final class AttributeNames: Sendable {
 }
 
 /// An item as engines stream it in bulk: its attribute values in the order of a shared
-/// ``AttributeNames`` shape, with no dictionary per item. Package API, for ``Migration``'s fast path.
-package struct ItemRow: Sendable {
-    package let itemType: String
-    package let id: ItemID
+/// ``AttributeNames`` shape, with no dictionary per item. ``Migration`` reads rows from a
+/// ``RowStreamingReader`` and loads them through a ``BulkLoadWriter``.
+///
+/// Rows made outside the package come from items, with ``init(_:)``; the engines of the package
+/// also share one shape among the rows that have it.
+///
+/// ```swift
+/// let row = ItemRow(Item(itemType: "Note", id: 1, attributes: ["text": "hi"]))
+/// print(row.itemType, row.id, row.names.names, row.values)
+/// ```
+public struct ItemRow: Sendable {
+    /// The item's type.
+    ///
+    /// ```swift
+    /// let type = ItemRow(item).itemType
+    /// ```
+    public let itemType: String
+    /// The item's identifier.
+    ///
+    /// ```swift
+    /// let id = ItemRow(item).id
+    /// ```
+    public let id: ItemID
     /// The shape: which attributes the row has.
-    package let names: AttributeNames
+    ///
+    /// ```swift
+    /// let names = ItemRow(item).names.names
+    /// ```
+    public let names: AttributeNames
     /// One value per name, in the same order; never `.null`.
-    package let values: [Value]
+    ///
+    /// ```swift
+    /// let row = ItemRow(item)
+    /// for (name, value) in zip(row.names.names, row.values) { print(name, value) }
+    /// ```
+    public let values: [Value]
 
     /// A row; `values` has one non-null value per name of `names`.
     package init(itemType: String, id: ItemID, names: AttributeNames, values: [Value]) {
@@ -71,8 +112,12 @@ package struct ItemRow: Sendable {
         self.values = values
     }
 
-    /// The row of an item (its own shape; callers that see many items of one shape should share one).
-    package init(_ item: Item) {
+    /// The row of an item, with a shape of its own.
+    ///
+    /// ```swift
+    /// let row = ItemRow(Item(itemType: "Note", id: 1, attributes: ["text": "hi"]))
+    /// ```
+    public init(_ item: Item) {
         itemType = item.itemType
         id = item.id
         names = AttributeNames(of: item.attributes)
@@ -80,7 +125,11 @@ package struct ItemRow: Sendable {
     }
 
     /// The row as an item.
-    package var item: Item {
+    ///
+    /// ```swift
+    /// let same = ItemRow(item).item == item   // true
+    /// ```
+    public var item: Item {
         var attributes: [String: Value] = [:]
         attributes.reserveCapacity(values.count)
         for (name, value) in zip(names.names, values) { attributes[name] = value }

@@ -75,7 +75,7 @@ extension Migration {
         var found = ItemChecksum()
         var pacer = CancellationPacer(cancellation)
         try targetReader.checkActiveAndFlushPendingChanges()
-        if let rows = targetReader.reader as? any RowStreamingReader {
+        if let rows = targetReader.reader.rowStreaming {
             try rows.forEachRow(ofTypes: [copy.itemType]) { row in
                 try pacer.check()
                 found.add(row)

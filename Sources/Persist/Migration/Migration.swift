@@ -96,7 +96,7 @@ public struct Migration: Sendable {
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, transform: transform, cancellation: cancellation,
-                                     writeBlock: options.atomic ? (target as? any EngineBackedDataStore)?.scheduler : nil)
+                                     writeBlock: options.atomic ? target.writeScheduler : nil)
         defer { reader.stopAndWait() }
         if options.atomic {
             try writeBlock { accessor, bulk in
@@ -152,11 +152,11 @@ public struct Migration: Sendable {
         return report
     }
 
-    /// Runs one write block on the target: through its scheduler's bulk-load path when it is
-    /// engine-backed, so that `block` gets the engine's bulk operations.
+    /// Runs one write block on the target: through its scheduler's bulk-load path when it has a
+    /// scheduler, so that `block` gets the engine's bulk operations.
     private func writeBlock(_ block: (DataStoreReadWriteAccessor, (any BulkLoadWriter)?) throws -> TransactionStatus) throws {
-        if let engineBacked = target as? any EngineBackedDataStore {
-            _ = try engineBacked.scheduler.bulkWriteSync(block)
+        if let scheduler = target.writeScheduler {
+            _ = try scheduler.bulkWriteSync(block)
         } else {
             _ = try target.writeSync { accessor in try block(accessor, nil) }
         }
@@ -200,7 +200,7 @@ public struct Migration: Sendable {
     /// How many items the source holds of the types to copy, for progress reports.
     private func expectedCounts(of chosen: [String]?) throws -> (total: Int, perType: [String: Int]?) {
         try source.read { accessor in
-            if let rows = accessor.reader as? any RowStreamingReader {
+            if let rows = accessor.reader.rowStreaming {
                 return try rows.countRows(ofTypes: chosen.map(Set.init))
             }
             var counts: [String: Int] = [:]

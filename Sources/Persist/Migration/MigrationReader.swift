@@ -106,7 +106,7 @@ final class MigrationReader: Sendable {
         var lastType = ""
 
         mutating func readAll(_ accessor: DataStoreReadAccessor, types: [String]?) throws {
-            if let rows = accessor.reader as? any RowStreamingReader {
+            if let rows = accessor.reader.rowStreaming {
                 try rows.forEachRow(ofTypes: types.map(Set.init)) { row in
                     try take(row)
                     return true

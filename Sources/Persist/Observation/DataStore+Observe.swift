@@ -49,8 +49,8 @@ extension DataStore {
     private func observe<Output: Sendable>(
         _ request: DataStoreRequest, transform: @escaping @Sendable ([Item]) throws -> Output
     ) -> AsyncThrowingStream<Output, any Error> {
-        if let backed = self as? any EngineBackedDataStore {
-            return backed.scheduler.observe(request, transform: transform)
+        if let scheduler = writeScheduler {
+            return scheduler.observe(request, transform: transform)
         }
         // A store of its own making reports no commits: its current result is all there is.
         return AsyncThrowingStream { continuation in

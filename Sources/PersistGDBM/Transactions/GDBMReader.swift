@@ -238,6 +238,6 @@ class GDBMReader: StoreReader {
 
 /// GDBM keys items by the bytes of their type's name: two Unicode spellings are two types, in the
 /// file and in every child of the store.
-extension GDBMReader: TypeNameComparing {
+extension GDBMReader {
     var comparesTypeNamesByBytes: Bool { true }
 }

@@ -122,7 +122,7 @@ extension PostgresEngine: ExternalChangeSource {
 /// A live query whose query finds no connection slot free, or the server restarting, runs it
 /// again a poll interval later, as its listener does; a server away longer than the connect
 /// timeout ends it through the listener.
-extension PostgresEngine: TransientFailures {
+extension PostgresEngine {
     func isTransient(_ error: DataStoreError) -> Bool {
         PostgresSession.isOutOfConnections(error) || PostgresSession.isConnectionLoss(error)
     }

@@ -1,6 +1,6 @@
 import Persist
 
-extension PostgresWriter: IntegerKeyColumns {
+extension PostgresWriter {
     /// Whether the type's last identifier came from its key's sequence: then every identifier of
     /// the block does, since a legacy `INSERT` committed meanwhile takes the sequence's next value
     /// without waiting for the block.
