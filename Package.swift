@@ -232,7 +232,8 @@ let package = Package(
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["QuickStart", "Basket", "Reminders", "TodoList", "Repository", "LegacyAdoption", "LibpqAdoption", "StoreSwap", "GDBMAdoption", "JSONFileStore", "Tour", "TourAsync",
-                           "PersistConformance", "Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres", "CLibPQ",
+                           "PersistConformance", "Persist", "PersistSQL", "PersistSQLite", "PersistGDBM", "PersistPostgres",
+                           "CLibPQ",
                            "PersistTestSupport",
                            .product(name: "Logging", package: "swift-log")],
             exclude: ["Snippets"]

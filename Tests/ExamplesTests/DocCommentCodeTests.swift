@@ -7,7 +7,7 @@ import Testing
 /// package can write, and are left out.
 @Suite("The doc comments' code compiles")
 struct DocCommentCodeTests {
-    static let modules = ["Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres", "PersistConformance"]
+    static let modules = ["Persist", "PersistSQL", "PersistSQLite", "PersistGDBM", "PersistPostgres", "PersistConformance"]
 
     /// Every Swift file of `module`, relative to the package's root.
     static func files(of module: String) -> [String] {

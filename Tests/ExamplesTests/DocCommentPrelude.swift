@@ -1,11 +1,11 @@
 /// What the `///` comments' examples take as given, declared for the compiler once for all of them.
 enum DocCommentPrelude {
     /// A user's file imports the libraries, and a wrapper's raw handle needs the C library.
-    static let imports: Set<String> = ["Persist", "PersistSQLite", "PersistGDBM", "PersistPostgres", "PersistConformance",
+    static let imports: Set<String> = ["Persist", "PersistSQL", "PersistSQLite", "PersistGDBM", "PersistPostgres", "PersistConformance",
                                        "CSQLite", "CLibPQ", "Logging", "Testing"]
 
     /// The store a module's comments use: the module's own where it has one.
-    static let stores = ["PersistSQLite": "SQLiteDataStore", "PersistGDBM": "GDBMDataStore",
+    static let stores = ["PersistSQL": "SQLiteDataStore", "PersistSQLite": "SQLiteDataStore", "PersistGDBM": "GDBMDataStore",
                          "PersistPostgres": "PostgresDataStore"]
 
     /// The values the comments of `module` name without making them: an open store, a migration's
@@ -23,7 +23,8 @@ enum DocCommentPrelude {
         "bytes: [UInt8]", "value: [UInt8]", "factory: StoreFactory", "directory: URL", "items: [Item]",
         "input: [UInt8]", "savedInput: URL", "error: DataStoreError", "url: PostgresURL",
         "plan: EntityPlan", "entityRow: EntityRow", "rowSource: any EntityRowSource", "rowSink: any EntityRowSink",
-        "columns: any EntityRowColumns",
+        "columns: any EntityRowColumns", "schema: any CarriedSchema", "schemas: [any CarriedSchema]",
+        "reshape: MigrationReshape", "describing: any SchemaDescribingReader", "recreating: any SchemaRecreatingWriter",
     ]
 
     /// Types and functions the comments name without declaring them.

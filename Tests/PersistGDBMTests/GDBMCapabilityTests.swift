@@ -16,9 +16,9 @@ struct GDBMCapabilityTests {
         try store.setup()
         defer { try? store.tearDown() }
         #expect(try EngineCapabilityNames.of(store.scheduler.engine) == [
-            "engine.externalChanges", "reader.rowStreaming", "reader.entityRows", "reader.comparesTypeNamesByBytes",
-            "writer.rowStreaming", "writer.entityRows", "writer.comparesTypeNamesByBytes", "writer.bulkLoader",
-            "writer.entityRowWriting",
+            "engine.externalChanges", "reader.rowStreaming", "reader.entityRows", "reader.schemaDescribing",
+            "reader.comparesTypeNamesByBytes", "writer.rowStreaming", "writer.entityRows", "writer.schemaDescribing",
+            "writer.schemaRecreating", "writer.comparesTypeNamesByBytes", "writer.bulkLoader", "writer.entityRowWriting",
         ])
     }
 }

@@ -14,7 +14,8 @@ struct PostgresCapabilityTests {
             let engine = store.scheduler.engine
             #expect(try EngineCapabilityNames.of(engine) == [
                 "engine.bulkLoading", "engine.externalChanges", "reader.rowStreaming", "reader.entityRows",
-                "writer.rowStreaming", "writer.entityRows", "writer.bulkLoader", "writer.entityRowWriting",
+                "reader.schemaDescribing", "writer.rowStreaming", "writer.entityRows", "writer.schemaDescribing",
+                "writer.schemaRecreating", "writer.bulkLoader", "writer.entityRowWriting",
             ])
             try engine.write { writer in
                 #expect(!writer.takesEachIntegerIDFromSequence(ofType: "Ticket"))

@@ -16,7 +16,8 @@ struct SQLiteCapabilityTests {
         defer { try? store.tearDown() }
         #expect(try EngineCapabilityNames.of(store.scheduler.engine) == [
             "engine.bulkLoading", "engine.externalChanges", "reader.rowStreaming", "reader.entityRows",
-            "writer.rowStreaming", "writer.entityRows", "writer.bulkLoader", "writer.entityRowWriting",
+            "reader.schemaDescribing", "writer.rowStreaming", "writer.entityRows", "writer.schemaDescribing",
+            "writer.schemaRecreating", "writer.bulkLoader", "writer.entityRowWriting",
         ])
     }
 }

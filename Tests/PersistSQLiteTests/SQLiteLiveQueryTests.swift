@@ -71,7 +71,7 @@ struct SQLiteLiveQueryTests {
         #expect(SQLiteDataStore.openConnectionCount <= connections + 32,
                 "connections: \(connections) → \(SQLiteDataStore.openConnectionCount)")
         #expect((root as any EngineBackedDataStore).scheduler.observations.subscriberCount == 0)
-        #expect((store as? any EngineBackedDataStore)?.scheduler.observations.subscriberCount == 0)
+        #expect(store.writeScheduler?.observations.subscriberCount == 0)
     }
 
     @Test("a write block after the database file was removed or replaced fails with notFound and stores nothing",

@@ -21,6 +21,7 @@ public enum EngineCapabilityNames {
             names.formUnion(reading(writer, as: "writer"))
             if writer.bulkLoader != nil { names.insert("writer.bulkLoader") }
             if writer.entityRowWriting != nil { names.insert("writer.entityRowWriting") }
+            if writer.schemaRecreating != nil { names.insert("writer.schemaRecreating") }
             return ((), false)
         }
         return names
@@ -30,6 +31,7 @@ public enum EngineCapabilityNames {
         var names: Set<String> = []
         if reader.rowStreaming != nil { names.insert(role + ".rowStreaming") }
         if reader.entityRows != nil { names.insert(role + ".entityRows") }
+        if reader.schemaDescribing != nil { names.insert(role + ".schemaDescribing") }
         if reader.comparesTypeNamesByBytes { names.insert(role + ".comparesTypeNamesByBytes") }
         return names
     }

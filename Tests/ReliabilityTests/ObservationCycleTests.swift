@@ -29,6 +29,6 @@ struct ObservationCycleTests {
         let grown = try ProcessResources.current().grew(from: before)
         #expect(grown == nil, "\(grown ?? "")")
         #expect(root.scheduler.observations.subscriberCount == 0)
-        #expect((store as? any EngineBackedDataStore)?.scheduler.observations.subscriberCount == 0)
+        #expect(store.writeScheduler?.observations.subscriberCount == 0)
     }
 }

@@ -58,6 +58,9 @@ extension StoreReader {
     /// `nil`: migrations read items through `forEachItem(matching:_:)`.
     public var rowStreaming: (any RowStreamingReader)? { nil }
 
+    /// `nil`: a migration's target makes its tables from the items.
+    public var schemaDescribing: (any SchemaDescribingReader)? { nil }
+
     /// `nil`: typed reads decode entities from items.
     public var entityRows: (any EntityRowReading)? { nil }
 }

@@ -55,7 +55,7 @@ public protocol StoreReader: AnyObject {
 
     /// The integer identifier a new one of `itemType` must stay above: the largest the type holds
     /// or, where the engine remembers identifiers the type no longer holds, the largest it ever
-    /// held (SQLite's `sqlite_sequence` of an `AUTOINCREMENT` table, say); `nil` when there is none.
+    /// held (the sequence of an `AUTOINCREMENT` table, say); `nil` when there is none.
     /// A child store asks its parent's reader, so that its new items stay above it too.
     ///
     /// The default is ``largestIntegerID(ofType:)``.
@@ -79,8 +79,8 @@ public protocol StoreReader: AnyObject {
     /// Whether two item type names are one type only when their UTF-8 bytes are equal.
     ///
     /// Most stores take type names as Swift strings, so that two Unicode spellings of one name
-    /// (`"é"` as one scalar and as `e` with a combining accent) are one type; GDBM compares their
-    /// UTF-8 bytes, so there they are two. A child store keys its changes the way its parent
+    /// (`"é"` as one scalar and as `e` with a combining accent) are one type; a store keyed by the
+    /// bytes of names compares their UTF-8 bytes, so there they are two. A child store keys its changes the way its parent
     /// compares names, so that it shows, and merges, exactly what its parent would.
     ///
     /// The default is `false`: names compare as Swift strings.
@@ -99,6 +99,16 @@ public protocol StoreReader: AnyObject {
     /// let total = try reader.rowStreaming?.countRows(ofTypes: nil).total
     /// ```
     var rowStreaming: (any RowStreamingReader)? { get }
+
+    /// The reader's way to describe the schemas of its item types, which ``Migration`` carries to a
+    /// target that recreates them: the reader itself when it conforms to
+    /// ``SchemaDescribingReader``, `nil` otherwise (the default), when a migration's target makes
+    /// its tables from the items. Conforming is opting in; a wrapper does not write this member.
+    ///
+    /// ```swift
+    /// let described = try reader.schemaDescribing?.describedTypes() ?? []
+    /// ```
+    var schemaDescribing: (any SchemaDescribingReader)? { get }
 
     /// The reader's way to read typed entities as rows instead of as items: the reader itself when
     /// it conforms to ``EntityRowReading``, `nil` otherwise (the default), when typed reads decode

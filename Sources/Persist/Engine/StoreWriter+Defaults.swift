@@ -56,6 +56,9 @@ extension StoreWriter {
     /// `nil`: migrations insert item by item.
     public var bulkLoader: (any BulkLoadWriter)? { nil }
 
+    /// `nil`: the store makes its tables from the items.
+    public var schemaRecreating: (any SchemaRecreatingWriter)? { nil }
+
     /// `nil`: typed writes go through `insert(_:)` and `save(_:)` with items.
     public var entityRowWriting: (any EntityRowWriting)? { nil }
 }

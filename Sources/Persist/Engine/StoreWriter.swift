@@ -46,7 +46,7 @@ public protocol StoreWriter: StoreReader {
     /// exclusive across processes, so nothing can take the identifier before the block commits.
     ///
     /// The default is one above ``StoreReader/integerIDFloor(ofType:)`` (1 for a type without
-    /// integer identifiers). An engine with a sequence of its own (SQLite's `AUTOINCREMENT`)
+    /// integer identifiers). An engine with a sequence of its own (an `AUTOINCREMENT` table's)
     /// answers from it, so that code using the engine directly never hands out the same identifier.
     ///
     /// ```swift
@@ -86,8 +86,8 @@ public protocol StoreWriter: StoreReader {
     /// ``nextIntegerID(ofType:)``, not counted up from the block's first.
     ///
     /// The accessor normally asks once per block and counts up, since no other writer can insert
-    /// before the block commits. A legacy `INSERT` that lets a sequenced key default (a PostgreSQL
-    /// `serial` or identity key) does not wait for the block, though: it takes the sequence's next
+    /// before the block commits. A legacy `INSERT` that lets a sequenced key default (a `serial`
+    /// or identity key) does not wait for the block, though: it takes the sequence's next
     /// value, which may be the one the block would count up to. Only called inside the write
     /// transaction; must not touch the server.
     ///
@@ -118,6 +118,16 @@ public protocol StoreWriter: StoreReader {
     /// try writer.bulkLoader?.bulkInsert([ItemRow(item)])
     /// ```
     var bulkLoader: (any BulkLoadWriter)? { get }
+
+    /// The writer's way to recreate the schemas a ``Migration`` carries from its source: the
+    /// writer itself when it conforms to ``SchemaRecreatingWriter``, `nil` otherwise (the default),
+    /// when the store makes its tables from the items. Conforming is opting in; a wrapper does not
+    /// write this member.
+    ///
+    /// ```swift
+    /// let made = try writer.schemaRecreating?.recreate(schema) ?? false
+    /// ```
+    var schemaRecreating: (any SchemaRecreatingWriter)? { get }
 
     /// The writer's way to write typed entities as rows instead of as items: the writer itself
     /// when it conforms to ``EntityRowWriting``, `nil` otherwise (the default), when typed writes

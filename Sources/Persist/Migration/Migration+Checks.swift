@@ -5,7 +5,7 @@ extension Migration {
     /// (see ``SchemaDescribingReader/columnsOutsideItems(ofTypes:)``), which the copy would lose.
     func checkNoColumnsOutsideItems(_ chosen: [String]?) throws {
         let columns = try source.read { accessor in
-            try (accessor.reader as? any SchemaDescribingReader)?.columnsOutsideItems(ofTypes: chosen) ?? []
+            try accessor.reader.schemaDescribing?.columnsOutsideItems(ofTypes: chosen) ?? []
         }
         guard !columns.isEmpty else { return }
         throw DataStoreError(

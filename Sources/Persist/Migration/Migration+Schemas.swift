@@ -13,7 +13,7 @@ extension Migration {
     {
         guard options.transform == nil, options.decode == nil else { return ([:], [], []) }
         return try source.read { accessor in
-            guard let describing = accessor.reader as? any SchemaDescribingReader else { return ([:], [], []) }
+            guard let describing = accessor.reader.schemaDescribing else { return ([:], [], []) }
             var descriptions: [String: any CarriedSchema] = [:]
             var notes: [String] = []
             var notCarried: [(itemType: String, note: String)] = []

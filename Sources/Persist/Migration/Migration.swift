@@ -5,8 +5,8 @@ import Foundation
 /// does not grow with the number of items, with progress reports and verification.
 ///
 /// ```swift
-/// let old = GDBMDataStore(path: "old.db", options: .init(readOnly: true))
-/// let new = SQLiteDataStore(path: "new.sqlite")
+/// let old: any DataStore = InMemoryDataStore()    // or any store: a file, a database, a server
+/// let new: any DataStore = InMemoryDataStore()
 /// try old.setup(); try new.setup()
 /// let report = try Migration(source: old, target: new).run { progress in
 ///     print("\(progress.items) items, \(Int(progress.itemsPerSecond))/s")
@@ -23,7 +23,7 @@ import Foundation
 /// in, as the `persist-migrate` tool does.
 ///
 /// Item types the target held nothing of are loaded through the target engine's bulk path when it
-/// has one (SQLite builds a new table's key index once, after loading its rows). With
+/// has one (an SQL store builds a new table's key index once, after loading its rows). With
 /// ``MigrationOptions/ExistingItems/fail`` (the default) the run checks, before writing anything,
 /// that the target holds none of the source's items. Verification (on by default) compares
 /// per-type counts and an order-independent ``ItemChecksum`` of what was written with what the

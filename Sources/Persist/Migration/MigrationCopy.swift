@@ -91,7 +91,7 @@ struct MigrationCopy {
     /// Recreates the tables of the described types no row was written to (the source's empty
     /// tables), which then get their indexes when the load finishes; `true` when it made one.
     mutating func recreateEmptyTables(bulk: (any BulkLoadWriter)?) throws -> Bool {
-        guard let bulk, let recreating = bulk as? any SchemaRecreatingWriter, !options.dryRun || bulk.rollsBackBulkInserts
+        guard let bulk, let recreating = bulk.schemaRecreating, !options.dryRun || bulk.rollsBackBulkInserts
         else { return false }
         var recreated = false
         for itemType in emptyDescribedTypes {
@@ -116,7 +116,7 @@ struct MigrationCopy {
 
     /// Keeps the fallbacks a recreating writer reports, once per column.
     private mutating func collectFallbacks(from bulk: (any BulkLoadWriter)?) {
-        guard let recreating = bulk as? any SchemaRecreatingWriter else { return }
+        guard let recreating = bulk?.schemaRecreating else { return }
         for fallback in recreating.columnFallbacks {
             if let index = fallbacks.firstIndex(where: { $0.itemType == fallback.itemType && $0.column == fallback.column }) {
                 fallbacks[index].fallbackType = fallback.fallbackType
@@ -184,7 +184,7 @@ struct MigrationCopy {
         // A type the target held nothing of has nothing to skip or replace: load it in bulk, unless
         // this is a dry run and the engine could not take the load back.
         if copy.targetWasEmpty, let bulk, !options.dryRun || bulk.rollsBackBulkInserts {
-            if let description = descriptions[itemType], let recreating = bulk as? any SchemaRecreatingWriter {
+            if let description = descriptions[itemType], let recreating = bulk.schemaRecreating {
                 _ = try recreate(description, with: recreating)
             }
             try locating { try bulk.bulkInsert(items) }

@@ -92,11 +92,11 @@ public struct MigrationOptions: Sendable {
     /// default) checks nothing.
     ///
     /// ```swift
-    /// let before = try FileManager.default.attributesOfItem(atPath: "old.sqlite")[.modificationDate] as? Date
+    /// let before = try FileManager.default.attributesOfItem(atPath: "old.db")[.modificationDate] as? Date
     /// options.atomic = true
     /// options.beforeCommit = {
-    ///     let now = try FileManager.default.attributesOfItem(atPath: "old.sqlite")[.modificationDate] as? Date
-    ///     if now != before { throw DataStoreError(.locked, "old.sqlite changed while it was copied") }
+    ///     let now = try FileManager.default.attributesOfItem(atPath: "old.db")[.modificationDate] as? Date
+    ///     if now != before { throw DataStoreError(.locked, "old.db changed while it was copied") }
     /// }
     /// ```
     public var beforeCommit: (@Sendable () throws -> Void)?

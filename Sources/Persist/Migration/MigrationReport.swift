@@ -57,9 +57,9 @@ public struct MigrationReport: Sendable, Hashable {
     /// What ``MigrationOptions/reshape`` changed in the tables recreated from the source's schema
     /// (see <doc:SchemaFaithfulMigrations>) beyond the names its rules give, one sentence each: an
     /// index or a UNIQUE constraint left out because it listed a dropped column, or a table made
-    /// from its items instead, because a rule names its key column; and, for each adopted SQLite or
-    /// PostgreSQL table copied, what the copy does not carry (its column defaults, CHECK constraints, foreign
-    /// keys, `AUTOINCREMENT`, triggers, partial or expression indexes, `DESC`, …).
+    /// from its items instead, because a rule names its key column; and, for each adopted SQL table
+    /// copied, what the copy does not carry (its column defaults, CHECK constraints, foreign keys,
+    /// `AUTOINCREMENT`, triggers, partial or expression indexes, `DESC`, …).
     ///
     /// ```swift
     /// for note in report.schemaNotes { print("note:", note) }

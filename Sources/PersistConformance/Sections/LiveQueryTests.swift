@@ -13,7 +13,7 @@ enum LiveQueryTests {
 
     /// How many live queries listen to the store's commits (0 when the store is not engine-backed).
     static func subscribers(_ store: any DataStore) -> Int {
-        (store as? any EngineBackedDataStore)?.scheduler.observations.subscriberCount ?? 0
+        store.writeScheduler?.observations.subscriberCount ?? 0
     }
 
     struct Note: DataStoreEntity, Equatable {

@@ -131,7 +131,7 @@ extension PostgresWriter: BulkLoadWriter {
 extension PostgresEngine: BulkLoadingEngine {
     func bulkWrite<T>(_ body: (any BulkLoadWriter) throws -> (value: T, commit: Bool)) throws -> T {
         try write { writer in
-            guard let bulk = writer as? any BulkLoadWriter else {
+            guard let bulk = writer.bulkLoader else {
                 throw DataStoreError(.misuse, "the PostgreSQL store at \(location) gave a writer that cannot load in bulk",
                                      path: location)
             }
