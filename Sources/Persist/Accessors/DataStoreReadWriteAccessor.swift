@@ -18,7 +18,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     /// Mutable items handed out in this block, so that one stored item has one mutable object.
     var registry: MutableItemRegistry
     /// The unique indexes of each item type this block has checked writes against, with the
-    /// spelling of the name they were found for: a store such as GDBM keeps two spellings of a
+    /// spelling of the name they were found for: a store keyed by the bytes of names keeps two spellings of a
     /// name apart, so another spelling asks the engine again, which is always right. Forgotten
     /// when the block declares an index.
     var uniqueIndexCache: [String: (spelling: String, indexes: [DataStoreIndex])] = [:]

@@ -1,6 +1,6 @@
 /// The mutable items a write block handed out, one object per stored item: references match as
-/// the store matches type names (see ``StoreReader/comparesTypeNamesByBytes``), so that on GDBM, which keeps two
-/// Unicode spellings of a name apart, each spelling's item has its own object.
+/// the store matches type names (see ``StoreReader/comparesTypeNamesByBytes``), so that on a store
+/// that keeps two Unicode spellings of a name apart, each spelling's item has its own object.
 struct MutableItemRegistry {
     private struct Key: Hashable {
         let itemType: TypeNameKey

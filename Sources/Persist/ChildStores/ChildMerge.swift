@@ -51,7 +51,7 @@ enum ChildMerge {
     ) throws -> [ItemReference] {
         // Each type's changes in identifier order, sorted as positions: the sort then moves
         // integers, not the changes with their items.
-        // Keys carry the type's spelling: on a parent that keeps spellings apart (GDBM), each its own.
+        // Keys carry the type's spelling: on a parent that keeps spellings apart, each its own.
         let ordered = changes.keys.sorted { ByteOrder.compare($0.name, $1.name) < 0 }.map { typeKey in
             let entries = Array(changes[typeKey] ?? [:])
             let ids = entries.map(\.key)

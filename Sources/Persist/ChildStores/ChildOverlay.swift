@@ -10,7 +10,7 @@ final class ChildOverlay: StoreWriter {
     private(set) var changes: ChildChanges
     /// Indexes declared in the child and not merged yet.
     private(set) var declaredIndexes: [DataStoreIndex]
-    /// Whether the parent compares type names by their bytes (GDBM); the child then does too,
+    /// Whether the parent compares type names by their bytes; the child then does too,
     /// and so do its own children.
     let comparesTypeNamesByBytes: Bool
     /// Where a write block notes the integer identifiers it stores items under (`nil` for reading).

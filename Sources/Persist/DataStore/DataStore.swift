@@ -2,8 +2,8 @@
 ///
 /// Reads happen in read blocks that see one consistent committed state; writes happen in write
 /// blocks that are serialized, atomic (all of it or none of it) and durable when `writeSync`
-/// returns. The same contract holds for ``InMemoryDataStore``, the SQLite, GDBM and PostgreSQL
-/// wrappers and child stores, and `PersistConformance` proves it for each (see <doc:Contract>).
+/// returns. The same contract holds for ``InMemoryDataStore``, every wrapper of an engine and
+/// child stores, and `PersistConformance` proves it for each (see <doc:Contract>).
 ///
 /// ```swift
 /// let store: any DataStore = InMemoryDataStore()

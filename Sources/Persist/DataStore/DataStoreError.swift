@@ -54,7 +54,7 @@ public struct DataStoreError: Error, Sendable, Hashable {
     /// The path of the file concerned, or a server store's location (its URL without a
     /// password), when there is one.
     public var path: String?
-    /// The engine's own result code (an SQLite result code, a GDBM error number), when there is one.
+    /// The engine's own result code (a database's result code, a file library's error number, a server's SQLSTATE), when there is one.
     public var engineCode: Int?
     /// The engine's own error text, when there is one.
     public var engineMessage: String?

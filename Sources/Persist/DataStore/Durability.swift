@@ -1,7 +1,7 @@
 /// How durable a returned `writeSync` is.
 ///
 /// ```swift
-/// let store = SQLiteDataStore(path: "app.sqlite", options: .init(durability: .full))
+/// let durability: Durability = .full   // a wrapper's options take it: .init(durability: .full)
 /// ```
 public enum Durability: String, Sendable, Hashable, CaseIterable {
     /// A returned write survives a crash of the process (kill -9), but not necessarily a power loss.

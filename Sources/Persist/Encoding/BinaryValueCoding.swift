@@ -1,7 +1,7 @@
 import Foundation
 
 /// The compact, canonical binary encoding of a ``Value``, shared by every store that keeps values
-/// as bytes (GDBM records, nested values in SQLite) and by migration checksums.
+/// as bytes (the records of key-value files, nested values in SQL columns) and by migration checksums.
 ///
 /// The format is documented in <doc:BinaryValueEncoding>. Encoding is canonical: equal values
 /// (``Value``'s `==`) always encode to the same bytes, because every NaN is written as one bit

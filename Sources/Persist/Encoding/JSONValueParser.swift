@@ -154,7 +154,7 @@ struct JSONValueParser {
     }
 
     /// The scalar of a `\u` escape of the UTF-16 code unit `unit`, with the escape of the low
-    /// surrogate that follows a high one. A lone surrogate (which PostgreSQL's `json` keeps, as in
+    /// surrogate that follows a high one. A lone surrogate (which a database's `json` type may keep, as in
     /// a string a program cut in the middle of an emoji) is refused, or read as U+FFFD, the nearest
     /// value, and noted as inexact.
     private mutating func scalar(escaping unit: UInt32) throws -> Unicode.Scalar {

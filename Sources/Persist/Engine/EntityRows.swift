@@ -211,9 +211,8 @@ public protocol EntityRowSink: AnyObject {
 /// ``DataStoreReadWriteAccessor/update(_:)`` and ``DataStoreReadWriteAccessor/save(_:)-(E)``.
 ///
 /// A writer opts in by conforming: ``StoreWriter/entityRowWriting`` then answers the writer itself.
-/// The SQLite, GDBM and PostgreSQL writers adopt it; PostgreSQL's binds rows as binary parameters
-/// of the table's prepared statements and passes the rows it cannot bind to the general path
-/// (`writer.insert(row.item())` and the like).
+/// A writer may take only the rows it can bind to its statements and pass the others to the
+/// general path (`writer.insert(row.item())` and the like).
 ///
 /// ```swift
 /// extension MyWriter: EntityRowWriting {

@@ -9,9 +9,9 @@
 /// live query of the store with that error (a vanished file, a lost server). The store's own
 /// commits are reported by the scheduler itself; a poll need not (but may) report them too.
 ///
-/// SQLite compares `PRAGMA data_version` on its writer connection; PostgreSQL `LISTEN`s on the
-/// schema's channel in ``beginWatchingExternalChanges()``, and in ``pollExternalChanges()``
-/// consumes input without blocking and reports whether a notification arrived.
+/// A file engine may compare a change counter the file keeps; a server may subscribe to a
+/// notification channel in ``beginWatchingExternalChanges()`` and, in ``pollExternalChanges()``,
+/// consume input without blocking and report whether a notification arrived.
 ///
 /// ```swift
 /// extension MyEngine: ExternalChangeSource {

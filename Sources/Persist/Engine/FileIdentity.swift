@@ -4,9 +4,9 @@ import Foundation
 /// the file was removed or replaced.
 ///
 /// ```swift
-/// let watched = try FileIdentity.of(path, file: "the SQLite database")
+/// let watched = try FileIdentity.of(path, file: "the database")
 /// // … later, on each poll:
-/// guard try FileIdentity.of(path, file: "the SQLite database") == watched else { … }
+/// guard try FileIdentity.of(path, file: "the database") == watched else { … }
 /// ```
 package struct FileIdentity: Sendable, Equatable {
     package let device: UInt64
@@ -17,7 +17,7 @@ package struct FileIdentity: Sendable, Equatable {
         self.inode = inode
     }
 
-    /// The identity of the file at `path`, called `file` in messages ("the GDBM file").
+    /// The identity of the file at `path`, called `file` in messages ("the database file").
     ///
     /// - Throws: `notFound`, saying live queries end, when there is no file at `path`.
     package static func of(_ path: String, file: String) throws -> FileIdentity {
@@ -40,7 +40,7 @@ package struct FileIdentity: Sendable, Equatable {
 
     /// Throws `notFound` when `path` no longer names this file (removed, or replaced by another):
     /// a store's commit would go to a file no one can open again. `file` and `location` name it in
-    /// the message ("the GDBM file", the store's path).
+    /// the message ("the database file", the store's path).
     package func checkStillAt(_ path: String, file: String, location: String) throws {
         let now = FileIdentity.existing(path)
         guard now != self else { return }

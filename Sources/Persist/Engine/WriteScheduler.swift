@@ -124,7 +124,7 @@ public final class WriteScheduler: Sendable {
                 path: engine.location)
         }
         // A child's queued writes each read the parent; a parent whose writers go before new readers
-        // (GDBM) holds them behind a commit that waits for the read this thread is in.
+        // holds them behind a commit that waits for the read this thread is in.
         var ancestor = parent
         while let current = ancestor {
             if BlockRegistry.isInside(.read, of: current) {
@@ -161,7 +161,7 @@ public final class WriteScheduler: Sendable {
     /// Opens the engine; does nothing when already open.
     ///
     /// The opening runs on the write queue with no lock held, so an engine that waits for another
-    /// process (a GDBM lock, a server) blocks nothing but this call; reads meanwhile are refused as
+    /// process (a file lock, a server) blocks nothing but this call; reads meanwhile are refused as
     /// "still being set up".
     package func setup() throws {
         if phase.value == .open { return }

@@ -30,7 +30,7 @@
 /// keyed by UUID text in lower case (as many other languages write it) decode into such a model,
 /// but are not found by identifier, and `save` would add a second row under the upper-case
 /// spelling: declare the identifier of such a model as `String`, which keeps the stored spelling.
-/// (A PostgreSQL `uuid` key column compares UUIDs, not spellings, and is not affected.)
+/// (A key column of an SQL `uuid` type compares UUIDs, not spellings, and is not affected.)
 public protocol DataStoreEntity: Codable, Sendable, Identifiable where ID: Codable & Sendable {
     /// The item type the model is stored as.
     static var itemType: String { get }

@@ -3,7 +3,7 @@
 /// new tables, so a layout never outlives the columns it describes. Keeps the last eight plans.
 ///
 /// ```swift
-/// let layout = table.entityLayouts.layout(for: plan) { SQLiteEntityLayout(plan: plan, table: table) }
+/// let layout = table.entityLayouts.layout(for: plan) { ColumnLayout(plan: plan, table: table) }
 /// ```
 package final class EntityLayoutCache<Layout: Sendable>: Sendable {
     private let layouts = Locked<[(plan: EntityPlan, layout: Layout)]>([])

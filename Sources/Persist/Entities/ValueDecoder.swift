@@ -5,7 +5,7 @@ import Foundation
 /// Numbers convert only when the value is exactly representable (`.double(2)` decodes as an
 /// `Int`, `.double(2.5)` does not), but for a `Float`, which reads the nearest `Float` to a double
 /// within its range (a double beyond it is `typeMismatch`, not infinity); booleans also decode
-/// from the integers 0 and 1, which is how legacy SQLite tables store them. A `Decimal` decodes
+/// from the integers 0 and 1, which is how many legacy SQL tables store them. A `Decimal` decodes
 /// from a number, from its text, and from the object of fields Foundation's own `Codable`
 /// conformance writes. Keyed containers list `allKeys` in the byte order of the keys' UTF-8, the
 /// order records list attributes in, so a value decodes the same way on every read.

@@ -17,7 +17,7 @@ extension DataStoreReadWriteAccessor {
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name;
     ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`
-    ///   or the largest integer its key column holds (a PostgreSQL `integer` key, say).
+    ///   or the largest integer its key column holds (a 32-bit `integer` key, say).
     public func createItem(ofType itemType: String, idGeneration: IDGeneration) throws -> MutableItem {
         switch idGeneration {
         case .uuid: return try createItem(ofType: itemType, id: .generate())
@@ -38,13 +38,13 @@ extension DataStoreReadWriteAccessor {
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid type name;
     ///   ``DataStoreError/Code/unsupported`` when the type's integer identifiers have reached `Int64.max`
-    ///   or the largest integer its key column holds (a PostgreSQL `integer` key, say).
+    ///   or the largest integer its key column holds (a 32-bit `integer` key, say).
     public func nextIntegerID(ofType itemType: String) throws -> Int64 {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }
         let candidate: Int64
         // The names match as Swift strings; a store that keeps two spellings of one name apart
-        // (GDBM) is asked again for the other spelling, whose items the known value does not cover.
+        // is asked again for the other spelling, whose items the known value does not cover.
         // A key numbered by a sequence that legacy inserts share is asked every time (see
         // `StoreWriter.takesEachIntegerIDFromSequence(ofType:)`).
         if let known = nextIntegerIDs.index(forKey: itemType), nextIntegerIDs[known].key.utf8.elementsEqual(itemType.utf8),

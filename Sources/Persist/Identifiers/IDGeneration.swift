@@ -13,7 +13,7 @@ public enum IDGeneration: Sendable, Hashable, CaseIterable {
     /// A new UUID string, as ``ItemID/generate()`` gives.
     case uuid
     /// An `.int` identifier greater than every integer identifier of the item type at that moment,
-    /// never one another writer (in this process or another) hands out too; on adopted SQLite
-    /// `INTEGER PRIMARY KEY` and `AUTOINCREMENT` tables, the one SQLite itself would assign.
+    /// never one another writer (in this process or another) hands out too; on an adopted table
+    /// with a sequence of its own (`AUTOINCREMENT`, `serial`), the one the engine itself would assign.
     case nextInteger
 }

@@ -2,7 +2,7 @@
 ///
 /// ``DataStoreReadWriteAccessor/ensureIndex(ofType:on:unique:)`` declares one, and
 /// ``DataStore/indexes(ofType:)`` lists them, including the indexes and UNIQUE constraints an
-/// adopted SQLite database already had. A unique index refuses a write that would give two items
+/// adopted database already had. A unique index refuses a write that would give two items
 /// of its type equal values for all of its attributes (<doc:Indexes>).
 ///
 /// ```swift
@@ -20,7 +20,7 @@ public struct DataStoreIndex: Sendable, Hashable, CustomStringConvertible {
     public var attributes: [String]
     /// Whether no two items of the type may hold equal values for all of ``attributes``.
     public var isUnique: Bool
-    /// The engine's own name for the index (an SQLite index name), or `nil` where the store gives
+    /// The engine's own name for the index (an SQL index name), or `nil` where the store gives
     /// it none.
     public var name: String?
 

@@ -1,7 +1,7 @@
 extension DataStoreReadAccessor {
     /// The indexes of `itemType`: those declared with
-    /// ``DataStoreReadWriteAccessor/ensureIndex(ofType:on:unique:)`` and, in an adopted SQLite
-    /// database or PostgreSQL table, the indexes and UNIQUE constraints it already had. The
+    /// ``DataStoreReadWriteAccessor/ensureIndex(ofType:on:unique:)`` and, in an adopted SQL
+    /// table, the indexes and UNIQUE constraints it already had. The
     /// declared ones come first, in the order they were declared, then the adopted ones by name.
     ///
     /// ```swift
@@ -30,8 +30,9 @@ extension DataStoreReadWriteAccessor {
     /// harmless, so an application may declare its indexes in a write block at every launch.
     ///
     /// A unique index refuses every later write that would give two items of the type equal
-    /// values for all of `attributes` (<doc:Indexes>). On SQLite it is a real `CREATE INDEX`; on
-    /// GDBM an index kept in the file, which equality queries on its attributes use.
+    /// values for all of `attributes` (<doc:Indexes>). On an SQL store it is a real `CREATE
+    /// INDEX`; on a key-value file an index kept in the file, which equality queries on its
+    /// attributes use.
     ///
     /// ```swift
     /// try store.writeSync { accessor in

@@ -1,8 +1,8 @@
 /// The canonical bytes of the values an item holds for an index's attributes: two tuples encode to
 /// the same bytes exactly when every pair of values is equal under the predicate semantics
 /// (`1 == 1.0`, `-0.0 == 0.0`, NaN equals NaN, strings and bytes by their bytes, arrays and objects
-/// when identical). Stores use it to find the items a unique index would refuse, and GDBM uses it
-/// as the key of its index entries (see the GDBM storage format article).
+/// when identical). Stores use it to find the items a unique index would refuse, and a key-value
+/// store may use it as the key of its index entries.
 ///
 /// ```swift
 /// let a = IndexKey.encode([.int(1), "Leeds"])

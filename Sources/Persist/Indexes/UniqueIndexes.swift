@@ -88,7 +88,7 @@ package enum UniqueIndexes {
     /// store, located at the store, with the engine's code and message.
     ///
     /// ```swift
-    /// throw UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: sqliteError, at: path)
+    /// throw UniqueIndexes.reported(UniqueIndexes.violation(index, items, values: values), by: engineError, at: path)
     /// ```
     package static func reported(_ refusal: DataStoreError, by engineError: DataStoreError, at location: String) -> DataStoreError {
         var reported = refusal

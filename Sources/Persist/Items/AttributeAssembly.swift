@@ -3,7 +3,7 @@
 ///
 /// `Dictionary.mapValues` copies the index's hash table as it is (same seed, same buckets), so the
 /// attributes take the table's names in place; only absent attributes cost a hash, to remove them.
-/// The SQLite and PostgreSQL row decoders read items this way, so that a lookup by identifier
+/// The SQL stores' row decoders read items this way, so that a lookup by identifier
 /// costs about what reading the row's columns costs.
 ///
 /// ```swift

@@ -13,7 +13,7 @@
 /// item["rating"] = nil            // removes the attribute
 /// ```
 public struct Item: Sendable, Hashable {
-    /// The item type, such as `"Restaurant"`: a table in SQLite, a key prefix in GDBM.
+    /// The item type, such as `"Restaurant"`: a table in an SQL store, a key prefix in a key-value file.
     public let itemType: String
     /// The identifier, unique within the item type.
     public let id: ItemID

@@ -19,7 +19,7 @@ public struct ItemReference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A readable rendering, for messages and logs. An identifier longer than 96 characters as
-    /// written is shortened to its start and end, with its length (a 2,000-byte GDBM key would
+    /// written is shortened to its start and end, with its length (a 2,000-byte key of a foreign file would
     /// otherwise fill a screen with hexadecimal, in every message that names it).
     public var description: String {
         let written = "\(id)"

@@ -1,5 +1,5 @@
 /// An item type name as a key, compared as a store compares type names: as Swift strings, or
-/// (GDBM) by their UTF-8 bytes (see ``StoreReader/comparesTypeNamesByBytes``). A child store keys its changes by it,
+/// by their UTF-8 bytes (see ``StoreReader/comparesTypeNamesByBytes``). A child store keys its changes by it,
 /// and a write block its mutable items.
 ///
 /// Every key of one table compares the same way, since it belongs to one store.

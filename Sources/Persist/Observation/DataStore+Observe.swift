@@ -4,8 +4,9 @@ extension DataStore {
     /// burst of writes yields once (a slow consumer gets the newest result).
     ///
     /// Commits through this store object (and, for a child store, its parent's) are seen at once;
-    /// commits by other processes within the poll interval, on SQLite any commit and on PostgreSQL
-    /// one made through Persist, which notifies the schema's channel (<doc:LiveQueries>).
+    /// commits by other processes within the poll interval, where the engine can tell of them (an
+    /// ``ExternalChangeSource``; each store's documentation says which commits it sees, see
+    /// <doc:LiveQueries>).
     /// Cancelling the consuming task ends the observation and releases what it holds; tearing the
     /// store down, or losing its file, ends the stream with that error. A query that finds the
     /// store locked by another connection runs again a poll interval later instead.

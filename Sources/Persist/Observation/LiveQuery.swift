@@ -7,7 +7,7 @@ import Dispatch
 /// Refreshes run on the store's observation queue, one at a time per query; notifications that
 /// arrive while one runs are coalesced into a single further refresh. A refresh that meets a
 /// condition that passes by itself (the store locked by another connection past its busy
-/// timeout, as another program writing a rollback-journal SQLite file does; a server with no
+/// timeout, as another program writing a file in a rollback journal does; a server with no
 /// connection slot free) is no failure of the query: it runs again after `retryDelay`, and the
 /// stream goes on.
 final class LiveQuery: Sendable {

@@ -2,7 +2,7 @@ extension DataStoreReadWriteAccessor {
     /// Deletes every item the request selects — filter, sort order, offset and limit mean exactly
     /// what they mean for ``DataStoreReadAccessor/items(forRequest:)`` — and returns how many.
     ///
-    /// One `DELETE` statement on SQLite; on GDBM the deletions are journaled with the rest of the
+    /// One `DELETE` statement on an SQL store; on a key-value file the deletions are journaled with the rest of the
     /// block. Mutable items of the deleted items handed out earlier in the block are marked
     /// deleted, so they cannot bring the items back (<doc:SetBasedWrites>).
     ///
@@ -26,7 +26,7 @@ extension DataStoreReadWriteAccessor {
     /// keep their values) and returns how many items it selected. Filter, sort order, offset and
     /// limit mean exactly what they mean for ``DataStoreReadAccessor/items(forRequest:)``.
     ///
-    /// One `UPDATE` statement on SQLite; on GDBM the changes are journaled with the rest of the
+    /// One `UPDATE` statement on an SQL store; on a key-value file the changes are journaled with the rest of the
     /// block. Mutable items of the updated items handed out earlier in the block show the new
     /// values. Unique indexes are checked for the whole update before anything changes
     /// (<doc:SetBasedWrites>).
@@ -61,7 +61,7 @@ extension DataStoreReadWriteAccessor {
     /// write: a deleted one is marked deleted, a changed one takes the stored values.
     ///
     /// Types are matched as the store matches names: on most stores as Swift strings, so that a
-    /// write naming `"Café"` decomposed reaches the items of `"Café"` precomposed; on GDBM, which
+    /// write naming `"Café"` decomposed reaches the items of `"Café"` precomposed; on a store that
     /// keeps the spellings apart, by their bytes.
     func refreshMutableItems(ofType itemType: String) throws {
         for (reference, mutable) in registry.handedOut(ofType: itemType) {
