@@ -1,26 +1,27 @@
 import Foundation
 import Persist
+import PersistSQL
 
-extension PostgresWriter {
+extension PostgresWriter: IndexDeclaringWriter {
     /// PostgreSQL's unique indexes refuse a violating statement; the writer runs writes to tables
     /// with one in a savepoint (they are guarded), so the refusal leaves the block as it was.
     var enforcesUniqueIndexes: Bool { true }
 
     /// Declares an index: recorded in `persist_indexes`, and created at once when its table and
-    /// columns exist (otherwise as soon as they do). Over items that already share values, a
-    /// unique one is refused with `uniqueViolation` naming them, and nothing is declared; over a
-    /// column no attribute can be (an adopted table's key, a generated column), with
-    /// `invalidArgument`.
+    /// columns exist (otherwise as soon as they do).
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
-        try checkTransaction()
-        if try indexes(ofType: index.itemType)?.contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) == true {
-            return false
-        }
+        try declareIndex(index)
+    }
+
+    /// An index over a column no attribute can be (an adopted table's key, a generated column),
+    /// which writes refuse too (`invalidArgument`), or over a `json` or `jsonb` column, which
+    /// PostgreSQL cannot index as Persist compares (`unsupported`).
+    func refusal(of index: DataStoreIndex) throws -> DataStoreError? {
         if let table = schema.tables[index.itemType] {
             for attribute in index.attributes {
                 if table.column(attribute) == nil, let reason = table.reservedAttributes[attribute] {
                     // Writes refuse the attribute too: the index would never be created, yet be listed.
-                    throw DataStoreError(
+                    return DataStoreError(
                         .invalidArgument,
                         "cannot declare the \(index): \(String(reflecting: attribute)) cannot be an attribute of table "
                             + "\(table.qualified) of PostgreSQL at \(location): \(reason); nothing was declared. Index "
@@ -31,13 +32,19 @@ extension PostgresWriter {
                 let why = column.type == .json
                     ? "json, which PostgreSQL cannot index"
                     : "jsonb, which PostgreSQL compares by its own rules, not Persist's ([1] and [1.0] are one value to it)"
-                throw DataStoreError(
+                return DataStoreError(
                     .unsupported,
                     "the \(index) cannot be declared: the column \(column.quoted) of table \(table.qualified) at "
                         + "\(location) is \(why); declare the index on other attributes",
                     path: location)
             }
         }
+        return nil
+    }
+
+    /// Records the declaration in `persist_indexes` and creates the index, in a savepoint, where
+    /// its table and columns exist.
+    func declare(_ index: DataStoreIndex) throws -> String {
         try editor.ensureIndexTable(&schema)
         let operation = "Declaring the \(index)"
         let catalog = schema.qualified(StoreSchema.indexesTable)
@@ -48,12 +55,7 @@ extension PostgresWriter {
         let declared = IndexCatalog.Declared(name: "persist_index_\(number)", attributes: index.attributes, isUnique: index.isUnique)
         if let table = schema.tables[index.itemType],
            let create = IndexCatalog.createStatement(declared, on: table, schema: schema) {
-            do {
-                _ = try inSavepoint(nil, PGCommand(create, operation: operation)) { _ in }
-            } catch let error as DataStoreError where error.engineCode == PostgresSQLState.uniqueViolation.engineCode {
-                let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
-                throw UniqueIndexes.reported(UniqueIndexes.existingDuplicates(index, shared), by: error, at: location)
-            }
+            _ = try inSavepoint(nil, PGCommand(create, operation: operation)) { _ in }
         }
         let encoded = String(decoding: try JSONEncoder().encode(index.attributes), as: UTF8.self)
         _ = try transaction.run([PGCommand(
@@ -61,9 +63,12 @@ extension PostgresWriter {
             [.int8(position), .text(declared.name), .text(index.itemType), .text(encoded), .bool(index.isUnique)],
             prepared: true, operation: operation)])
         schema.takenNames.insert(declared.name)
-        schemaChanges.append("declared the \(index) as \(String(reflecting: declared.name))")
         if index.isUnique, schema.tables[index.itemType] != nil { try reloadSchema() }
-        return true
+        return declared.name
+    }
+
+    func isSharedValues(_ error: DataStoreError) -> Bool {
+        error.engineCode == PostgresSQLState.uniqueViolation.engineCode
     }
 
     /// Creates the declared indexes of `itemType` whose columns now all exist, and rebuilds unique

@@ -25,6 +25,11 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     var editor: SchemaEditor { SchemaEditor(transaction: transaction, location: location) }
 
+    /// Records a schema change for the log written once the block commits.
+    func noteSchemaChange(_ change: String) {
+        schemaChanges.append(change)
+    }
+
     // MARK: StoreWriter
 
     func insert(_ item: Item) throws {

@@ -8,20 +8,21 @@ extension SQLiteReader {
     }
 }
 
-extension SQLiteWriter {
+extension SQLiteWriter: IndexDeclaringWriter {
     /// SQLite's unique indexes refuse a violating statement and leave the transaction as it was.
     var enforcesUniqueIndexes: Bool { true }
+
+    var location: String { path }
 
     /// Declares an index: recorded in the table of declared indexes, and created with `CREATE
     /// INDEX` at once when its table and columns exist, otherwise as soon as they do.
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
-        try checkTransaction()
-        try refuseUnnamableAttributes(of: index)
-        if schema.indexes(ofType: index.itemType).contains(where: { $0.satisfies(attributes: index.attributes, unique: index.isUnique) }) {
-            return false
-        }
+        try declareIndex(index)
+    }
+
+    /// The record and the index in one savepoint: a refused index leaves no declaration behind.
+    func declare(_ index: DataStoreIndex) throws -> String {
         let declared = DeclaredIndex(name: schema.freshIndexName(), attributes: index.attributes, isUnique: index.isUnique)
-        // The record and the index in one savepoint: a refused index leaves no declaration behind.
         let before = schema
         do {
             try inSavepoint {
@@ -30,26 +31,21 @@ extension SQLiteWriter {
                     try SchemaEditor(connection: connection).create(declared, on: table, in: &schema)
                 }
             }
-        } catch let error as DataStoreError where error.code == .uniqueViolation {
-            schema = before
-            let shared = try UniqueIndexes.duplicates(for: index, in: self) ?? []
-            throw UniqueIndexes.reported(UniqueIndexes.existingDuplicates(index, shared), by: error, at: path)
         } catch {
             schema = before
             throw error
         }
-        noteSchemaChange("declared the \(index) as \(String(reflecting: declared.name))")
-        return true
+        return declared.name
     }
 
-    /// Refuses an index over a name no attribute of its table can have (the key column, a
-    /// generated column, a column's name in another ASCII case), which writes refuse too: its
-    /// index would never be created, yet be reported.
-    private func refuseUnnamableAttributes(of index: DataStoreIndex) throws {
-        guard let table = schema.tables[index.itemType] else { return }
+    /// An index over a name no attribute of its table can have (the key column, a generated
+    /// column, a column's name in another ASCII case), which writes refuse too: its index would
+    /// never be created, yet be reported.
+    func refusal(of index: DataStoreIndex) throws -> DataStoreError? {
+        guard let table = schema.tables[index.itemType] else { return nil }
         for attribute in index.attributes where table.columnIndex[attribute] == nil {
             guard let column = table.takenNames[SQLName.folded(attribute)] else { continue }
-            throw DataStoreError(
+            return DataStoreError(
                 .invalidArgument,
                 "cannot declare the \(index): \(String(reflecting: attribute)) cannot be an attribute of table "
                     + "\(String(reflecting: table.name)) in the SQLite database at \(path), whose column "
@@ -57,6 +53,7 @@ extension SQLiteWriter {
                     + "nothing was declared. Index attributes the items hold",
                 path: path)
         }
+        return nil
     }
 
     /// Creates the pending indexes of `itemType` whose columns now all exist.
