@@ -28,14 +28,10 @@ package struct TableRecreation {
         created.insert(description.itemType)
     }
 
-    /// Records the description of a table an earlier block of the same load recreated, so that
-    /// this block knows its declared types and can fall back.
+    /// Records the description of a recreated table: one an earlier block of the same load
+    /// recreated, so that this block knows its declared types and can fall back, or one whose
+    /// column's declared type gave way.
     package mutating func remember(_ description: TableDescription) {
-        tables[description.itemType] = description
-    }
-
-    /// Replaces the description of a recreated table (a column's declared type gave way).
-    package mutating func replace(_ description: TableDescription) {
         tables[description.itemType] = description
     }
 

@@ -196,7 +196,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             try connection.executeOnce("INSERT INTO \(SQLName.quoted(itemType)) SELECT * FROM \(SQLName.quoted(old))",
                                        operation: Self.recreating)
             try connection.executeOnce("DROP TABLE \(SQLName.quoted(old))", operation: Self.recreating)
-            recreation.replace(description)
+            recreation.remember(description)
             try reloadTable(itemType)
         }
         var fallbackType = "none (each value keeps its storage class)"
