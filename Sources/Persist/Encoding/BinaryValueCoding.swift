@@ -25,6 +25,8 @@ public enum BinaryValueCoding {
         case date = 0x07
         case array = 0x08
         case object = 0x09
+        /// An exact decimal: its ``DecimalText`` as a length-prefixed string.
+        case decimal = 0x0A
     }
 
     /// How deeply arrays and objects may nest; deeper input is rejected as corrupt.
@@ -56,6 +58,9 @@ public enum BinaryValueCoding {
         case .string(let string):
             buffer.append(Tag.string.rawValue)
             appendLengthPrefixed(string, to: &buffer)
+        case .decimal(let decimal):
+            buffer.append(Tag.decimal.rawValue)
+            appendLengthPrefixed(DecimalText.text(decimal), to: &buffer)
         case .bytes(let bytes):
             buffer.append(Tag.bytes.rawValue)
             appendVarint(UInt64(bytes.count), to: &buffer)
@@ -107,6 +112,13 @@ public enum BinaryValueCoding {
         case .int: return .int(unzigzag(try reader.readVarint()))
         case .double: return .double(Double(bitPattern: try reader.readFixed64()))
         case .string: return .string(try reader.readLengthPrefixedString())
+        case .decimal:
+            let textOffset = reader.offset
+            let text = try reader.readLengthPrefixedString()
+            guard let decimal = DecimalText.parse(text), DecimalText.text(decimal) == text else {
+                throw ByteReader.corrupt("a decimal at byte \(textOffset) is not in its canonical form: \(String(reflecting: text))")
+            }
+            return .decimal(decimal)
         case .bytes:
             let count = try reader.readLength()
             return .bytes(try reader.readBytes(count))

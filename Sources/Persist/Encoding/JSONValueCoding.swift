@@ -113,6 +113,9 @@ package struct JSONValueCoding: Sendable {
         case .double(let double):
             guard double.isFinite else { throw Failure(reason: .noJSONForm, description: "\(double) has no JSON form") }
             output += numberText(double).utf8
+        case .decimal(let decimal):
+            guard !decimal.isNaN else { throw Failure(reason: .noJSONForm, description: "a decimal NaN has no JSON form") }
+            output += DecimalText.text(decimal).utf8
         case .string(let text):
             writeString(text, into: &output)
         case .bytes:

@@ -75,7 +75,7 @@ extension DataStoreEntity {
             throw DataStoreError(.typeMismatch, "\(Self.self) encodes as \(kind.withArticle) value; an entity must encode as an object")
         }
         // The identifier was encoded with the rest; encode it apart only if the model left it out.
-        let encodedID = attributes.removeValue(forKey: Self.idKey).flatMap(ItemID.init)
+        let encodedID = attributes.removeValue(forKey: Self.idKey).flatMap { ItemID($0) }
         return Item(itemType: Self.itemType, id: try encodedID ?? Self.itemID(for: id), attributes: attributes)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The canonical bytes of the values an item holds for an index's attributes: two tuples encode to
 /// the same bytes exactly when every pair of values is equal under the predicate semantics
 /// (`1 == 1.0`, `-0.0 == 0.0`, NaN equals NaN, strings and bytes by their bytes, arrays and objects
@@ -12,6 +14,8 @@
 package enum IndexKey {
     private enum Tag: UInt8 {
         case bool = 1, integer = 2, double = 3, nan = 4, date = 5, dateNaN = 6, string = 7, bytes = 8, nested = 9
+        /// A decimal no integer or double equals, by its ``DecimalText``.
+        case decimal = 10
     }
 
     /// The key of an item for the index on `attributes`, or `nil` when the item lacks one of them
@@ -52,6 +56,18 @@ package enum IndexKey {
                 buffer.append(Tag.double.rawValue)
                 BinaryValueCoding.appendFixed64(double.bitPattern, to: &buffer)
             }
+        case .decimal(let decimal):
+            // Equal numbers share a key: a decimal that an integer or a double equals takes theirs.
+            if decimal.isNaN {
+                buffer.append(Tag.nan.rawValue)
+            } else if let integer = exactInteger(decimal) {
+                appendInteger(integer, to: &buffer)
+            } else if let double = Double(DecimalText.text(decimal)), DecimalText.decimal(nearest: double) == decimal {
+                append(.double(double), to: &buffer)
+            } else {
+                buffer.append(Tag.decimal.rawValue)
+                BinaryValueCoding.appendLengthPrefixed(DecimalText.text(decimal), to: &buffer)
+            }
         case .date(let date):
             let seconds = date.timeIntervalSinceReferenceDate
             if seconds.isNaN {
@@ -81,6 +97,12 @@ package enum IndexKey {
     private static func appendInteger(_ int: Int64, to buffer: inout [UInt8]) {
         buffer.append(Tag.integer.rawValue)
         BinaryValueCoding.appendFixed64(UInt64(bitPattern: int), to: &buffer)
+    }
+
+    /// The integer a decimal equals exactly, when there is one in `Int64`'s range.
+    private static func exactInteger(_ decimal: Decimal) -> Int64? {
+        guard let integer = Int64(DecimalText.text(decimal)) else { return nil }
+        return integer
     }
 
     /// The integer a double equals exactly, when there is one in `Int64`'s range (`-0.0` is 0).

@@ -29,6 +29,7 @@ public struct ItemReference: Sendable, Hashable, CustomStringConvertible {
         case .int: (64, 16, "")
         case .string(let string): (64, 16, " (\(string.utf8.count) bytes of UTF-8)")
         case .bytes(let bytes): (65, 17, " (\(bytes.count) bytes)")
+        case .composite(let components): (64, 16, " (\(components.count) components)")
         }
         return "\(itemType)/\(written.prefix(head))…\(written.suffix(tail))\(length)"
     }

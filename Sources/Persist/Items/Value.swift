@@ -3,8 +3,8 @@ import Foundation
 /// One attribute value of an ``Item``.
 ///
 /// `Value` covers every kind of data a store keeps: null, booleans, 64-bit integers, doubles,
-/// strings, raw bytes, dates, and nested arrays and string-keyed objects, so that Codable models
-/// with nested structs round-trip through every wrapper.
+/// exact decimals, strings, raw bytes, dates, and nested arrays and string-keyed objects, so that
+/// Codable models with nested structs round-trip through every wrapper.
 ///
 /// Literals build values directly:
 ///
@@ -14,6 +14,7 @@ import Foundation
 /// item["rating"] = 4                 // .int
 /// item["open"] = true                // .bool
 /// item["score"] = 4.5                // .double
+/// item["price"] = .decimal(Decimal(string: "12345678901234567.89")!)   // exact
 /// item["tags"] = ["wood-fired", 2]   // .array
 /// ```
 ///
@@ -32,6 +33,10 @@ public enum Value: Sendable {
     case int(Int64)
     /// A double-precision floating-point number, including NaN, infinities and `-0.0`.
     case double(Double)
+    /// An exact decimal number (up to 38 significant digits, as `Decimal` holds): money and
+    /// `numeric(p,s)` columns, which never go through a double. Two decimals are equal when their
+    /// numbers are (`1.50` and `1.5` are one value); every NaN equals every other NaN.
+    case decimal(Decimal)
     /// A Unicode string, which may contain NUL characters.
     case string(String)
     /// Raw bytes.
@@ -53,6 +58,8 @@ extension Value {
     /// ```
     public enum Kind: String, Sendable, Hashable, CaseIterable, Codable {
         case null, bool, int, double, string, bytes, date, array, object
+        /// An exact decimal number. Declared last, so that kinds recorded by number keep their meaning.
+        case decimal
     }
 
     /// The kind of this value.
@@ -66,6 +73,7 @@ extension Value {
         case .bool: .bool
         case .int: .int
         case .double: .double
+        case .decimal: .decimal
         case .string: .string
         case .bytes: .bytes
         case .date: .date
@@ -109,6 +117,12 @@ extension Value {
     /// The double payload, or `nil` for any other kind.
     public var doubleValue: Double? {
         if case .double(let value) = self { return value }
+        return nil
+    }
+
+    /// The decimal payload, or `nil` for any other kind.
+    public var decimalValue: Decimal? {
+        if case .decimal(let value) = self { return value }
         return nil
     }
 
@@ -158,6 +172,8 @@ extension Value {
     public init(_ value: Bool) { self = .bool(value) }
     /// Makes a date value.
     public init(_ value: Date) { self = .date(value) }
+    /// Makes an exact decimal value.
+    public init(_ value: Decimal) { self = .decimal(value) }
     /// Makes a bytes value from `Data`.
     public init(_ value: Data) { self = .bytes([UInt8](value)) }
 }
@@ -191,6 +207,7 @@ extension Value: Hashable {
         case (.bool(let a), .bool(let b)): return a == b
         case (.int(let a), .int(let b)): return a == b
         case (.double(let a), .double(let b)): return Value.identical(a, b)
+        case (.decimal(let a), .decimal(let b)): return a.isNaN ? b.isNaN : (!b.isNaN && a == b)
         case (.string(let a), .string(let b)): return a.utf8.elementsEqual(b.utf8)
         case (.bytes(let a), .bytes(let b)): return a == b
         case (.date(let a), .date(let b)):
@@ -209,6 +226,7 @@ extension Value: Hashable {
         case .bool(let value): hasher.combine(value)
         case .int(let value): hasher.combine(value)
         case .double(let value): hasher.combine(Value.identityBits(value))
+        case .decimal(let value): hasher.combine(value.isNaN ? Decimal.nan : value)
         case .string(let value):
             hasher.combine(value.utf8.count)
             for byte in value.utf8 { hasher.combine(byte) }
@@ -253,6 +271,7 @@ extension Value: CustomStringConvertible {
         case .bool(let value): return String(value)
         case .int(let value): return String(value)
         case .double(let value): return String(value)
+        case .decimal(let value): return "decimal(\(value))"
         case .string(let value): return String(reflecting: value)
         case .bytes(let value): return "<" + value.map { String(format: "%02x", $0) }.joined() + ">"
         case .date(let value): return "@" + String(value.timeIntervalSinceReferenceDate)

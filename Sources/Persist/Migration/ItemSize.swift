@@ -4,14 +4,19 @@
 /// keys included). Attribute names are not counted.
 enum ItemSize {
     static func bytes(of row: ItemRow) -> Int {
-        var total: Int
-        switch row.id {
-        case .int: total = 8
-        case .string(let string): total = string.utf8.count
-        case .bytes(let bytes): total = bytes.count
-        }
+        var total = bytes(of: row.id)
         for value in row.values { total += bytes(of: value) }
         return total
+    }
+
+    /// The bytes of an identifier: of each component, for a composite one.
+    static func bytes(of id: ItemID) -> Int {
+        switch id {
+        case .int: 8
+        case .string(let string): string.utf8.count
+        case .bytes(let bytes): bytes.count
+        case .composite(let components): components.reduce(0) { $0 + bytes(of: $1) }
+        }
     }
 
     static func bytes(of value: Value) -> Int {
@@ -19,6 +24,7 @@ enum ItemSize {
         case .null: 0
         case .bool: 1
         case .int, .double, .date: 8
+        case .decimal(let decimal): DecimalText.text(decimal).utf8.count
         case .string(let string): string.utf8.count
         case .bytes(let bytes): bytes.count
         case .array(let elements): elements.reduce(0) { $0 + bytes(of: $1) }

@@ -7,7 +7,8 @@ import Foundation
 ///   string, bytes, array, object. Values of different classes are never equal or ordered by a
 ///   predicate; for sorting the classes are ranked in that order.
 /// - Numbers compare by exact mathematical value (`1 == 1.0`, `-0.0 == 0`); NaN equals NaN and
-///   is below every other number.
+///   is below every other number. A decimal compares with a double as the decimal the double's
+///   shortest text spells (the double 0.1 equals the decimal 0.1).
 /// - Strings and bytes compare lexicographically by (UTF-8) bytes.
 /// - Arrays and objects are equal only when identical (``Value``'s `==`) and are never ordered.
 package enum ValueSemantics {
@@ -19,7 +20,7 @@ package enum ValueSemantics {
         switch value {
         case .null: .null
         case .bool: .bool
-        case .int, .double: .number
+        case .int, .double, .decimal: .number
         case .date: .date
         case .string: .string
         case .bytes: .bytes
@@ -37,6 +38,11 @@ package enum ValueSemantics {
         case (.double(let x), .double(let y)): return compare(x, y)
         case (.int(let x), .double(let y)): return compare(x, y)
         case (.double(let x), .int(let y)): return -compare(y, x)
+        case (.decimal(let x), .decimal(let y)): return compare(x, y)
+        case (.decimal(let x), .int(let y)): return compare(x, Decimal(y))
+        case (.int(let x), .decimal(let y)): return compare(Decimal(x), y)
+        case (.decimal(let x), .double(let y)): return compare(x, y)
+        case (.double(let x), .decimal(let y)): return -compare(y, x)
         case (.date(let x), .date(let y)):
             return compare(x.timeIntervalSinceReferenceDate, y.timeIntervalSinceReferenceDate)
         case (.string(let x), .string(let y)): return ByteOrder.compare(x, y).signum()
@@ -88,6 +94,23 @@ package enum ValueSemantics {
         if fraction > 0 { return -1 }
         if fraction < 0 { return 1 }
         return 0
+    }
+
+    /// Decimals: exact; NaN equals NaN and sorts below everything.
+    package static func compare(_ x: Decimal, _ y: Decimal) -> Int {
+        if x.isNaN || y.isNaN {
+            if x.isNaN && y.isNaN { return 0 }
+            return x.isNaN ? -1 : 1
+        }
+        return x < y ? -1 : (x == y ? 0 : 1)
+    }
+
+    /// A decimal against a double: the double as the decimal its shortest text spells; an
+    /// infinity beyond every decimal.
+    package static func compare(_ x: Decimal, _ y: Double) -> Int {
+        if y.isInfinite && !x.isNaN { return y > 0 ? -1 : 1 }
+        guard let spelled = DecimalText.decimal(nearest: y) else { return 0 }
+        return compare(x, spelled)
     }
 
     /// Evaluates a substring operator; false unless both sides are strings or both are bytes.

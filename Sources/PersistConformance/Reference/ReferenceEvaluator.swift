@@ -90,12 +90,36 @@ public enum ReferenceEvaluator {
         case (.bool(let a), .bool(let b)): return a == b ? .orderedSame : (!a ? .orderedAscending : .orderedDescending)
         case (.int, .int), (.int, .double), (.double, .int), (.double, .double):
             return numeric(value, literal)
+        case (.decimal, .int), (.decimal, .double), (.decimal, .decimal), (.int, .decimal), (.double, .decimal):
+            return decimalOrdering(value, literal)
         case (.date(let a), .date(let b)):
             return numeric(.double(a.timeIntervalSinceReferenceDate), .double(b.timeIntervalSinceReferenceDate))
         case (.string(let a), .string(let b)): return bytes(Array(a.utf8), Array(b.utf8))
         case (.bytes(let a), .bytes(let b)): return bytes(a, b)
         default: return nil
         }
+    }
+
+    /// Two numbers of which one is a decimal: each as a `Decimal` (a double by its shortest text;
+    /// an infinity beyond every decimal), NaN equal to NaN and below every other number.
+    static func decimalOrdering(_ a: Value, _ b: Value) -> ComparisonResult? {
+        func asDecimal(_ value: Value) -> (nan: Bool, infinity: Int, decimal: Decimal) {
+            switch value {
+            case .int(let int): return (false, 0, Decimal(int))
+            case .double(let double):
+                if double.isNaN { return (true, 0, 0) }
+                if double.isInfinite { return (false, double > 0 ? 1 : -1, 0) }
+                return (false, 0, Decimal(string: "\(double)", locale: nil) ?? 0)
+            case .decimal(let decimal): return (decimal.isNaN, 0, decimal)
+            default: return (false, 0, 0)
+            }
+        }
+        let x = asDecimal(a), y = asDecimal(b)
+        if x.nan || y.nan { return x.nan && y.nan ? .orderedSame : (x.nan ? .orderedAscending : .orderedDescending) }
+        if x.infinity != y.infinity { return x.infinity < y.infinity ? .orderedAscending : .orderedDescending }
+        if x.infinity != 0 { return .orderedSame }
+        if x.decimal == y.decimal { return .orderedSame }
+        return x.decimal < y.decimal ? .orderedAscending : .orderedDescending
     }
 
     static func bytes(_ a: [UInt8], _ b: [UInt8]) -> ComparisonResult {
@@ -167,7 +191,7 @@ public enum ReferenceEvaluator {
         switch value {
         case nil, .null?: return (0, nil)
         case .bool?: return (1, value)
-        case .int?, .double?: return (2, value)
+        case .int?, .double?, .decimal?: return (2, value)
         case .date?: return (3, value)
         case .string?: return (4, value)
         case .bytes?: return (5, value)
@@ -181,8 +205,11 @@ public enum ReferenceEvaluator {
         case (.int(let x), .int(let y)): return x < y
         case (.string(let x), .string(let y)): return Array(x.utf8).lexicographicallyPrecedes(Array(y.utf8))
         case (.bytes(let x), .bytes(let y)): return x.lexicographicallyPrecedes(y)
+        case (.composite(let x), .composite(let y)):
+            for (left, right) in zip(x, y) where left != right { return idPrecedes(left, right) }
+            return x.count < y.count
         case (.int, _): return true
-        case (.string, .bytes): return true
+        case (.string, .bytes), (.string, .composite), (.bytes, .composite): return true
         default: return false
         }
     }

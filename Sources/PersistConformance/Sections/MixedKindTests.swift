@@ -45,6 +45,7 @@ enum MixedKindTests {
         case .date: "a date"
         case .array: .bytes([1])
         case .object: 2.5
+        case .decimal: "a decimal"
         }
     }
 

@@ -15,6 +15,8 @@ enum NativeKeyCodec {
         case string = 0x02
         /// The identifier's bytes, to the end of the key.
         case bytes = 0x03
+        /// A composite identifier: the binary value encoding of the array of its components.
+        case composite = 0x04
     }
 
     /// The key of the format record.
@@ -40,6 +42,9 @@ enum NativeKeyCodec {
         case .bytes(let value):
             key.append(IDTag.bytes.rawValue)
             key.append(contentsOf: value)
+        case .composite:
+            key.append(IDTag.composite.rawValue)
+            BinaryValueCoding.encode(id.value, into: &key)
         }
         return key
     }
@@ -67,6 +72,11 @@ enum NativeKeyCodec {
             return .string(string)
         case .bytes:
             return .bytes([UInt8](payload))
+        case .composite:
+            guard let id = ItemID(identifierValue: try BinaryValueCoding.decode([UInt8](payload))), id.isComposite else {
+                throw DataStoreError(.corrupt, "a composite identifier is not an array of two or more identifiers")
+            }
+            return id
         case nil:
             throw DataStoreError(.corrupt, "unknown identifier tag 0x\(String(key[offset], radix: 16))")
         }

@@ -94,6 +94,8 @@ enum ColumnType: Hashable, Sendable {
 /// The kind of a column the store created, recorded in its metadata table.
 enum CreatedKind: String, Sendable, CaseIterable {
     case bool, int, double, string, bytes, date, array, object, mixed
+    /// `numeric`: exact decimals.
+    case decimal
 
     /// The kind for a new column first given `value`; `nil` for `.null`, which needs no column.
     init?(for value: Value) {
@@ -102,6 +104,7 @@ enum CreatedKind: String, Sendable, CaseIterable {
         case .bool: self = .bool
         case .int: self = .int
         case .double: self = .double
+        case .decimal: self = .decimal
         case .string(let string): self = string.containsNUL ? .mixed : .string
         case .bytes: self = .bytes
         case .date: self = .date
@@ -121,6 +124,7 @@ enum CreatedKind: String, Sendable, CaseIterable {
         case .array: .encoded(.array)
         case .object: .encoded(.object)
         case .mixed: .mixed
+        case .decimal: .numeric(precision: nil, scale: nil)
         }
     }
 
@@ -133,6 +137,7 @@ enum CreatedKind: String, Sendable, CaseIterable {
         case .string: "text COLLATE \"C\""
         case .bytes, .array, .object, .mixed: "bytea"
         case .date: dateType
+        case .decimal: "numeric"
         }
     }
 }
@@ -154,6 +159,7 @@ enum KeyKind: String, Sendable, CaseIterable {
         case .int: self = .int
         case .string(let string): self = string.containsNUL ? .mixed : .string
         case .bytes: self = .bytes
+        case .composite: self = .mixed
         }
     }
 

@@ -31,6 +31,8 @@ enum MixedValueCoding {
     static let bytesTag: UInt8 = 5
     static let arrayTag: UInt8 = 6
     static let objectTag: UInt8 = 7
+    /// An exact decimal: its ``DecimalText``.
+    static let decimalTag: UInt8 = 8
 
     static let integerKind: UInt8 = 0
     static let doubleKind: UInt8 = 1
@@ -47,6 +49,7 @@ enum MixedValueCoding {
         case .bytes: bytesTag
         case .array: arrayTag
         case .object: objectTag
+        case .decimal: decimalTag
         }
     }
 
@@ -85,6 +88,9 @@ enum MixedValueCoding {
         case .object:
             bytes.append(objectTag)
             BinaryValueCoding.encode(value, into: &bytes)
+        case .decimal(let decimal):
+            bytes.append(decimalTag)
+            bytes.append(contentsOf: DecimalText.text(decimal).utf8)
         }
         return bytes
     }
@@ -132,6 +138,11 @@ enum MixedValueCoding {
             return isInteger ? number : .double(double)
         case stringTag:
             return .string(String(decoding: payload, as: UTF8.self))
+        case decimalTag:
+            guard let text = String(validating: payload, as: UTF8.self), let decimal = DecimalText.parse(text) else {
+                throw corrupt("a bad decimal")
+            }
+            return .decimal(decimal)
         case bytesTag:
             return .bytes(Array(payload))
         case arrayTag, objectTag:

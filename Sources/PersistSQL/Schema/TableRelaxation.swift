@@ -128,6 +128,8 @@ private enum UniquenessKey: Hashable {
         case .bool(let bool): self = .number(bool ? 1 : 0)
         case .int(let int): self = Self.rounded(Double(int))
         case .double(let double): self = Self.rounded(double)
+        case .decimal(let decimal):
+            self = decimal.isNaN ? .notANumber : Self.rounded(Double(DecimalText.text(decimal)) ?? 0)
         case .date(let date): self = Self.rounded(date.timeIntervalSinceReferenceDate)
         case .string(let string):
             let trimmed = string.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -30,7 +30,7 @@ enum MixedPredicates {
             case .greaterOrEqual: return "(\(numbers) OR \(q) = \(parameters.add(nan)))"
             case .greater: return numbers
             }
-        case .int, .double:
+        case .int, .double, .decimal:
             let comparison = "\(numbers) AND \(q) \(op.symbol) \(parameters.add(MixedCodec.binding(literal)))"
             return op.isLess ? "((\(comparison)) OR \(q) = \(parameters.add(nan)))" : "(\(comparison))"
         case .string(let string):

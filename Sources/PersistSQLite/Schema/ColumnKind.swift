@@ -5,6 +5,8 @@ import Persist
 /// Integers and doubles share one kind, `number`, so a numeric attribute may hold both.
 enum ColumnKind: String, Sendable, CaseIterable {
     case bool, number, date, string, bytes, array, object
+    /// Exact decimals, kept as their digits.
+    case decimal
 
     /// The kind recorded for a column that holds values of several kinds (see ``MixedCodec``).
     static let mixedName = "mixed"
@@ -15,6 +17,7 @@ enum ColumnKind: String, Sendable, CaseIterable {
         case .null: return nil
         case .bool: self = .bool
         case .int, .double: self = .number
+        case .decimal: self = .decimal
         case .date: self = .date
         case .string: self = .string
         case .bytes: self = .bytes
@@ -38,6 +41,7 @@ enum ColumnKind: String, Sendable, CaseIterable {
         switch self {
         case .bool: "booleans"
         case .number: "numbers"
+        case .decimal: "decimals"
         case .date: "dates"
         case .string: "strings"
         case .bytes: "bytes"

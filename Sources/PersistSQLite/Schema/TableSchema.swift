@@ -143,6 +143,7 @@ final class TableSchema: Sendable {
         case .int(let value): (binding, storageName) = (.int(value), "integer")
         case .string(let value): (binding, storageName) = (.text(value), "text")
         case .bytes(let value): (binding, storageName) = (.blob(value), "blob")
+        case .composite: return nil
         }
         if key.isRowid && storageName != "integer" { return nil }
         return (binding, key.needsGuard ? storageName : nil)

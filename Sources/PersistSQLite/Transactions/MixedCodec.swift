@@ -27,6 +27,8 @@ enum MixedCodec {
     static let bytesTag: UInt8 = 0x06
     static let arrayTag: UInt8 = 0x07
     static let objectTag: UInt8 = 0x08
+    /// An exact decimal, after every other kind: its ``DecimalText``.
+    static let decimalTag: UInt8 = 0x09
 
     /// The length of a date's comparable prefix: the tag and the order key.
     static let dateKeyLength = 9
@@ -45,6 +47,8 @@ enum MixedCodec {
             .blob(tagged(arrayTag, value))
         case .object:
             .blob(tagged(objectTag, value))
+        case .decimal(let decimal):
+            .blob([decimalTag] + Array(DecimalText.text(decimal).utf8))
         }
     }
 
@@ -96,6 +100,8 @@ enum MixedCodec {
             return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits)))
         case bytesTag:
             return .bytes(Array(blob[1...]))
+        case decimalTag:
+            return String(validating: blob[1...], as: UTF8.self).flatMap(DecimalText.parse).map(Value.decimal)
         case arrayTag, objectTag:
             guard let decoded = try? BinaryValueCoding.decode(Array(blob[1...])) else { return nil }
             switch (tag, decoded) {
@@ -117,6 +123,7 @@ enum MixedCodec {
         case .bytes: bytesTag
         case .array: arrayTag
         case .object: objectTag
+        case .decimal: decimalTag
         }
     }
 

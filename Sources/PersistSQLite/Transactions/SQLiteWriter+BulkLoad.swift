@@ -211,7 +211,7 @@ struct BulkPlan {
         switch id {
         case .int: .integer
         case .string: .text
-        case .bytes: .blob
+        case .bytes, .composite: .blob
         }
     }
 
@@ -226,7 +226,7 @@ struct BulkPlan {
                 && (affinity == .real || !affinity.mayConvertOnStore(.real))
         case .string: !affinity.mayConvertOnStore(.text)
         case .bytes: true
-        case .null, .bool, .date, .array, .object: false
+        case .null, .bool, .date, .array, .object, .decimal: false
         }
     }
 }

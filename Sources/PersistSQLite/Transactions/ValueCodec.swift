@@ -18,6 +18,7 @@ enum ValueCodec {
         case .bool(let bool): .int(bool ? 1 : 0)
         case .int(let int): .int(int)
         case .double(let double): real(double)
+        case .decimal(let decimal): .text(DecimalText.text(decimal))
         case .string(let string): .text(string)
         case .bytes(let bytes): .blob(bytes)
         case .date(let date): real(date.timeIntervalSinceReferenceDate)
@@ -39,7 +40,7 @@ enum ValueCodec {
         case .double(let double): double.isNaN ? nil : .double(double)
         case .string(let string): .text(string)
         case .bytes(let bytes): .blob(bytes)
-        case .bool, .date, .array, .object: nil
+        case .bool, .date, .array, .object, .decimal: nil
         }
     }
 
@@ -60,6 +61,7 @@ enum ValueCodec {
         case .int(let int): .int(int)
         case .string(let string): .text(string)
         case .bytes(let bytes): .blob(bytes)
+        case .composite(let components): .blob(BinaryValueCoding.encode(.array(components.map(\.value))))
         }
     }
 }
