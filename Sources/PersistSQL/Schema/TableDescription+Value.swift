@@ -4,7 +4,9 @@ import Persist
 /// file keeps the descriptions of the tables it received in a record of its own; see its format
 /// article). The object has the keys `type`, `key` (a column, or absent), `columns`, `indexes`,
 /// `uniqueConstraints` (arrays of column names; absent in files written before it existed, and
-/// when there are none), `withoutRowid`, `keyPosition` and `dialect`; a column is
+/// when there are none), `withoutRowid`, `keyPosition`, `dialect`, `primaryKey` (the column names
+/// of a key over several columns; absent when there is none) and `keyless` (`true` for a table
+/// with no key; absent otherwise); a column is
 /// `{name, type, notNull, unique}`, an index `{name, columns, unique}`.
 extension TableDescription {
     package var value: Value {
@@ -15,6 +17,8 @@ extension TableDescription {
             "withoutRowid": .bool(withoutRowid), "keyPosition": .int(Int64(keyPosition)), "dialect": .string(dialect.rawValue),
         ]
         if let key { object["key"] = Self.value(key) }
+        if !primaryKey.isEmpty { object["primaryKey"] = .array(primaryKey.map(Value.string)) }
+        if isKeyless { object["keyless"] = .bool(true) }
         if !uniqueConstraints.isEmpty {
             object["uniqueConstraints"] = .array(uniqueConstraints.map { .array($0.map(Value.string)) })
         }
@@ -53,13 +57,24 @@ extension TableDescription {
                 uniqueConstraints.append(columnNames)
             }
         }
+        var primaryKey: [String] = []
+        if let keyValue = object["primaryKey"] {
+            guard case .array(let names) = keyValue, let columnNames = Self.names(names) else { return nil }
+            primaryKey = columnNames
+        }
+        var isKeyless = false
+        if let keylessValue = object["keyless"] {
+            guard case .bool(let flag) = keylessValue else { return nil }
+            isKeyless = flag
+        }
         var key: Column?
         if let keyValue = object["key"] {
             guard let column = Self.column(keyValue) else { return nil }
             key = column
         }
         self.init(itemType: itemType, key: key, columns: columns, indexes: indexes, uniqueConstraints: uniqueConstraints,
-                  withoutRowid: withoutRowid, keyPosition: Int(keyPosition), dialect: dialect)
+                  withoutRowid: withoutRowid, keyPosition: Int(keyPosition), dialect: dialect, primaryKey: primaryKey,
+                  isKeyless: isKeyless)
     }
 
     /// The strings of `values`; `nil` when one is not a string.

@@ -44,8 +44,17 @@ package struct TableDescription: CarriedSchema, Equatable {
 
     /// The item type, which is the table's name.
     package var itemType: String
-    /// The key column; `nil` for a table keyed by a rowid it does not name.
+    /// The key column; `nil` for a table keyed by a rowid it does not name, by several columns
+    /// (``primaryKey``), or by none (``isKeyless``).
     package var key: Column?
+    /// The columns, in key order, of a primary key over several columns, each one of ``columns``
+    /// (which stay in table order); empty otherwise. Items of such a table have composite
+    /// identifiers whose components are these columns' values.
+    package var primaryKey: [String]
+    /// Whether the table has no key at all (no primary key, and no rowid that the items'
+    /// identifiers are meant to keep): its items' identifiers only tell rows apart, and a target
+    /// recreates the table without a key, keeping duplicate rows.
+    package var isKeyless: Bool
     /// The other columns, in table order.
     package var columns: [Column]
     package var indexes: [Index]
@@ -61,9 +70,11 @@ package struct TableDescription: CarriedSchema, Equatable {
 
     package init(itemType: String, key: Column?, columns: [Column], indexes: [Index] = [],
                  uniqueConstraints: [[String]] = [], withoutRowid: Bool = false, keyPosition: Int = 0,
-                 dialect: SQLDialectName = .sqlite) {
+                 dialect: SQLDialectName = .sqlite, primaryKey: [String] = [], isKeyless: Bool = false) {
         self.itemType = itemType
         self.key = key
+        self.primaryKey = primaryKey
+        self.isKeyless = isKeyless
         self.columns = columns
         self.indexes = indexes
         self.uniqueConstraints = uniqueConstraints
