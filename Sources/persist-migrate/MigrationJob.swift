@@ -29,9 +29,10 @@ final class MigrationJob {
     private var stagingPath: String?
     /// What `--recover` did, for the summary.
     private(set) var recovery: GDBMRecoveryReport?
-    /// Tables of an SQL source that are no item type (no usable key, say), each with why: the copy
-    /// leaves them out, and the summary says so.
-    private(set) var skippedSourceTables: [(name: String, reason: String)] = []
+    /// Tables of an SQL source that are no item type (no usable key, say), each with why: a table
+    /// with rows of its own that the copy is asked to carry fails the run before anything is
+    /// written; the others are named in the summary's notes.
+    private(set) var skippedSourceTables: [LeftOutTable] = []
     private var recoveryCopy: String?
     /// The recovered copy and its companion files, removed when the run ends.
     private var recoveryFiles: [String] = []
@@ -57,6 +58,11 @@ final class MigrationJob {
         let sourceStore = opened.store
         defer { try? sourceStore.tearDown() }
         skippedSourceTables = try sourceDriver.skippedTables(of: sourceStore)
+        // Decided before the target is opened: a run that would leave rows behind writes nothing.
+        let blocking = skippedSourceTables.blocking(chosen: options.itemTypes)
+        if !blocking.isEmpty {
+            throw blocking.failure(source: source.path, untouched: ToolDiagnosis.untouched(target) + "; nothing was written")
+        }
         try signals.check()
         var options = options
         try configure?(&options, source, target)

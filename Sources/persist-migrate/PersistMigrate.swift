@@ -226,7 +226,9 @@ struct PersistMigrate: ParsableCommand {
                             + "raw layout, each key/value pair an item of type \(itemType) with \(value); give "
                             + "--from-layout native to refuse such files")
         }
-        for table in job.skippedSourceTables {
+        // A table --types leaves out is left out on purpose; one that holds rows and is not left
+        // out failed the run, with its own message.
+        for table in job.skippedSourceTables where !table.holdsRows {
             notes.append("the source's table \(String(reflecting: table.name)) was not copied: \(table.reason)")
         }
         if let recovery = job.recovery {

@@ -52,14 +52,19 @@ struct PostgresDriver: StoreDriver {
         (FileManager.default.temporaryDirectory.appendingPathComponent(name).path, "the temporary folder")
     }
 
-    /// Tables without a usable key, inherited or ambiguous ones, views and foreign tables.
-    func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
+    /// Tables without a usable key, inherited or ambiguous ones, views and foreign tables; the
+    /// first three hold rows of their own the copy would leave behind.
+    func skippedTables(of store: any DataStore) throws -> [LeftOutTable] {
         guard let postgres = store as? PostgresDataStore else { return [] }
         return try postgres.skippedTables().compactMap { table in
             switch table.reason {
-            case .noUsableKey, .inheritedFrom, .ambiguousName: return (table.name, table.reason.description)
-            case .view, .materializedView: return (table.name, "\(table.reason), \(Self.viewLeftBehind)")
-            case .foreignTable: return (table.name, "a foreign table, whose rows another server holds and a copy does not carry")
+            case .noUsableKey, .inheritedFrom, .ambiguousName:
+                return LeftOutTable(name: table.name, reason: table.reason.description, holdsRows: true)
+            case .view, .materializedView:
+                return LeftOutTable(name: table.name, reason: "\(table.reason), \(Self.viewLeftBehind)", holdsRows: false)
+            case .foreignTable:
+                return LeftOutTable(name: table.name, reason: "a foreign table, whose rows another server holds and a copy "
+                                        + "does not carry", holdsRows: false)
             default: return nil
             }
         }

@@ -50,15 +50,18 @@ struct SQLiteDriver: FileStoreDriver {
     }
 
     /// The tables without a usable key or whose names are ambiguous, views, and virtual tables.
-    func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] {
+    /// Those without a usable key or with ambiguous names hold rows the copy would leave behind.
+    func skippedTables(of store: any DataStore) throws -> [LeftOutTable] {
         guard let sqlite = store as? SQLiteDataStore else { return [] }
         return try sqlite.skippedTables().compactMap { table in
             switch table.reason {
-            case .noUsableKey, .ambiguousName: return (table.name, table.reason.description)
-            case .view: return (table.name, "a view, \(Self.viewLeftBehind)")
+            case .noUsableKey, .ambiguousName:
+                return LeftOutTable(name: table.name, reason: table.reason.description, holdsRows: true)
+            case .view: return LeftOutTable(name: table.name, reason: "a view, \(Self.viewLeftBehind)", holdsRows: false)
             case .virtualTable:
-                return (table.name, "a virtual table, whose rows its module keeps (an FTS table's in its shadow tables) "
-                            + "and a copy does not carry (recreate it with its SQL and fill it again)")
+                return LeftOutTable(name: table.name, reason: "a virtual table, whose rows its module keeps (an FTS table's "
+                                        + "in its shadow tables) and a copy does not carry (recreate it with its SQL and "
+                                        + "fill it again)", holdsRows: false)
             default: return nil
             }
         }

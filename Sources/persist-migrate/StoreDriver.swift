@@ -22,15 +22,15 @@ protocol StoreDriver: Sendable {
     /// Where a run keeps a scratch file made from the source `name` (a recovered copy): beside the
     /// path it gives, with how messages name that folder.
     func scratchPlace(for name: String) -> (besides: String, folder: String)
-    /// The tables of a source that a copy leaves out, each with why.
-    func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)]
+    /// The tables of a source that a copy leaves out, each with why and whether it holds rows of its own.
+    func skippedTables(of store: any DataStore) throws -> [LeftOutTable]
     /// Throws when `target`, which this driver opened, is the store `source` of `sourcePlan`
     /// reached another way (two URLs of one database), which no name on the command line shows.
     func checkDistinct(target: any DataStore, source: any DataStore, sourcePlan: StorePlan) throws
 }
 
 extension StoreDriver {
-    func skippedTables(of store: any DataStore) throws -> [(name: String, reason: String)] { [] }
+    func skippedTables(of store: any DataStore) throws -> [LeftOutTable] { [] }
 
     func checkDistinct(target: any DataStore, source: any DataStore, sourcePlan: StorePlan) throws {}
 

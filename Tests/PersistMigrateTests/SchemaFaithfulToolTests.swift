@@ -52,49 +52,6 @@ struct SchemaFaithfulToolTests {
         #expect(try copy.rows("SELECT typeof(n), n FROM t ORDER BY id") == [[.text("text"), .text("0012")], [.text("integer"), .integer(3)]])
     }
 
-    @Test("a source table that is no item type (no usable key) is named in the summary and in --json notes")
-    func skippedTableReported() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let raw = try RawDatabase(directory.path("keys.db"))
-        try raw.exec("""
-            CREATE TABLE w (a, b, c, PRIMARY KEY (a, b)) WITHOUT ROWID;
-            INSERT INTO w VALUES (1, 2, 3);
-            CREATE TABLE t (id INTEGER PRIMARY KEY);
-            INSERT INTO t VALUES (1);
-            """)
-        raw.close()
-        let text = try Tool.run(["--from", "sqlite:keys.db", "--to", "sqlite:copy.db", "--progress", "never"], in: directory.url)
-        #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("note: the source's table \"w\" was not copied: no usable key"), "\(text.stdout)")
-        let json = try Tool.run(["--from", "sqlite:keys.db", "--to", "sqlite:copy2.db", "--json"], in: directory.url)
-        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        let notes = summary?["notes"] as? [String]
-        #expect(notes?.contains { $0.contains("\"w\" was not copied") } == true, "\(json.stdout)")
-    }
-
-    @Test("source tables skipped for names spelled two ways are named in the summary and in --json notes")
-    func ambiguousNamesReported() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let raw = try RawDatabase(directory.path("names.db"))
-        try raw.exec("""
-            CREATE TABLE "caf\u{E9}" (id INTEGER PRIMARY KEY, v TEXT);
-            CREATE TABLE "cafe\u{301}" (id INTEGER PRIMARY KEY, v TEXT);
-            CREATE TABLE cols (id INTEGER PRIMARY KEY, "na\u{EF}ve" TEXT, "nai\u{308}ve" TEXT);
-            INSERT INTO "caf\u{E9}" VALUES (1, 'composed');
-            INSERT INTO "cafe\u{301}" VALUES (2, 'decomposed');
-            INSERT INTO cols VALUES (1, 'a', 'b');
-            """)
-        raw.close()
-        let json = try Tool.run(["--from", "sqlite:names.db", "--to", "sqlite:copy.db", "--json"], in: directory.url)
-        #expect(json.status == 0, "\(json.stderr)")
-        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
-        let notes = summary?["notes"] as? [String] ?? []
-        #expect(notes.contains { $0.contains("\"caf\u{E9}\" was not copied: ambiguous name") }, "\(json.stdout)")
-        #expect(notes.contains { $0.contains("\"cols\" was not copied: ambiguous name") }, "\(json.stdout)")
-    }
-
     @Test("a schemaless source mixing kinds in one attribute reaches SQLite and comes back, verified")
     func mixedKinds() throws {
         let directory = try TemporaryDirectory()
