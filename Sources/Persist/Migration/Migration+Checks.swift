@@ -57,6 +57,7 @@ extension Migration {
         for (itemType, typeCopy) in copy.types.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
             try cancellation?.check()
             let started = DispatchTime.now().uptimeNanoseconds
+            try verifyCount(typeCopy, against: targetReader)
             if typeCopy.targetWasEmpty {
                 try verifyWhole(typeCopy, against: targetReader, tracker: &tracker, cancellation: cancellation)
             } else {
@@ -65,6 +66,18 @@ extension Migration {
             }
             copy.recordVerification(of: itemType, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
         }
+    }
+
+    /// The source must have held as many items of the type as were read from it: rows a source
+    /// counts but does not give (a table its reader leaves out, say) fail the run, never a silent gap.
+    private func verifyCount(_ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor) throws {
+        guard let source = copy.source, let counted = source.counted, counted != source.read else { return }
+        let held = try targetReader.countItems(forRequest: DataStoreRequest(itemType: copy.itemType))
+        throw DataStoreError(
+            .corrupt,
+            "verification failed for \(copy.itemType): the source holds \(counted) item(s) of it, but \(source.read) were "
+                + "read and \(target.location) holds \(held)",
+            path: target.location)
     }
 
     /// A type the target held nothing of: it must now hold exactly what was written.

@@ -27,7 +27,8 @@ import Foundation
 /// ``MigrationOptions/ExistingItems/fail`` (the default) the run checks, before writing anything,
 /// that the target holds none of the source's items. Verification (on by default) compares
 /// per-type counts and an order-independent ``ItemChecksum`` of what was written with what the
-/// target holds afterwards.
+/// target holds afterwards, and the number of items of each type the source holds, counted apart
+/// from reading them in the same read block, with the number read: a copy that misses rows fails.
 public struct Migration: Sendable {
     /// The store items are read from.
     public let source: any DataStore

@@ -10,6 +10,10 @@ struct MigrationSourceStats: Sendable {
     var bytes = 0
     /// The checksum of every item read; empty when nothing is verified.
     var checksum = ItemChecksum()
+    /// How many items of the source types this type comes from the source held, counted in the
+    /// read block the items were read in, apart from reading them; `nil` when nothing is verified
+    /// or the source counts only its total. Verification fails when it is not ``read``.
+    var counted: Int?
 }
 
 /// The reading half of a migration: a thread of its own that streams the source's items in one
@@ -106,6 +110,8 @@ final class MigrationReader: Sendable {
         var lastType = ""
 
         mutating func readAll(_ accessor: DataStoreReadAccessor, types: [String]?) throws {
+            // Counted apart from the stream, in the same read block (one state), for verification.
+            let counted = checksums ? try Self.count(accessor, types: types) : nil
             if let rows = accessor.reader.rowStreaming {
                 try rows.forEachRow(ofTypes: types.map(Set.init)) { row in
                     try take(row)
@@ -119,6 +125,7 @@ final class MigrationReader: Sendable {
                 }
             }
             putBackCurrent()
+            if let counted { try takeCounts(counted) }
             // Every chosen type is reported (under the name the reshape gives it), also when the
             // source holds none of it.
             for itemType in (types ?? []).map({ transform?.reshape.targetType(of: $0) ?? $0 })
@@ -128,6 +135,41 @@ final class MigrationReader: Sendable {
             for itemType in stats.keys.sorted(by: { ByteOrder.precedes($0, $1) }) {
                 if let chunk = chunks[itemType], !chunk.isEmpty { try send(.items(itemType: itemType, chunk)) }
                 if let typeStats = stats[itemType] { try send(.endOfType(typeStats)) }
+            }
+        }
+
+        /// How many items the source holds of `types` (every type when `nil`): in total, and by
+        /// source type when the reader counts them so.
+        private static func count(_ accessor: DataStoreReadAccessor, types: [String]?) throws
+            -> (total: Int, perType: [String: Int]?)
+        {
+            if let rows = accessor.reader.rowStreaming { return try rows.countRows(ofTypes: types.map(Set.init)) }
+            var counts: [String: Int] = [:]
+            for itemType in try types ?? accessor.itemTypes() {
+                counts[itemType] = try accessor.countItems(forRequest: DataStoreRequest(itemType: itemType))
+            }
+            return (counts.values.reduce(0, +), counts)
+        }
+
+        /// Records what the source counted beside what was read: by type when the source counts
+        /// by type and items keep their source type's (reshaped) name; else the totals must match
+        /// here, since a transform may give an item any type.
+        private mutating func takeCounts(_ counted: (total: Int, perType: [String: Int]?)) throws {
+            let retypes = transform.map { $0.transform != nil || $0.decode != nil } ?? false
+            guard let perType = counted.perType, !retypes else {
+                let read = stats.values.reduce(0) { $0 + $1.read }
+                guard read != counted.total else { return }
+                throw DataStoreError(
+                    .corrupt, "verification failed: the source holds \(counted.total) item(s) of the types to copy, but "
+                        + "\(read) were read from it and copied; \(targetLocation) was not verified")
+            }
+            for itemType in stats.keys { stats[itemType]?.counted = 0 }
+            for (sourceType, count) in perType {
+                let itemType = transform?.reshape.targetType(of: sourceType) ?? sourceType
+                guard count > 0 || stats[itemType] != nil else { continue }
+                var typeStats = stats[itemType] ?? MigrationSourceStats(itemType: itemType)
+                typeStats.counted = (typeStats.counted ?? 0) + count
+                stats[itemType] = typeStats
             }
         }
 
