@@ -55,7 +55,11 @@ enum GDBMLayoutCodec: Sendable {
                                path: path, items: [item.reference])
             }
             guard item.itemType.utf8.elementsEqual(rawType.utf8) else { throw mismatch("its type is not the raw type") }
-            guard case .bytes(let key) = item.id else { throw mismatch("its identifier is not .bytes") }
+            guard case .bytes(let key) = item.id else {
+                // A key of several columns has no one-key form: only the native layout holds it.
+                throw mismatch(item.id.isComposite ? "its identifier is composite (\(item.id.components.count) values of a "
+                                + "key over several columns), which only the native layout holds" : "its identifier is not .bytes")
+            }
             var value: [UInt8] = []
             for (name, attributeValue) in item.attributes {
                 guard name.utf8.elementsEqual(attribute.utf8) else {

@@ -57,11 +57,16 @@ package struct TableRelaxation {
         notNullHolding.isEmpty && checks.allSatisfy(\.broken)
     }
 
-    /// Takes one item into account: its identifier (the key column's value) and `attribute`, which
+    /// Takes one item into account: its identifier (the key column's value, or the values of the
+    /// columns of a key over several columns, in key order) and `attribute`, which
     /// gives the value of an attribute, `nil` when the item lacks it.
     package mutating func observe(id: ItemID, attribute: (String) throws -> Value?) rethrows {
         func value(_ name: String) throws -> Value? {
             if name == recorded.key?.name { return id.value }
+            // A column of a key over several columns is the identifier's component at its place.
+            if id.isComposite, let place = recorded.primaryKey.firstIndex(of: name), place < id.components.count {
+                return id.components[place].value
+            }
             guard let found = try attribute(name), !found.isNull else { return nil }
             return found
         }
