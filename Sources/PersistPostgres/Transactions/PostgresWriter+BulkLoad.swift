@@ -66,7 +66,7 @@ extension PostgresWriter: BulkLoadWriter {
         // A keyless table (recreated from one) takes the rows without their identifiers.
         if table.rowKey.isKeyless { return .null }
         if let key = table.keyParameter(row.id) { return key }
-        guard isRecreated(table) else { return nil }
+        guard isRecreated(table), table.rowKey.isSingleColumn else { return nil }
         try endBulkCopy()
         guard let widened = try fallBackKey(for: row, in: table) else { return nil }
         table = widened
