@@ -98,6 +98,28 @@ struct CompositeKeyTests {
         }
     }
 
+    @Test("a partitioned table keyed by its partition column and another is written and read through its partitions")
+    func partitioned() throws {
+        let sql = """
+            CREATE TABLE parted (id integer, region text, note text, PRIMARY KEY (id, region)) PARTITION BY LIST (region);
+            CREATE TABLE parted_eu PARTITION OF parted FOR VALUES IN ('eu');
+            CREATE TABLE parted_us PARTITION OF parted FOR VALUES IN ('us');
+            INSERT INTO parted VALUES (1, 'eu', 'a'), (1, 'us', 'b');
+            """
+        try withPostgresStore(creatingWith: sql) { store, _ throws in
+            let id = { (n: Int64, region: String) in ItemID.composite([.int(n), .string(region)]) }
+            try store.writeSync { accessor in
+                try accessor.insert(Item(itemType: "parted", id: id(2, "us"), attributes: ["note": "c"]))
+                try accessor.save(Item(itemType: "parted", id: id(1, "eu"), attributes: ["note": "d"]))
+            }
+            var window = DataStoreRequest(itemType: "parted", sortDescriptors: [.ascending("note")])
+            window.limit = 2
+            #expect(try store.writeSync { try $0.deleteItems(forRequest: window) } == 2)
+            #expect(try allItems(store, "parted").map(\.id) == [id(1, "eu")])
+            #expect(try allItems(store, "parted").first?.attributes["note"] == "d")
+        }
+    }
+
     @Test("a child's inserts, updates and deletes of composite-keyed items merge into the parent")
     func childMerge() throws {
         let sql = """
