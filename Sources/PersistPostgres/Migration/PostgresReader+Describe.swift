@@ -12,7 +12,9 @@ import PersistSQL
 /// description is given in SQLite's words, so SQLite → PostgreSQL → SQLite gives back the same
 /// declared types (`STRING` stays `STRING`), a `WITHOUT ROWID` table, whose table comment says
 /// so, is one again, and the key column that holds the rowids of a table that named no key
-/// (its comment says so) is left out: SQLite keys that table by its rowid again.
+/// (its comment says so) is left out: SQLite keys that table by its rowid again. A table keyed by
+/// several columns is described with its ``TableDescription/primaryKey`` (and no key column), a
+/// table without a primary key as ``TableDescription/isKeyless``.
 extension PostgresReader: SQLSchemaDescribing {
     static let describing = "Describing a table"
     /// The prefix of a column comment holding the SQLite declared type it was recreated from.
@@ -119,8 +121,9 @@ extension PostgresReader: SQLSchemaDescribing {
             if let comment, comment.hasPrefix(Self.sqliteTypeComment) {
                 sqliteTypes[name] = String(comment.dropFirst(Self.sqliteTypeComment.count))
             }
-            if name == table.key.name, comment == Self.rowidComment { keyIsRowid = true }
-            if name == table.key.name {
+            let isKey = table.rowKey.isSingleColumn && name == table.key.name
+            if isKey, comment == Self.rowidComment { keyIsRowid = true }
+            if isKey {
                 key = column
                 keyPosition = columns.count
             } else {
@@ -139,14 +142,18 @@ extension PostgresReader: SQLSchemaDescribing {
         }
         var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                            uniqueConstraints: uniqueConstraints, keyPosition: keyPosition,
-                                           dialect: .postgresql)
+                                           dialect: .postgresql,
+                                           primaryKey: table.rowKey.isComposite ? table.rowKey.columns.map(\.name) : [],
+                                           isKeyless: table.rowKey.isKeyless)
         // A column that fell back holds the tagged encoding; its comment keeps the SQLite declared
         // type, which an SQLite target declares again (falling back itself if a value needs it).
         let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
         let inSQLiteWords = columns.allSatisfy { sqliteTypes[$0.name] != nil || fellBack.contains($0.name) }
         let keyType = key.flatMap { sqliteTypes[$0.name] }
-        if inSQLiteWords, keyType != nil || keyIsRowid {
-            if let keyType {
+        if inSQLiteWords, keyType != nil || keyIsRowid || !table.rowKey.isSingleColumn {
+            if !table.rowKey.isSingleColumn {
+                // A composite key's columns are among the columns; a keyless table has none.
+            } else if let keyType {
                 let nullable = keyType.hasSuffix(Self.nullableKeyComment)
                 description.key?.declaredType = nullable ? String(keyType.dropLast(Self.nullableKeyComment.count)) : keyType
                 description.key?.notNull = !nullable

@@ -51,11 +51,17 @@ extension PostgresWriter: SchemaRecreatingWriter {
             key.notNull = false
             return Self.definition(key) + " PRIMARY KEY"
         }
+        // A primary key of several columns is recreated as it was; a keyless table gets no key (its
+        // rows load without their identifiers, duplicates kept).
+        let namesKey = target.key != nil || !target.primaryKey.isEmpty || target.isKeyless
+        if !target.primaryKey.isEmpty {
+            definitions.append("PRIMARY KEY (\(target.primaryKey.map(SQLName.quoted).joined(separator: ", ")))")
+        }
         // A table keyed by a rowid it does not name gets a key column for its rowids, first.
-        let rowidColumn = target.key == nil ? Self.rowidColumnName(avoiding: target.columns) : nil
+        let rowidColumn = namesKey ? nil : Self.rowidColumnName(avoiding: target.columns)
         if let rowidColumn {
             definitions.insert(SQLName.quoted(rowidColumn) + " bigint PRIMARY KEY", at: 0)
-        } else if target.key == nil {
+        } else if !namesKey {
             throw DataStoreError(
                 .unsupported,
                 "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
@@ -139,16 +145,22 @@ extension PostgresWriter: SchemaRecreatingWriter {
         return SQLName.rowidNames.first { !taken.contains($0) }
     }
 
-    /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,
-    /// double precision) becomes `text`.
+    /// The description in PostgreSQL's words. A key column whose type identifiers cannot fit
+    /// (numeric, double precision) becomes `text`.
     private func translated(_ description: TableDescription) -> TableDescription {
         var target = description.translated(to: .postgresql)
-        if var key = target.key {
-            let lowered = key.declaredType.lowercased()
+        func fitting(_ column: TableDescription.Column) -> TableDescription.Column {
+            let lowered = column.declaredType.lowercased()
             let fits = !(lowered.hasPrefix("numeric") || lowered.hasPrefix("decimal") || lowered.hasPrefix("double")
                 || lowered.hasPrefix("real") || lowered.hasPrefix("float"))
-            if !fits { key.declaredType = "text" }
-            target.key = key
+            var copy = column
+            if !fits { copy.declaredType = "text" }
+            return copy
+        }
+        target.key = target.key.map(fitting)
+        if !target.primaryKey.isEmpty {
+            let keyNames = Set(target.primaryKey)
+            target.columns = target.columns.map { keyNames.contains($0.name) ? fitting($0) : $0 }
         }
         return target
     }

@@ -50,11 +50,13 @@ extension PostgresDialect {
     /// after `first`'s.
     private static func keyLists(_ ids: [ItemID], of table: TableSchema, after first: SQLParameters<PGValue>,
                                  _ statement: (String) -> String) -> [CompiledQuery] {
-        let keys = ids.compactMap(table.key.type.encodeID)
+        let keys = ids.compactMap(table.keyParameter)
         return stride(from: 0, to: keys.count, by: keyListLength).map { start in
             var parameters = first
             let list = keys[start..<min(start + keyListLength, keys.count)].map { parameters.add($0) }
-            let sql = statement("\(table.key.quoted) IN (\(list.joined(separator: ", ")))")
+            let sql = statement(table.rowKey.isSingleColumn
+                ? "\(table.key.quoted) IN (\(list.joined(separator: ", ")))"
+                : "(\(table.rowKey.columnList)) IN (\(list.map { "(\(table.rowKey.values($0).joined(separator: ", ")))" }.joined(separator: ", ")))")
             return CompiledQuery(sql: sql, parameters: parameters.values, matchesNothing: false)
         }
     }

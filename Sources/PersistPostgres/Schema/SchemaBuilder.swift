@@ -15,7 +15,7 @@ struct SchemaBuilder {
 
     /// Adds one relation: as an item type, as a skipped relation, or not at all (the store's own
     /// metadata tables, indexes, sequences, composite types).
-    mutating func add(_ relation: Relation, columns: [CatalogColumn], key: (count: Int64, column: String)?, isGuarded: Bool) {
+    mutating func add(_ relation: Relation, columns: [CatalogColumn], key keyNames: [String]?, isGuarded: Bool) {
         func skip(_ reason: SkippedTable.Reason) {
             schema.skipped.append(SkippedTable(name: relation.name, reason: reason))
         }
@@ -32,19 +32,30 @@ struct SchemaBuilder {
         }
         if relation.isPartition { return skip(.partition) }
         if relation.hasInheritors { return skip(.inheritedFrom) }
-        guard let key, key.count == 1 else {
-            let detail = key.map { "its primary key has \($0.count) columns" } ?? "it has no primary key"
-            return skip(.noUsableKey(detail))
+        guard let keyNames, !keyNames.isEmpty else {
+            // Row locations tell rows apart only within one table: a partitioned table's rows are
+            // in several.
+            if relation.kind == "p" { return skip(.noUsableKey("it is a partitioned table without a primary key")) }
+            return register(relation, columns: columns, created: nil, recorded: [:],
+                            rowKey: TableKey(rowLocationAvoiding: Set(columns.map(\.name))), isGuarded: isGuarded)
         }
-        guard let keyColumn = columns.first(where: { $0.name == key.column }) else {
-            return skip(.noUsableKey("its primary key column is not readable"))
+        var keyColumns: [CatalogColumn] = []
+        for name in keyNames {
+            guard let keyColumn = columns.first(where: { $0.name == name }) else {
+                return skip(.noUsableKey("its primary key column \(String(reflecting: name)) is not readable"))
+            }
+            // Identifiers are compared by their bytes; a key whose collation finds distinct strings
+            // equal ("Rust" and "rust") would let a write or a delete of one reach the other's row.
+            guard keyColumn.isDeterministic else {
+                return skip(.noUsableKey("its primary key \(String(reflecting: name)) has the nondeterministic "
+                    + "collation \(String(reflecting: keyColumn.collation)), under which distinct identifiers are one key"))
+            }
+            keyColumns.append(keyColumn)
         }
-        // Identifiers are compared by their bytes; a key whose collation finds distinct strings
-        // equal ("Rust" and "rust") would let a write or a delete of one reach the other's row.
-        guard keyColumn.isDeterministic else {
-            return skip(.noUsableKey("its primary key \(String(reflecting: key.column)) has the nondeterministic "
-                + "collation \(String(reflecting: keyColumn.collation)), under which distinct identifiers are one key"))
+        guard keyColumns.count == 1, let keyColumn = keyColumns.first else {
+            return addComposite(relation, columns: columns, keyColumns: keyColumns, isGuarded: isGuarded)
         }
+        let key = (count: 1, column: keyColumn.name)
         // A record counts only for the table the store made: a key column of the name and type it
         // was made with. Legacy code that dropped the table and made another of the same name (or
         // renamed another table to it) made an adopted table, whose recorded columns are stale too.
@@ -65,6 +76,45 @@ struct SchemaBuilder {
             return skip(.noUsableKey("its primary key \(String(reflecting: key.column)) has a type identifiers do not "
                 + "fit (they are integers, text, bytea or uuid)"))
         }
+        // Results report a domain's base type.
+        let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.baseTypeOID,
+                                     isCreated: created != nil, isIdentityAlways: keyColumn.isIdentityAlways)
+        register(relation, columns: columns, created: created, recorded: recorded, rowKey: TableKey(column: keySchema),
+                 isGuarded: isGuarded)
+    }
+
+    /// Adopts a table whose primary key has several columns: its identifiers are composite.
+    private mutating func addComposite(_ relation: Relation, columns: [CatalogColumn], keyColumns: [CatalogColumn],
+                                       isGuarded: Bool) {
+        let recorded = metadata.tables[relation.name] == nil ? metadata.columns[relation.name] ?? [:] : [:]
+        var key: [ColumnSchema] = []
+        for column in keyColumns {
+            let type: ColumnType
+            if recorded[column.name]?.kind == .mixed, column.baseTypeOID == PGType.bytea {
+                // A key column of a recreated table that fell back to the tagged encoding.
+                type = .mixed
+            } else if let mapped = columnType(of: column), mapped.isUsableKey {
+                type = mapped
+            } else {
+                return schema.skipped.append(SkippedTable(name: relation.name, reason: .noUsableKey(
+                    "its primary key column \(String(reflecting: column.name)) has a type identifiers do not fit "
+                        + "(they are integers, text, bytea or uuid)")))
+            }
+            key.append(ColumnSchema(attribute: column.name, name: column.name, type: type, typeOID: column.baseTypeOID,
+                                    isCreated: false, isIdentityAlways: column.isIdentityAlways))
+        }
+        register(relation, columns: columns, created: nil, recorded: recorded, rowKey: TableKey(composite: key),
+                 isGuarded: isGuarded)
+    }
+
+    /// Adds the item type of `relation` keyed by `rowKey`, with its attribute columns.
+    private mutating func register(_ relation: Relation, columns: [CatalogColumn],
+                                   created: (itemType: String, keyKind: KeyKind)?,
+                                   recorded: [String: (attribute: String, kind: CreatedKind)], rowKey: TableKey,
+                                   isGuarded: Bool) {
+        func skip(_ reason: SkippedTable.Reason) {
+            schema.skipped.append(SkippedTable(name: relation.name, reason: reason))
+        }
         let itemType = created?.itemType ?? relation.name
         if let existing = schema.tables[itemType] {
             // A table named like a long or reserved item type the store mapped elsewhere.
@@ -80,15 +130,17 @@ struct SchemaBuilder {
             schema.skipped.append(SkippedTable(name: existing.name, reason: .ambiguousName(
                 NameSpellings.tableClash(kept: relation.name, skipped: existing.name))))
         }
-        // Results report a domain's base type.
-        let keySchema = ColumnSchema(attribute: key.column, name: key.column, type: keyType, typeOID: keyColumn.baseTypeOID,
-                                     isCreated: created != nil, isIdentityAlways: keyColumn.isIdentityAlways)
+        let keyNames = Set(rowKey.columns.map(\.name))
         var attributes: [ColumnSchema] = []
-        var reserved: [String: String] = [key.column: "it names the table's primary key column"]
+        var reserved: [String: String] = [:]
+        for name in keyNames {
+            reserved[name] = rowKey.isComposite ? "it names a column of the table's primary key"
+                : "it names the table's primary key column"
+        }
         var taken: Set<String> = []
         for column in columns {
             taken.insert(column.name)
-            if column.name == key.column { continue }
+            if keyNames.contains(column.name) { continue }
             if column.isGenerated {
                 reserved[column.name] = "it names a generated column, which cannot be written"
                 continue
@@ -119,9 +171,11 @@ struct SchemaBuilder {
         // and its NOT NULL may refuse one, so the table is written as an adopted one.
         let hasAdoptedColumns = attributes.contains { !$0.isCreated }
         schema.tables[itemType] = TableSchema(
-            itemType: itemType, name: relation.name, schema: schema.name, key: keySchema, keyKind: created?.keyKind,
-            columns: attributes, columnOrder: columns.map(\.name), takenNames: taken, reservedAttributes: reserved,
-            writes: created == nil || isGuarded || hasAdoptedColumns ? .checked : .direct)
+            itemType: itemType, name: relation.name, schema: schema.name,
+            key: rowKey.columns.first ?? TableKey.locatorColumn(named: rowKey.locatorName ?? TableKey.locatorColumn),
+            keyKind: created?.keyKind, columns: attributes, columnOrder: columns.map(\.name), takenNames: taken,
+            reservedAttributes: reserved, writes: created == nil || isGuarded || hasAdoptedColumns ? .checked : .direct,
+            rowKey: rowKey)
     }
 
     /// The OID of the type the store makes a column of `kind` with.

@@ -39,12 +39,15 @@ struct SchemaLoader {
         WHERE c.relnamespace = \(namespace) AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped \
         ORDER BY a.attrelid, a.attnum
         """
+    /// One row per primary key column, in key order (`pg_constraint.conkey`).
     private static let keysQuery = """
-        SELECT k.conrelid::int8, array_length(k.conkey, 1)::int8, a.attname::text, k.condeferrable, \
+        SELECT k.conrelid::int8, u.position::int8, a.attname::text, k.condeferrable, \
         k.conname::text, c.relname::text \
-        FROM pg_catalog.pg_constraint k JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = k.conkey[1] \
+        FROM pg_catalog.pg_constraint k CROSS JOIN LATERAL unnest(k.conkey) WITH ORDINALITY AS u(attnum, position) \
+        JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum \
         JOIN pg_catalog.pg_class c ON c.oid = k.conrelid \
-        WHERE k.contype = 'p' AND k.connamespace = \(namespace)
+        WHERE k.contype = 'p' AND k.connamespace = \(namespace) \
+        ORDER BY k.conrelid, u.position
         """
     private static let guardedQuery = """
         SELECT k.conrelid::int8 FROM pg_catalog.pg_constraint k \
@@ -85,11 +88,11 @@ struct SchemaLoader {
         }
         for relation in relations.values { schema.takenNames.insert(relation.name) }
         let columns = try CatalogColumn.rows(results[3])
-        var keys: [Int64: (count: Int64, column: String)] = [:]
+        var keys: [Int64: [String]] = [:]
         var deferrableKeys: Set<Int64> = []
         for row in 0..<results[4].rowCount {
             let relation = try results[4].int64(row, 0) ?? 0
-            keys[relation] = (try results[4].int64(row, 1) ?? 0, try results[4].text(row, 2) ?? "")
+            keys[relation, default: []].append(try results[4].text(row, 2) ?? "")
             if try results[4].bool(row, 3) ?? false { deferrableKeys.insert(relation) }
             if let constraint = try results[4].text(row, 4), let table = try results[4].text(row, 5) {
                 schema.primaryKeyConstraints[table] = constraint

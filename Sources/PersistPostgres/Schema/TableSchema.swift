@@ -13,7 +13,11 @@ final class TableSchema: Sendable {
     let name: String
     /// `"schema"."table"`.
     let qualified: String
+    /// The key column of a table keyed by one column; the first key column of a composite key; for
+    /// a keyless table, the row location's result column (see ``TableKey``).
     let key: ColumnSchema
+    /// How the table's rows are identified, and the SQL that names a row by its identifier.
+    let rowKey: TableKey
     /// The kind of the key of a table the store created; `nil` for an adopted table.
     let keyKind: KeyKind?
     /// The attribute columns, in table order.
@@ -49,8 +53,9 @@ final class TableSchema: Sendable {
     /// holds: results are checked against it, so that a column another connection added or
     /// retyped is noticed.
     let layout: [ResultColumn]
-    /// `*`: every column, so that results show what the table has now.
-    let selectList = "*"
+    /// `*`: every column, so that results show what the table has now (and for a keyless table,
+    /// the row location after them).
+    let selectList: String
     let selectByKey: String
     let deleteByKey: String
     let deleteAll: String
@@ -77,11 +82,14 @@ final class TableSchema: Sendable {
 
     init(itemType: String, name: String, schema: String, key: ColumnSchema, keyKind: KeyKind?,
          columns: [ColumnSchema], columnOrder: [String], takenNames: Set<String>, reservedAttributes: [String: String],
-         writes: WriteStrategy, avoidsConflictClause: Bool = false) {
+         writes: WriteStrategy, avoidsConflictClause: Bool = false, rowKey: TableKey? = nil) {
         self.itemType = itemType
         self.name = name
         self.qualified = SQLName.qualified(schema, name)
         self.key = key
+        let rowKey = rowKey ?? TableKey(column: key)
+        self.rowKey = rowKey
+        self.selectList = rowKey.selectList
         self.keyKind = keyKind
         self.columns = columns
         var index: [String: Int] = [:]
@@ -93,60 +101,76 @@ final class TableSchema: Sendable {
         self.avoidsConflictClause = avoidsConflictClause
         var bySQLName: [String: Int] = [:]
         for (offset, column) in columns.enumerated() { bySQLName[column.name] = offset }
-        layout = columnOrder.map { name in
-            if name == key.name { return ResultColumn(name: name, typeOID: key.typeOID, role: .key) }
+        var keyIndex: [String: Int] = [:]
+        for (offset, column) in rowKey.columns.enumerated() { keyIndex[column.name] = offset }
+        let keyRole: (Int) -> ResultColumn.Role = rowKey.isComposite ? { .keyComponent($0) } : { _ in .key }
+        layout = columnOrder.filter { $0 != rowKey.locatorName }.map { name in
+            if let offset = keyIndex[name] {
+                return ResultColumn(name: name, typeOID: rowKey.columns[offset].typeOID, role: keyRole(offset))
+            }
             if let index = bySQLName[name] {
                 return ResultColumn(name: name, typeOID: columns[index].typeOID, role: .attribute(index))
             }
             return ResultColumn(name: name, typeOID: nil, role: .ignored)
-        }
+        } + (rowKey.locatorName.map { [ResultColumn(name: $0, typeOID: PGType.int8, role: .key)] } ?? [])
 
-        selectByKey = "SELECT \(selectList) FROM \(qualified) WHERE \(key.quoted) = $1"
-        deleteByKey = "DELETE FROM \(qualified) WHERE \(key.quoted) = $1"
+        let match = rowKey.match("$1")
+        selectByKey = "SELECT \(selectList) FROM \(qualified) WHERE \(match)"
+        deleteByKey = "DELETE FROM \(qualified) WHERE \(match)"
         deleteAll = "DELETE FROM \(qualified)"
         exists = "SELECT EXISTS (SELECT 1 FROM \(qualified))"
-        insertAll = Self.insertUnlessTaken(into: qualified, key: key, columns: columns)
+        insertAll = Self.insertUnlessTaken(into: qualified, key: rowKey, columns: columns)
         // PostgreSQL sets an identity column GENERATED ALWAYS only to DEFAULT: a save keeps its value.
         let settable = columns.filter { !$0.isIdentityAlways }
         if settable.isEmpty {
-            upsertAll = Self.insert(into: qualified, key: key, columns: columns) + " ON CONFLICT (\(key.quoted)) DO NOTHING"
+            upsertAll = Self.insert(into: qualified, key: rowKey, columns: columns)
+                + " ON CONFLICT (\(rowKey.columnList)) DO NOTHING"
         } else {
             let assignments = settable.map { "\($0.quoted) = EXCLUDED.\($0.quoted)" }.joined(separator: ", ")
-            upsertAll = Self.insert(into: qualified, key: key, columns: columns)
-                + " ON CONFLICT (\(key.quoted)) DO UPDATE SET \(assignments)"
+            upsertAll = Self.insert(into: qualified, key: rowKey, columns: columns)
+                + " ON CONFLICT (\(rowKey.columnList)) DO UPDATE SET \(assignments)"
         }
         let assignments = columns.enumerated().map { "\($1.quoted) = $\($0 + 2)" }.joined(separator: ", ")
-        updateAll = columns.isEmpty ? nil : "UPDATE \(qualified) SET \(assignments) WHERE \(key.quoted) = $1"
-        keyOrder = OrderTerms.ascending(key)
+        updateAll = columns.isEmpty ? nil : "UPDATE \(qualified) SET \(assignments) WHERE \(match)"
+        keyOrder = rowKey.order
         insertOperation = "Inserting an item of type \(String(reflecting: itemType))"
         saveOperation = "Saving an item of type \(String(reflecting: itemType))"
         readOperation = "Reading items of type \(String(reflecting: itemType))"
     }
 
-    /// `INSERT INTO table (key, columns…) VALUES ($1, $2, …)`.
-    static func insert(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
+    /// `INSERT INTO table (key, columns…) VALUES ($1, $2, …)` (a composite key's columns take
+    /// their values from `$1`).
+    static func insert(into table: String, key: TableKey, columns: [ColumnSchema]) -> String {
         let (names, parameters) = insertLists(key: key, columns: columns)
         return "INSERT INTO \(table) (\(names))\(overriding(key: key, columns: columns)) VALUES (\(parameters))"
     }
 
     /// `INSERT INTO table (key, columns…) SELECT $1, $2, … WHERE NOT EXISTS (the key $1)`: no row
     /// when the key is taken.
-    static func insertUnlessTaken(into table: String, key: ColumnSchema, columns: [ColumnSchema]) -> String {
+    static func insertUnlessTaken(into table: String, key: TableKey, columns: [ColumnSchema]) -> String {
         let (names, parameters) = insertLists(key: key, columns: columns)
         return "INSERT INTO \(table) (\(names))\(overriding(key: key, columns: columns)) SELECT \(parameters) "
-            + "WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(key.quoted) = $1)"
+            + "WHERE NOT EXISTS (SELECT 1 FROM \(table) WHERE \(key.match("$1")))"
     }
 
     /// The column list `"key", "a", …` and the parameter list `$1, $2, …` of an insert.
-    private static func insertLists(key: ColumnSchema, columns: [ColumnSchema]) -> (String, String) {
-        (([key.quoted] + columns.map(\.quoted)).joined(separator: ", "),
-         (1...(columns.count + 1)).map { "$\($0)" }.joined(separator: ", "))
+    private static func insertLists(key: TableKey, columns: [ColumnSchema]) -> (String, String) {
+        ((key.columns.map(\.quoted) + columns.map(\.quoted)).joined(separator: ", "),
+         (key.values("$1") + columns.indices.map { "$\($0 + 2)" }).joined(separator: ", "))
     }
 
     /// ` OVERRIDING SYSTEM VALUE` when an insert gives a value to an identity column `GENERATED
     /// ALWAYS` (Persist always gives the key), which PostgreSQL refuses without it; otherwise empty.
-    private static func overriding(key: ColumnSchema, columns: [ColumnSchema]) -> String {
-        key.isIdentityAlways || columns.contains(where: \.isIdentityAlways) ? " OVERRIDING SYSTEM VALUE" : ""
+    private static func overriding(key: TableKey, columns: [ColumnSchema]) -> String {
+        key.columns.contains(where: \.isIdentityAlways) || columns.contains(where: \.isIdentityAlways)
+            ? " OVERRIDING SYSTEM VALUE" : ""
+    }
+
+    /// The parameter selecting the row with identifier `id` (`$1` of ``selectByKey`` and the
+    /// other keyed statements); `nil` when no row can have it.
+    @inline(__always)
+    func keyParameter(_ id: ItemID) -> PGValue? {
+        rowKey.isSingleColumn ? key.type.encodeID(id) : rowKey.parameter(id)
     }
 
     /// Whether the store created the table.
@@ -170,14 +194,14 @@ final class TableSchema: Sendable {
         return TableSchema(itemType: itemType, name: name, schema: schema, key: newKey ?? key,
                            keyKind: newKeyKind ?? keyKind, columns: replacement, columnOrder: order, takenNames: taken,
                            reservedAttributes: reservedAttributes, writes: writes,
-                           avoidsConflictClause: avoidsConflictClause)
+                           avoidsConflictClause: avoidsConflictClause, rowKey: newKey == nil ? rowKey : nil)
     }
 
     /// The same table, written without `ON CONFLICT` (see ``avoidsConflictClause``).
     func avoidingConflictClause(schema: String) -> TableSchema {
         TableSchema(itemType: itemType, name: name, schema: schema, key: key, keyKind: keyKind, columns: columns,
                     columnOrder: layout.map(\.name), takenNames: takenNames, reservedAttributes: reservedAttributes,
-                    writes: .checked, avoidsConflictClause: true)
+                    writes: .checked, avoidsConflictClause: true, rowKey: rowKey)
     }
 }
 
@@ -186,6 +210,8 @@ struct ResultColumn: Sendable {
     /// What the column holds.
     enum Role: Sendable {
         case key
+        /// The column at this offset of a composite key (``TableKey/columns``).
+        case keyComponent(Int)
         /// The attribute column at this index of ``TableSchema/columns``.
         case attribute(Int)
         /// Not an attribute (a generated column, a column of a type Persist does not map).
@@ -209,7 +235,7 @@ struct ResultColumn: Sendable {
 
 extension TableSchema: SQLTable {
     var sqlName: String { qualified }
-    var keySQL: String { key.quoted }
+    var keySQL: String { rowKey.selection }
 }
 
 extension ColumnSchema: SQLColumn {}

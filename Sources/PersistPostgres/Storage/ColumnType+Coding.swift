@@ -225,6 +225,10 @@ extension ColumnType {
 
     /// The identifier in a key column's binary bytes.
     func decodeID(_ bytes: UnsafeRawBufferPointer) throws -> ItemID {
+        if self == .mixed, bytes.first == MixedValueCoding.compositeTag,
+           let id = try MixedValueCoding.decodeID(ArraySlice(bytes)) {
+            return id
+        }
         guard let value = try decode(bytes), let id = ItemID(value) else {
             throw DecodingFailure("holds a key that is not an identifier (integer, string or bytes)")
         }
@@ -234,7 +238,7 @@ extension ColumnType {
     /// The parameter selecting `id` in a key column of this type; `nil` when no row can have it.
     func encodeID(_ id: ItemID) -> PGValue? {
         switch (self, id) {
-        case (.mixed, _): .bytea(MixedValueCoding.encode(id.value))
+        case (.mixed, _): .bytea(MixedValueCoding.encodeID(id))
         case (.timestamp, _), (.timestamptz, _), (.date, _): nil
         default: encode(id.value, persistDateOID: 0)
         }

@@ -123,7 +123,7 @@ final class PostgresEngine: DataStoreEngine {
         let metadata: Logger.Metadata = ["store": .string(location)]
         for table in schema.tables.values.sorted(by: { ByteOrder.precedes($0.name, $1.name) })
         where !table.isCreated {
-            logger.debug("adopted table \(table.qualified) as an item type keyed by \(table.key.quoted)", metadata: metadata)
+            logger.debug("adopted table \(table.qualified) as an item type keyed by \(table.rowKey.described)", metadata: metadata)
         }
         for skipped in schema.skipped {
             logger.debug("skipped \(String(reflecting: skipped.name)): \(skipped.reason)", metadata: metadata)

@@ -27,7 +27,7 @@ extension PostgresSession {
     func copyStream(into table: TableSchema) throws -> CopyStream {
         if let stream = openCopy, stream.table === table { return stream }
         try endCopy()
-        let names = ([table.key.quoted] + table.columns.map(\.quoted)).joined(separator: ", ")
+        let names = (table.rowKey.columns.map(\.quoted) + table.columns.map(\.quoted)).joined(separator: ", ")
         let sql = "COPY \(table.qualified) (\(names)) FROM STDIN (FORMAT binary)"
         try owning {
             try connection.exitPipelineMode()

@@ -24,7 +24,7 @@ extension PostgresReader {
             let c = column.quoted
             // The empty SELECT * shows the table's columns now: the column must still be an integer one.
             let results = try transaction.run([
-                PGCommand("SELECT * FROM \(table.qualified) LIMIT 0", prepared: true, operation: operation),
+                PGCommand("SELECT \(table.selectList) FROM \(table.qualified) LIMIT 0", prepared: true, operation: operation),
                 PGCommand("SELECT sum(\(c))::text, count(\(c)), min(\(c))::int8, max(\(c))::int8 FROM (\(inner.sql)) "
                     + "AS persist_window (\(c))", inner.parameters, prepared: true, operation: operation),
             ])

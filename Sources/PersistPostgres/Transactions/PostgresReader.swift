@@ -38,7 +38,7 @@ class PostgresReader: StoreReader {
     /// `nil` when there is none.
     func withRow<T>(ofType itemType: String, id: ItemID, _ body: (RowDecoder, Int) throws -> T) throws -> T? {
         let found: (RowDecoder, Int)? = try withCurrentSchema(itemType) { table in
-            guard let key = table.key.type.encodeID(id) else { return nil }
+            guard let key = table.keyParameter(id) else { return nil }
             let result = try transaction.run([PGCommand(table.selectByKey, [key], prepared: true,
                                                         operation: table.readOperation)])[0]
             let decoder = try RowDecoder(table: table, result: result, location: location)
@@ -106,7 +106,7 @@ class PostgresReader: StoreReader {
             let operation = "Counting items of type \(String(reflecting: request.itemType))"
             // The empty SELECT * shows the table's columns now: a count must not use a stale schema.
             let results = try transaction.run([
-                PGCommand("SELECT * FROM \(table.qualified) LIMIT 0", prepared: true, operation: operation),
+                PGCommand("SELECT \(table.selectList) FROM \(table.qualified) LIMIT 0", prepared: true, operation: operation),
                 PGCommand(query.sql, query.parameters, prepared: true, operation: operation),
             ])
             _ = try RowDecoder(table: table, result: results[0], location: location)

@@ -63,12 +63,14 @@ extension PostgresWriter: BulkLoadWriter {
     /// The key parameter of `row` in `table`; when a recreated table's key cannot hold it, the key
     /// falls back first (and `table` is the widened one). `nil` when the row cannot be copied.
     private func key(of row: ItemRow, in table: inout TableSchema) throws -> PGValue? {
-        if let key = table.key.type.encodeID(row.id) { return key }
-        guard isRecreated(table) else { return nil }
+        // A keyless table (recreated from one) takes the rows without their identifiers.
+        if table.rowKey.isKeyless { return .null }
+        if let key = table.keyParameter(row.id) { return key }
+        guard isRecreated(table), table.rowKey.isSingleColumn else { return nil }
         try endBulkCopy()
         guard let widened = try fallBackKey(for: row, in: table) else { return nil }
         table = widened
-        return table.key.type.encodeID(row.id)
+        return table.keyParameter(row.id)
     }
 
     /// Appends `row` to the COPY into its table: the key, then every column in table order;
@@ -80,8 +82,14 @@ extension PostgresWriter: BulkLoadWriter {
         let columns = placement.table.columns
         let mark = stream.encoder.mark
         do {
-            try stream.encoder.beginRow(fields: columns.count + 1)
-            try stream.encoder.appendField(key)
+            if placement.table.rowKey.isSingleColumn {
+                try stream.encoder.beginRow(fields: columns.count + 1)
+                try stream.encoder.appendField(key)
+            } else {
+                guard let fields = placement.table.rowKey.fields(row.id) else { return false }
+                try stream.encoder.beginRow(fields: columns.count + fields.count)
+                for field in fields { try stream.encoder.appendField(field) }
+            }
             for (index, position) in placement.positions.enumerated() {
                 if position < 0 {
                     stream.encoder.appendNull()

@@ -51,7 +51,7 @@ final class PostgresEntitySink: EntityRowSink {
     private func bound(_ row: EntityRow) throws -> (TableSchema, [PGValue])? {
         try writer.checkTransaction()
         guard let table = writer.schema.tables[itemType], table.writes == .direct,
-              let key = table.key.type.encodeID(row.id) else { return nil }
+              let key = table.keyParameter(row.id) else { return nil }
         let layout: PostgresEntityLayout
         if let cached = self.layout, cached.plan === row.plan, layoutTable === table {
             layout = cached

@@ -13,7 +13,9 @@ extension PostgresWriter {
     /// read again, and the item is written once more against it; a second change is an `io` error
     /// naming the item.
     func guardedWrite(_ item: Item, replacing: Bool) throws {
-        if case .int = item.id, let table = schema.tables[item.itemType], !table.isCreated, table.key.type.integerRange != nil {
+        if let table = schema.tables[item.itemType] { try refuseKeyless(table, items: [item.reference]) }
+        if case .int = item.id, let table = schema.tables[item.itemType], !table.isCreated, table.rowKey.isSingleColumn,
+           table.key.type.integerRange != nil {
             keyedByInteger.insert(item.itemType)
         }
         do {
@@ -41,7 +43,7 @@ extension PostgresWriter {
     }
 
     private func guardedWriteOnce(_ item: Item, replacing: Bool) throws {
-        if let table = schema.tables[item.itemType], let key = table.key.type.encodeID(item.id),
+        if let table = schema.tables[item.itemType], let key = table.keyParameter(item.id),
            keepsAttributes(of: item, in: table) {
             return try guardedUpsert(item, table, key, replacing: replacing)
         }

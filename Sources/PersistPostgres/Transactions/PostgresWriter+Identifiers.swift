@@ -12,7 +12,8 @@ extension PostgresWriter {
     /// block's last, or above one this store handed out before), as ``nextIntegerID(ofType:)``
     /// refuses one above the largest key.
     func checkGeneratedIntegerID(_ id: Int64, ofType itemType: String) throws {
-        guard let table = schema.tables[itemType], let range = table.key.type.integerRange, id > range.upperBound else {
+        guard let table = schema.tables[itemType], table.rowKey.isSingleColumn, let range = table.key.type.integerRange,
+              id > range.upperBound else {
             return
         }
         throw columnExhausted(table, upTo: range.upperBound)
@@ -39,7 +40,8 @@ extension PostgresWriter {
     ///   largest integer identifier found among the items.
     func nextIntegerID(ofType itemType: String) throws -> Int64 {
         try checkTransaction()
-        guard let table = schema.tables[itemType], [.smallint, .integer, .bigint].contains(table.key.type) else {
+        guard let table = schema.tables[itemType], table.rowKey.isSingleColumn,
+              [.smallint, .integer, .bigint].contains(table.key.type) else {
             return try IntegerIDs.after(largestIntegerID(ofType: itemType), itemType: itemType)
         }
         let operation = "Choosing the next integer identifier of type \(String(reflecting: itemType))"

@@ -10,6 +10,7 @@ extension PostgresWriter {
     func deleteItems(matching request: DataStoreRequest) throws -> Int {
         try checkTransaction()
         guard let table = schema.tables[request.itemType] else { return 0 }
+        try refuseKeyless(table)
         let operation = "Deleting items of type \(String(reflecting: request.itemType))"
         let commands: [PGCommand]
         var selected: Int?
@@ -41,6 +42,7 @@ extension PostgresWriter {
     func updateItems(matching request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         try checkTransaction()
         guard let current = schema.tables[request.itemType] else { return 0 }
+        try refuseKeyless(current)
         let operation = "Updating items of type \(String(reflecting: request.itemType))"
         guard current.writes == .checked else {
             return try updateInPlace(request, values, current, operation)

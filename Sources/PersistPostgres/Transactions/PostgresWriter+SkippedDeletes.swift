@@ -43,7 +43,7 @@ extension PostgresWriter {
             return try inSchemaSavepoint("persist_delete", operation: operation) {
                 let ids = try items(matching: request).map(\.id)
                 for id in ids {
-                    guard let key = table.key.type.encodeID(id) else { continue }
+                    guard let key = table.keyParameter(id) else { continue }
                     _ = try guardedDelete(table, key: key, ItemReference(itemType: request.itemType, id: id))
                 }
                 return ids.count

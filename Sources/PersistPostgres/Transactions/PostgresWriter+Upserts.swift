@@ -26,13 +26,13 @@ extension PostgresWriter {
         guard table.avoidsConflictClause else {
             let conflict = replacing && setsColumns
                 ? "DO UPDATE SET \(assignments { _, column in "EXCLUDED.\(column.quoted)" })" : "DO NOTHING"
-            let insert = TableSchema.insert(into: table.qualified, key: table.key, columns: given)
-            return (["\(insert) ON CONFLICT (\(table.key.quoted)) \(conflict)\(returning)"], setsColumns)
+            let insert = TableSchema.insert(into: table.qualified, key: table.rowKey, columns: given)
+            return (["\(insert) ON CONFLICT (\(table.rowKey.columnList)) \(conflict)\(returning)"], setsColumns)
         }
-        let insert = TableSchema.insertUnlessTaken(into: table.qualified, key: table.key, columns: given) + returning
+        let insert = TableSchema.insertUnlessTaken(into: table.qualified, key: table.rowKey, columns: given) + returning
         guard replacing && setsColumns else { return ([insert], setsColumns) }
         let update = "UPDATE \(table.qualified) SET \(assignments { index, _ in "$\(index + 2)" }) "
-            + "WHERE \(table.key.quoted) = $1\(returning)"
+            + "WHERE \(table.rowKey.match("$1"))\(returning)"
         return ([update, insert], setsColumns)
     }
 

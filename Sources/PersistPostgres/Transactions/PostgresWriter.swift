@@ -70,8 +70,10 @@ final class PostgresWriter: PostgresReader, StoreWriter {
 
     func deleteItem(ofType itemType: String, id: ItemID) throws -> Bool {
         try checkTransaction()
-        guard let table = schema.tables[itemType], let key = table.key.type.encodeID(id) else { return false }
+        guard let table = schema.tables[itemType] else { return false }
         let reference = ItemReference(itemType: itemType, id: id)
+        try refuseKeyless(table, items: [reference])
+        guard let key = table.keyParameter(id) else { return false }
         if table.writes == .checked { return try guardedDelete(table, key: key, reference) }
         let command = PGCommand(table.deleteByKey, [key], prepared: true, operation: "Deleting \(reference)")
         return try transaction.run([command])[0].affectedRows > 0
@@ -130,7 +132,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     /// The common case in one pass: a created table whose columns already keep every value of the
     /// item, and its parameters (the key, then each column in table order); `nil` otherwise.
     private func ready(_ item: Item) -> (TableSchema, [PGValue])? {
-        guard let table = schema.tables[item.itemType], table.writes == .direct, let key = table.key.type.encodeID(item.id) else {
+        guard let table = schema.tables[item.itemType], table.writes == .direct, let key = table.keyParameter(item.id) else {
             return nil
         }
         let dateOID = schema.dateTypeOID ?? 0
@@ -154,7 +156,9 @@ final class PostgresWriter: PostgresReader, StoreWriter {
     func resolve(_ item: Item) throws -> (TableSchema, PGValue) {
         let changesBefore = schemaChanges.count
         var table = try schema.tables[item.itemType] ?? createTable(for: item)
-        if table.key.type.encodeID(item.id) == nil {
+        try refuseKeyless(table, items: [item.reference])
+        if table.keyParameter(item.id) == nil {
+            if table.rowKey.isComposite { throw compositeKeyMismatch(item, table) }
             guard let kind = table.keyKind, kind != .mixed else {
                 throw DataStoreError(
                     .typeMismatch,
@@ -196,7 +200,7 @@ final class PostgresWriter: PostgresReader, StoreWriter {
         if schemaChanges.count > changesBefore, let materialized = try materializeIndexes(ofType: item.itemType) {
             table = materialized
         }
-        guard let key = table.key.type.encodeID(item.id) else { throw mismatch(item, table) }
+        guard let key = table.keyParameter(item.id) else { throw mismatch(item, table) }
         return (table, key)
     }
 

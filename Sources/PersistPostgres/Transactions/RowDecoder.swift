@@ -7,6 +7,8 @@ struct RowDecoder {
     let location: String
     /// The result column of the key.
     private let keyColumn: Int
+    /// The result column of each column of a composite key, in key order; empty otherwise.
+    private let keyComponents: [Int]
     /// The result column of each attribute column, by its offset in ``TableSchema/columns``.
     private let resultIndex: [Int]
 
@@ -21,6 +23,7 @@ struct RowDecoder {
         let layout = table.layout
         guard result.columnCount == layout.count else { throw StaleSchema(table: table.itemType) }
         var keyColumn = 0
+        var keyComponents = [Int](repeating: 0, count: table.rowKey.isComposite ? table.rowKey.columns.count : 0)
         var resultIndex = [Int](repeating: -1, count: table.columns.count)
         for (index, expected) in layout.enumerated() {
             guard result.columnName(index, equals: expected.cName),
@@ -29,11 +32,13 @@ struct RowDecoder {
             }
             switch expected.role {
             case .key: keyColumn = index
+            case .keyComponent(let offset): keyComponents[offset] = index
             case .attribute(let offset): resultIndex[offset] = index
             case .ignored: break
             }
         }
         self.keyColumn = keyColumn
+        self.keyComponents = keyComponents
         self.resultIndex = resultIndex
     }
 
@@ -103,6 +108,7 @@ struct RowDecoder {
 
     /// The identifier in row `row`.
     func identifier(_ row: Int) throws -> ItemID {
+        if !keyComponents.isEmpty { return try compositeIdentifier(row) }
         let id: ItemID?
         do {
             id = try result.withValue(row, keyColumn) { try table.key.type.decodeID($0) }
@@ -115,6 +121,27 @@ struct RowDecoder {
                 + "as its key \(table.key.quoted)", path: location)
         }
         return id
+    }
+
+    /// The identifier in row `row` of a table with a composite key: its key columns' values.
+    private func compositeIdentifier(_ row: Int) throws -> ItemID {
+        var components: [ItemID] = []
+        components.reserveCapacity(keyComponents.count)
+        for (column, index) in zip(table.rowKey.columns, keyComponents) {
+            let component: ItemID?
+            do {
+                component = try result.withValue(row, index) { try column.type.decodeID($0) }
+            } catch let failure as DecodingFailure {
+                throw failure.error(at: "the key column \(column.quoted) of a row of table \(table.qualified) in "
+                    + "PostgreSQL at \(location)", path: location)
+            }
+            guard let component else {
+                throw DataStoreError(.corrupt, "a row of table \(table.qualified) in PostgreSQL at \(location) has NULL "
+                    + "in its key column \(column.quoted)", path: location)
+            }
+            components.append(component)
+        }
+        return .composite(components)
     }
 
     private func describe(_ column: ColumnSchema, _ id: ItemID) -> String {
