@@ -58,7 +58,7 @@ struct SchemaFaithfulToolTests {
         defer { directory.remove() }
         let raw = try RawDatabase(directory.path("keys.db"))
         try raw.exec("""
-            CREATE TABLE w (a, b, c, PRIMARY KEY (a, b)) WITHOUT ROWID;
+            CREATE TABLE w (a REAL, b, c, PRIMARY KEY (a, b)) WITHOUT ROWID;
             INSERT INTO w VALUES (1, 2, 3);
             CREATE TABLE t (id INTEGER PRIMARY KEY);
             INSERT INTO t VALUES (1);
