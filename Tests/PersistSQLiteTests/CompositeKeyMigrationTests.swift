@@ -63,4 +63,35 @@ struct CompositeKeyMigrationTests {
         #expect(try copy.rows("SELECT rowid, message FROM log ORDER BY rowid")
             == [[.integer(5), .text("start")], [.integer(9), .text("start")]])
     }
+
+    @Test("composite identifiers of a created table load in bulk into a new table, in identifier order")
+    func createdTableBulkLoad() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let source = directory.path("source.db")
+        let ids: [ItemID] = [
+            .int(1), .string("s"), .bytes([0]), .bytes([1, 2]),
+            .composite([.int(1), .int(2)]), .composite([.int(1), .string("x")]), .composite([.string("a"), .bytes([0])]),
+        ]
+        do {
+            let store = SQLiteDataStore(path: source, options: quietOptions())
+            try store.setup()
+            defer { try? store.tearDown() }
+            try store.writeSync { accessor in
+                for (offset, id) in ids.enumerated() {
+                    try accessor.insert(Item(itemType: "Pair", id: id, attributes: ["n": .int(Int64(offset))]))
+                }
+            }
+        }
+        let target = directory.path("copy.db")
+        let report = try migrate(source, target)
+        #expect(report.written == ids.count && report.verified, "\(report)")
+        let copy = SQLiteDataStore(path: target, options: quietOptions())
+        try copy.setup()
+        defer { try? copy.tearDown() }
+        let items = try copy.read { try $0.items(forRequest: DataStoreRequest(itemType: "Pair")) }
+        #expect(items.map(\.id) == ids)
+        #expect(items.map { $0["n"] } == ids.indices.map { .int(Int64($0)) })
+        #expect(try copy.read { try $0.item(ofType: "Pair", id: .composite([.string("a"), .bytes([0])])) }?["n"] == 6)
+    }
 }
