@@ -155,6 +155,15 @@ struct CompositeKeyTests {
             let changed = try #require(throws: DataStoreError.self) { try store.writeSync { try $0.insert(text) } }
             #expect(changed.code == .typeMismatch, "\(changed)")
             #expect(try store.read { try $0.item(ofType: "PlaylistTrack", id: .composite([.int(12), .int(1)])) } == nil)
+            // A STRICT table's key column refuses a component of another type outright, naming itself.
+            let strict = try RawDatabase(path)
+            try strict.exec("CREATE TABLE sk (a INTEGER, b TEXT, v ANY, PRIMARY KEY (a, b)) STRICT")
+            strict.close()
+            let typed = Item(itemType: "sk", id: .composite([.string("x"), .string("y")]), attributes: ["v": 1])
+            let refused = try #require(throws: DataStoreError.self) { try store.writeSync { try $0.insert(typed) } }
+            #expect(refused.code == .typeMismatch, "\(refused)")
+            #expect("\(refused)".contains("sk.a"), "\(refused)")
+            #expect(refused.items == [typed.reference], "\(refused)")
         }
     }
 
