@@ -73,4 +73,19 @@ struct CreatedTableCompositeIDTests {
         #expect(try store.read { try $0.items(forRequest: DataStoreRequest(itemType: "Line")) }
             == [Item(itemType: "Line", id: id, attributes: ["n": 3])])
     }
+
+    @Test("a table dropped with SQL and created again by the store starts with untagged keys")
+    func droppedAndCreatedAgain() throws {
+        try withFileStore { store, path in
+            try store.writeSync { try $0.insert(Item(itemType: "Pair", id: .composite([.int(1), .int(2)]), attributes: ["v": 1])) }
+            let raw = try RawDatabase(path)
+            try raw.exec("DROP TABLE Pair")
+            raw.close()
+            try store.writeSync { try $0.insert(Item(itemType: "Pair", id: .bytes([5]), attributes: ["v": 2])) }
+            #expect(try store.read { try $0.item(ofType: "Pair", id: .bytes([5])) }?["v"] == 2)
+            let check = try RawDatabase(path)
+            defer { check.close() }
+            #expect(try check.rows("SELECT persist_id FROM Pair") == [[.blob([5])]])
+        }
+    }
 }

@@ -17,6 +17,12 @@ struct SchemaEditor {
         let key = DatabaseSchema.createdKeyColumn
         let definitions = ([SQLName.quoted(key) + " NOT NULL"] + columns.map(\.quoted)).joined(separator: ", ")
         try connection.executeOnce("CREATE TABLE \(SQLName.quoted(itemType)) (\(definitions))", operation: Self.creating)
+        if schema.hasMetadataTable {
+            // A row left by a dropped table of the same name must not tag the new table's keys.
+            try connection.execute(
+                "DELETE FROM \(SQLName.quoted(DatabaseSchema.metadataTable)) WHERE table_name = ?1 AND column_name = ?2",
+                [.text(itemType), .text(key)], operation: Self.creating)
+        }
         try record(itemType, columns, in: &schema)
         var taken = [SQLName.folded(key): key]
         for column in columns { taken[SQLName.folded(column.name)] = column.name }
