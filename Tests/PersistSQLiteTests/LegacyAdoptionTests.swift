@@ -65,7 +65,7 @@ struct LegacyAdoptionTests {
         try store.setup()
         defer { try? store.tearDown() }
 
-        #expect(try store.read { try $0.itemTypes() } == ["Odd \"Name\" Table", "blobkeys", "counters", "log", "people"])
+        #expect(try store.read { try $0.itemTypes() } == ["Odd \"Name\" Table", "blobkeys", "counters", "log", "pairs", "people"])
         #expect(try allItems(store, "people") == [
             Item(itemType: "people", id: 1, attributes: [
                 "name": "Ann", "age": 34, "score": 1.5, "code": 123, "photo": .bytes([0, 255]),
@@ -86,10 +86,10 @@ struct LegacyAdoptionTests {
         ])
         #expect(try allItems(store, "blobkeys").map(\.id) == [.bytes([]), .bytes([0, 1])])
         let skipped = try store.skippedTables()
-        #expect(skipped.map(\.name) == ["adults", "pairs", "sqlite_sequence"])
-        #expect(skipped.map(\.reason) == [
-            .view, .noUsableKey("its primary key has 2 columns and it is a WITHOUT ROWID table"), .sqliteInternal,
-        ])
+        #expect(skipped.map(\.name) == ["adults", "sqlite_sequence"])
+        #expect(skipped.map(\.reason) == [.view, .sqliteInternal])
+        // Keyed by two columns: composite identifiers, and no attributes left.
+        #expect(try allItems(store, "pairs") == [Item(itemType: "pairs", id: .composite([.int(1), .int(2)]), attributes: [:])])
         try store.read { accessor throws in
             #expect(try accessor.item(ofType: "people", id: "1") == nil)
             #expect(try accessor.item(ofType: "people", id: 2)?["name"] == "Bob")

@@ -4,7 +4,8 @@ import PersistSQLite
 import PersistTestSupport
 import Testing
 
-/// Writes to adopted tables keyed by their rowid whose PRIMARY KEY names other columns.
+/// Writes to adopted tables keyed by their rowid whose PRIMARY KEY names other columns (one of
+/// REAL affinity, which no identifier component holds).
 @Suite("SQLite tables keyed by their rowid keep their PRIMARY KEY as a uniqueness")
 struct RowidTableWriteTests {
     @Test("a write that repeats another row's PRIMARY KEY of several columns is a uniqueViolation naming both items")
@@ -13,7 +14,7 @@ struct RowidTableWriteTests {
         defer { directory.remove() }
         let path = directory.path("legacy.sqlite")
         let raw = try RawDatabase(path)
-        try raw.exec("CREATE TABLE pair (a INTEGER, b TEXT, v TEXT, PRIMARY KEY (a, b)); INSERT INTO pair VALUES (1, 'x', 'p1');")
+        try raw.exec("CREATE TABLE pair (a INTEGER, b REAL, v TEXT, PRIMARY KEY (a, b)); INSERT INTO pair VALUES (1, 'x', 'p1');")
         raw.close()
         let store = SQLiteDataStore(path: path, options: quietOptions())
         try store.setup()

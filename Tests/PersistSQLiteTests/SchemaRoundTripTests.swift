@@ -180,7 +180,7 @@ struct SchemaRoundTripTests {
             == [[.text("k"), .text(""), .integer(1)], [.text("v"), .text("TEXT"), .integer(0)]])
     }
 
-    @Test("a PRIMARY KEY of a table keyed by its rowid (several columns, or a REAL one) still refuses duplicates, as UNIQUE")
+    @Test("a PRIMARY KEY of several columns, and of a REAL column (a table keyed by its rowid, as UNIQUE), still refuses duplicates")
     func rowidTablePrimaryKeys() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -90,7 +90,7 @@ package enum RequestCompiler {
     }
 
     /// The `WHERE` clause choosing the rows a request selects: its filter alone without an offset
-    /// or limit, otherwise `key IN (SELECT key … ORDER BY … <window>)`, so that the sort order
+    /// or limit, otherwise `(key) IN (SELECT key … ORDER BY … <window>)`, so that the sort order
     /// chooses the window exactly as it does for `items(forRequest:)`. A key is unique under its
     /// own comparison, so the `IN` list matches exactly the rows the subquery chose.
     private static func selection<Dialect: SQLDialect>(
@@ -107,7 +107,8 @@ package enum RequestCompiler {
         guard let inner = select(request, from: table, dialect: dialect, selecting: table.keySQL, parameters: parameters)
         else { return nil }
         parameters = inner.parameters
-        return (" WHERE \(table.keySQL) IN (\(inner.sql))", inner.matchesNothing)
+        // Parenthesized, a key of several columns is one row value.
+        return (" WHERE (\(table.keySQL)) IN (\(inner.sql))", inner.matchesNothing)
     }
 
     private static func window<Dialect: SQLDialect>(

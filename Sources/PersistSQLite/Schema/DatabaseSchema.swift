@@ -10,6 +10,10 @@ struct DatabaseSchema: Sendable {
     static let createdKeyColumn = "persist_id"
     /// The name of the store's table of declared indexes.
     static let indexTable = "persist_indexes"
+    /// The kind the metadata table records for the ``createdKeyColumn`` of a created table whose
+    /// keys are tagged so that it can hold composite identifiers (see the "SQLite storage format"
+    /// article); a version of Persist that does not know it refuses the file.
+    static let taggedKeysKind = "tagged-keys"
     /// The store's own tables, which are never item types.
     static let ownTables: Set<String> = [metadataTable, indexTable]
 

@@ -49,9 +49,9 @@ extension SQLiteReader: SQLSchemaDescribing {
                 lists.append((statement.text(0), statement.int64(1) != 0, statement.text(2), statement.int64(3) != 0))
             }
         }
-        // A PRIMARY KEY index is the key of a table keyed by a column; in a table keyed by its rowid
-        // (a composite key, a REAL one) it is a uniqueness the copy must keep, as UNIQUE.
-        let keyedByColumn: Bool = if case .column = table.key { true } else { false }
+        // A PRIMARY KEY index is the key of a table keyed by its columns; in a table keyed by its
+        // rowid (a REAL key) it is a uniqueness the copy must keep, as UNIQUE.
+        let keyedByColumn = !table.key.isRowid
         for list in lists where (list.origin != "pk" || !keyedByColumn) && !list.partial {
             var columns: [String] = []
             var expression = false
@@ -70,11 +70,13 @@ extension SQLiteReader: SQLSchemaDescribing {
         var key: TableDescription.Column?
         var keyPosition = 0
         var columns: [TableDescription.Column] = []
+        var declaresKey = false
         let keyName: String? = if case .column(let name, _, _) = table.key { name } else { nil }
         try connection.withStatement("SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?1, 'main') ORDER BY cid",
                                      [.text(itemType)]) { statement in
             while try statement.step(Self.describing) {
                 guard statement.int64(4) == 0 else { continue }
+                if statement.int64(3) > 0 { declaresKey = true }
                 let name = statement.text(0)
                 let column = TableDescription.Column(name: name, declaredType: statement.text(1),
                                                      notNull: statement.int64(2) != 0, unique: uniqueColumns.contains(name))
@@ -86,9 +88,13 @@ extension SQLiteReader: SQLSchemaDescribing {
                 }
             }
         }
+        // A composite key's columns stay among the columns, in table order; a rowid table that
+        // declares no PRIMARY KEY at all is keyless (its rowids are no declared key).
         return TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                 uniqueConstraints: uniqueConstraints,
-                                withoutRowid: withoutRowid, keyPosition: keyPosition, dialect: .sqlite)
+                                withoutRowid: withoutRowid, keyPosition: keyPosition, dialect: .sqlite,
+                                primaryKey: table.key.components.map(\.name),
+                                isKeyless: table.key.isRowid && !declaresKey)
     }
 
     /// The names of the generated columns of `table` (`VIRTUAL` or `STORED`).

@@ -12,8 +12,7 @@ extension SchemaEditor {
                       path: String) throws -> TableSchema {
         let column = table.columns[index]
         let operation = "Letting a column hold values of every kind"
-        let projection = TableSchema(name: table.name, key: table.key, columns: [column],
-                                     takenNames: table.takenNames, isStrict: table.isStrict)
+        let projection = table.projection(onto: column)
         let decoder = RowDecoder(table: projection, path: path)
         var rewrites: [(id: ItemID, binding: SQLBinding)] = []
         try connection.withStatement(
@@ -38,7 +37,7 @@ extension SchemaEditor {
         // Longest first: a rewrite only puts a tag before a BLOB, so a row whose new value another
         // row still holds (a UNIQUE constraint of a recreated table would refuse it) comes after it.
         rewrites.sort { Self.length(of: $0.binding) > Self.length(of: $1.binding) }
-        let first = table.key.needsGuard ? 3 : 2
+        let first = table.key.parameterCount + 1
         let update = "UPDATE OR ABORT \(table.quoted) SET \(column.quoted) = ?\(first) WHERE \(table.keyCondition)"
         for (id, binding) in rewrites {
             guard let key = table.keyBindings(for: id) else { continue }

@@ -17,6 +17,12 @@ struct SchemaEditor {
         let key = DatabaseSchema.createdKeyColumn
         let definitions = ([SQLName.quoted(key) + " NOT NULL"] + columns.map(\.quoted)).joined(separator: ", ")
         try connection.executeOnce("CREATE TABLE \(SQLName.quoted(itemType)) (\(definitions))", operation: Self.creating)
+        if schema.hasMetadataTable {
+            // A row left by a dropped table of the same name must not tag the new table's keys.
+            try connection.execute(
+                "DELETE FROM \(SQLName.quoted(DatabaseSchema.metadataTable)) WHERE table_name = ?1 AND column_name = ?2",
+                [.text(itemType), .text(key)], operation: Self.creating)
+        }
         try record(itemType, columns, in: &schema)
         var taken = [SQLName.folded(key): key]
         for column in columns { taken[SQLName.folded(column.name)] = column.name }
@@ -48,7 +54,9 @@ struct SchemaEditor {
                     switch statement.storageClass(0) {
                     case .integer: id = .int(statement.int64(0))
                     case .text: id = .string(statement.text(0))
-                    default: id = .bytes(statement.blob(0))
+                    default:
+                        let blob = statement.blob(0)
+                        id = table.taggedKeys ? TaggedKeyCodec.identifier(ofBlob: blob) ?? .bytes(blob) : .bytes(blob)
                     }
                     duplicates.append(ItemReference(itemType: table.name, id: id))
                 }
@@ -86,15 +94,7 @@ struct SchemaEditor {
 
     func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {
         guard !columns.isEmpty else { return }
-        let metadata = SQLName.quoted(DatabaseSchema.metadataTable)
-        if !schema.hasMetadataTable {
-            try connection.executeOnce(
-                "CREATE TABLE IF NOT EXISTS \(metadata) (table_name TEXT NOT NULL, column_name TEXT NOT NULL, "
-                    + "kind TEXT NOT NULL, PRIMARY KEY (table_name, column_name)) WITHOUT ROWID",
-                operation: Self.creating)
-            schema.hasMetadataTable = true
-            schema.takenNames[DatabaseSchema.metadataTable] = DatabaseSchema.metadataTable
-        }
+        let metadata = try metadataTable(in: &schema)
         for column in columns {
             let kind: String
             switch column.storage {
@@ -106,5 +106,19 @@ struct SchemaEditor {
                 "INSERT OR REPLACE INTO \(metadata) (table_name, column_name, kind) VALUES (?1, ?2, ?3)",
                 [.text(table), .text(column.name), .text(kind)], operation: Self.creating)
         }
+    }
+
+    /// The metadata table, quoted; created first if the database lacks it.
+    func metadataTable(in schema: inout DatabaseSchema) throws -> String {
+        let metadata = SQLName.quoted(DatabaseSchema.metadataTable)
+        if !schema.hasMetadataTable {
+            try connection.executeOnce(
+                "CREATE TABLE IF NOT EXISTS \(metadata) (table_name TEXT NOT NULL, column_name TEXT NOT NULL, "
+                    + "kind TEXT NOT NULL, PRIMARY KEY (table_name, column_name)) WITHOUT ROWID",
+                operation: Self.creating)
+            schema.hasMetadataTable = true
+            schema.takenNames[DatabaseSchema.metadataTable] = DatabaseSchema.metadataTable
+        }
+        return metadata
     }
 }

@@ -134,10 +134,11 @@ enum SchemaLoader {
 
         var taken: [String: String] = [:]
         for column in raw { taken[SQLName.folded(column.name)] = column.name }
-        let primaryKey = raw.filter { $0.primaryKeyPosition > 0 }
+        let primaryKey = raw.filter { $0.primaryKeyPosition > 0 }.sorted { $0.primaryKeyPosition < $1.primaryKeyPosition }
         var key: TableKey?
         var recorded = kinds[name] ?? [:]
         var skipDetail = ""
+        var taggedKeys = false
         if primaryKey.count == 1, let column = primaryKey.first {
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
             if affinity == .real {
@@ -148,7 +149,16 @@ enum SchemaLoader {
                               needsBinaryCollation: column.collation.uppercased() != "BINARY")
             }
         } else if primaryKey.count > 1 {
-            skipDetail = "its primary key has \(primaryKey.count) columns"
+            let columns = primaryKey.map { column in
+                KeyColumn(name: column.name, affinity: ColumnAffinity(declaredType: column.declaredType, strict: strict),
+                          needsBinaryCollation: column.collation.uppercased() != "BINARY")
+            }
+            if let real = columns.first(where: { $0.affinity == .real }) {
+                skipDetail = "its primary key column \(String(reflecting: real.name)) has REAL affinity, "
+                    + "and identifier components are integers, strings or bytes"
+            } else {
+                key = .composite(columns)
+            }
         }
         if key == nil, !withoutRowid, primaryKey.isEmpty,
            let column = raw.first(where: { $0.name == DatabaseSchema.createdKeyColumn && !$0.isGenerated }),
@@ -157,6 +167,8 @@ enum SchemaLoader {
             key = .column(name: column.name, affinity: ColumnAffinity(declaredType: column.declaredType, strict: strict),
                           needsBinaryCollation: column.collation.uppercased() != "BINARY")
             recorded = recordedKinds(name, keyIndex: index, kinds)
+            // The key column's own record (it is no attribute) says its keys are tagged.
+            taggedKeys = recorded[column.name] != nil
         }
         if key == nil {
             if withoutRowid {
@@ -171,10 +183,11 @@ enum SchemaLoader {
         }
         guard let key else { return .failure(Skip(reason: .noUsableKey(skipDetail))) }
 
-        var keyName: String?
-        if case .column(let name, _, _) = key { keyName = name }
+        var keyNames: Set<String> = []
+        if case .column(let name, _, _) = key { keyNames = [name] }
+        keyNames.formUnion(key.components.map(\.name))
         // Generated columns cannot be written, and an empty name cannot be an attribute: both stay out.
-        let columns = raw.filter { !$0.isGenerated && !$0.name.isEmpty && $0.name != keyName }.map { column -> ColumnSchema in
+        let columns = raw.filter { !$0.isGenerated && !$0.name.isEmpty && !keyNames.contains($0.name) }.map { column -> ColumnSchema in
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
             let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
@@ -191,7 +204,7 @@ enum SchemaLoader {
             "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?1)", [.text(name)],
             operation: operation) != 0
         return .success(TableSchema(name: name, key: key, columns: columns, takenNames: taken, isStrict: strict,
-                                    hasTriggers: hasTriggers))
+                                    hasTriggers: hasTriggers, taggedKeys: taggedKeys))
     }
 
     /// The kinds recorded for `table`'s columns. A table the store created that another connection
@@ -235,6 +248,10 @@ enum SchemaLoader {
                 let table = statement.text(0)
                 let column = statement.text(1)
                 let name = statement.text(2)
+                if name == DatabaseSchema.taggedKeysKind, column == DatabaseSchema.createdKeyColumn {
+                    kinds[table, default: [:]][column] = .mixed
+                    continue
+                }
                 if name == ColumnKind.mixedName {
                     kinds[table, default: [:]][column] = .mixed
                     continue

@@ -23,11 +23,16 @@ final class TableSchema: Sendable {
     /// Whether the table has triggers, which may change any row a write stores: every write to it
     /// is read back.
     let hasTriggers: Bool
+    /// Whether the table is one the store created whose key column holds tagged BLOBs, so that
+    /// it can hold composite identifiers in ``ItemID``'s order (see ``TaggedKeyCodec``).
+    let taggedKeys: Bool
 
-    /// `key, c1, c2, …`: the key is result column 0, column `i` is result column `i + 1`.
+    /// `key, c1, c2, …`: the key is result column 0 (a composite key result columns 0 to
+    /// `key.width - 1`), column `i` is result column `i + key.width`.
     let selectList: String
-    /// The condition selecting one row by key: parameter 1 is the identifier, parameter 2 (when
-    /// ``TableKey/needsGuard``) the storage class name it must have.
+    /// The condition selecting one row by key: parameters 1… are the key's values, the next ones
+    /// (when ``TableKey/needsGuard``) the storage class names they must have (see
+    /// ``TableKey/condition``).
     let keyCondition: String
     let selectByKey: String
     let insertAll: String
@@ -47,8 +52,9 @@ final class TableSchema: Sendable {
     let entityLayouts = EntityLayoutCache<SQLiteEntityLayout>()
 
     init(name: String, key: TableKey, columns: [ColumnSchema], takenNames: [String: String], isStrict: Bool,
-         hasTriggers: Bool = false) {
+         hasTriggers: Bool = false, taggedKeys: Bool = false) {
         self.name = name
+        self.taggedKeys = taggedKeys
         self.hasTriggers = hasTriggers
         self.quoted = SQLName.quoted(name)
         self.key = key
@@ -66,11 +72,9 @@ final class TableSchema: Sendable {
         let keySQL = key.sql
         let table = quoted
         selectList = ([keySQL] + columns.map(\.quoted)).joined(separator: ", ")
-        keyCondition = key.needsGuard
-            ? "\(keySQL) = ?1 AND typeof(\(keySQL)) = ?2 AND \(keySQL) = ?1 COLLATE BINARY"
-            : "\(keySQL) = ?1"
+        keyCondition = key.condition
         selectByKey = "SELECT \(selectList) FROM \(table) WHERE \(keyCondition)"
-        insertAll = Self.insert(into: table, key: keySQL, columns: columns)
+        insertAll = Self.insert(into: table, key: key, columns: columns)
         if key.isRowid {
             upsert = nil
         } else if columns.isEmpty {
@@ -82,7 +86,7 @@ final class TableSchema: Sendable {
         if columns.isEmpty {
             update = nil
         } else {
-            let first = key.needsGuard ? 3 : 2
+            let first = key.parameterCount + 1
             let assignments = columns.enumerated().map { "\($1.quoted) = ?\($0 + first)" }.joined(separator: ", ")
             update = "UPDATE OR ABORT \(table) SET \(assignments) WHERE \(keyCondition)"
         }
@@ -90,18 +94,14 @@ final class TableSchema: Sendable {
         deleteByKey = "DELETE FROM \(table) WHERE \(keyCondition)"
         deleteAll = "DELETE FROM \(table)"
         exists = "SELECT EXISTS (SELECT 1 FROM \(table))"
-        if case .column(_, _, true) = key {
-            keyOrder = "\(keySQL) COLLATE BINARY"
-        } else {
-            keyOrder = keySQL
-        }
+        keyOrder = key.order
     }
 
     /// `INSERT OR ABORT INTO table (key, columns…) VALUES (?1, ?2, …)`: `OR ABORT` overrides a
     /// legacy table's `ON CONFLICT REPLACE`, which would delete the other row silently.
-    static func insert(into table: String, key: String, columns: [ColumnSchema]) -> String {
-        let names = ([key] + columns.map(\.quoted)).joined(separator: ", ")
-        let parameters = (1...(columns.count + 1)).map { "?\($0)" }.joined(separator: ", ")
+    static func insert(into table: String, key: TableKey, columns: [ColumnSchema]) -> String {
+        let names = ([key.sql] + columns.map(\.quoted)).joined(separator: ", ")
+        let parameters = (1...(columns.count + key.width)).map { "?\($0)" }.joined(separator: ", ")
         return "INSERT OR ABORT INTO \(table) (\(names)) VALUES (\(parameters))"
     }
 
@@ -110,7 +110,7 @@ final class TableSchema: Sendable {
         var taken = takenNames
         for column in newColumns { taken[SQLName.folded(column.name)] = column.name }
         return TableSchema(name: name, key: key, columns: columns + newColumns, takenNames: taken, isStrict: isStrict,
-                           hasTriggers: hasTriggers)
+                           hasTriggers: hasTriggers, taggedKeys: taggedKeys)
     }
 
     /// The same table with the column at `index` replaced.
@@ -118,7 +118,19 @@ final class TableSchema: Sendable {
         var replaced = columns
         replaced[index] = column
         return TableSchema(name: name, key: key, columns: replaced, takenNames: takenNames, isStrict: isStrict,
-                           hasTriggers: hasTriggers)
+                           hasTriggers: hasTriggers, taggedKeys: taggedKeys)
+    }
+
+    /// The same table with tagged keys (see ``TaggedKeyCodec``).
+    func taggingKeys() -> TableSchema {
+        TableSchema(name: name, key: key, columns: columns, takenNames: takenNames, isStrict: isStrict,
+                    hasTriggers: hasTriggers, taggedKeys: true)
+    }
+
+    /// The same table with only `column`, for statements that read one attribute.
+    func projection(onto column: ColumnSchema) -> TableSchema {
+        TableSchema(name: name, key: key, columns: [column], takenNames: takenNames, isStrict: isStrict,
+                    taggedKeys: taggedKeys)
     }
 
     /// Whether the table has the form of the tables the store creates: keyed by
@@ -130,23 +142,77 @@ final class TableSchema: Sendable {
 
     /// The parameters selecting the row of `id`; `nil` when no row of this table can have it.
     func keyBindings(for id: ItemID) -> [SQLBinding]? {
-        guard let key = keyParameters(for: id) else { return nil }
-        return key.storageClass.map { [key.value, .text($0)] } ?? [key.value]
+        guard case .composite(let columns) = key else {
+            guard let key = keyParameters(for: id) else { return nil }
+            return key.storageClass.map { [key.value, .text($0)] } ?? [key.value]
+        }
+        guard case .composite(let components) = id, components.count == columns.count else { return nil }
+        var values: [SQLBinding] = []
+        var classes: [SQLBinding] = []
+        for component in components {
+            guard let (binding, storageName) = Self.binding(ofComponent: component) else { return nil }
+            values.append(binding)
+            classes.append(.text(storageName))
+        }
+        return key.needsGuard ? values + classes : values
     }
 
-    /// The parameters of ``keyBindings(for:)`` without an array: the key, and the storage class
-    /// bound second when the key needs a guard.
+    /// The parameters of ``keyBindings(for:)`` for a key of one column, without an array: the
+    /// key, and the storage class bound second when the key needs a guard; `nil` for a composite key.
     func keyParameters(for id: ItemID) -> (value: SQLBinding, storageClass: String?)? {
-        let binding: SQLBinding
-        let storageName: String
-        switch id {
-        case .int(let value): (binding, storageName) = (.int(value), "integer")
-        case .string(let value): (binding, storageName) = (.text(value), "text")
-        case .bytes(let value): (binding, storageName) = (.blob(value), "blob")
-        case .composite: return nil
-        }
+        if taggedKeys { return (TaggedKeyCodec.binding(id), nil) }
+        guard !key.isComposite, let (binding, storageName) = Self.binding(ofComponent: id) else { return nil }
         if key.isRowid && storageName != "integer" { return nil }
         return (binding, key.needsGuard ? storageName : nil)
+    }
+
+    /// The values a write binds for the key of `id`, in key order; `nil` when `id` does not have
+    /// the key's shape or kind (see ``keyMismatch(_:)``).
+    func keyValues(for id: ItemID) -> [SQLBinding]? {
+        switch key {
+        case .composite(let columns):
+            guard case .composite(let components) = id, components.count == columns.count else { return nil }
+            var values: [SQLBinding] = []
+            for component in components {
+                guard let (binding, _) = Self.binding(ofComponent: component) else { return nil }
+                values.append(binding)
+            }
+            return values
+        case .rowid:
+            guard case .int(let value) = id else { return nil }
+            return [.int(value)]
+        case .column:
+            if taggedKeys { return [TaggedKeyCodec.binding(id)] }
+            if id.isComposite { return nil }
+            return [ValueCodec.binding(id)]
+        }
+    }
+
+    /// Why `id` cannot identify a row of this table, for a message that names the table; `nil`
+    /// when it can (``keyValues(for:)`` is not `nil`).
+    func keyMismatch(_ id: ItemID) -> String? {
+        guard keyValues(for: id) == nil else { return nil }
+        switch key {
+        case .composite(let columns):
+            return "its primary key has the \(columns.count) columns \(key.described), so an identifier of it is "
+                + "composite with \(columns.count) components, each an integer, a string or bytes; use "
+                + "ItemID(components:) with one value per key column, in key order"
+        case .rowid:
+            return "it identifies its rows by rowid, an integer; use an integer identifier"
+        case .column:
+            return "its primary key is the one column \(key.described), so an identifier of it is an integer, a "
+                + "string or bytes, not composite"
+        }
+    }
+
+    /// The binding and storage class name of one identifier component; `nil` for a composite one.
+    private static func binding(ofComponent id: ItemID) -> (SQLBinding, String)? {
+        switch id {
+        case .int(let value): (.int(value), "integer")
+        case .string(let value): (.text(value), "text")
+        case .bytes(let value): (.blob(value), "blob")
+        case .composite: nil
+        }
     }
 }
 

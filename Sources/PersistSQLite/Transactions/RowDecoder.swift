@@ -11,21 +11,36 @@ struct RowDecoder {
     func item(_ statement: SQLiteStatement) throws -> Item {
         let id = try identifier(statement)
         let columns = table.columns
+        let first = table.key.width
         let attributes = try AttributeAssembly.attributes(over: table.columnIndex) { offset in
-            guard let column = statement.column(Int32(offset + 1)) else { return nil }
+            guard let column = statement.column(Int32(offset + first)) else { return nil }
             return try value(column, columns[offset].storage, offset, id)
         }
         return Item(itemType: table.name, id: id, nonNullAttributes: attributes)
     }
 
     func identifier(_ statement: SQLiteStatement) throws -> ItemID {
-        guard let key = statement.column(0) else { throw corruptKey("NULL") }
+        guard case .composite(let columns) = table.key else { return try component(statement, 0) }
+        var components: [ItemID] = []
+        components.reserveCapacity(columns.count)
+        for index in columns.indices { components.append(try component(statement, Int32(index))) }
+        return .composite(components)
+    }
+
+    /// The identifier, or component of a composite identifier, in result column `index`.
+    private func component(_ statement: SQLiteStatement, _ index: Int32) throws -> ItemID {
+        guard let key = statement.column(index) else { throw corruptKey("NULL") }
         switch key.storage {
         case .integer: return .int(key.int64)
         case .text:
             guard let text = key.text else { throw corruptKey("TEXT that is not valid UTF-8") }
             return .string(text)
-        case .blob: return .bytes(key.blob)
+        case .blob:
+            guard table.taggedKeys else { return .bytes(key.blob) }
+            guard let id = TaggedKeyCodec.identifier(ofBlob: key.blob) else {
+                throw corruptKey("a BLOB that is no tagged identifier")
+            }
+            return id
         case .real: throw corruptKey("the REAL \(key.double)")
         }
     }
@@ -34,7 +49,7 @@ struct RowDecoder {
         DataStoreError(
             .corrupt,
             "a row of table \(String(reflecting: table.name)) in the SQLite database at \(path) has \(found) as its "
-                + "key \(table.key.sql), which cannot be an identifier (integers, strings or bytes); give the row "
+                + "key \(table.key.described), which cannot be an identifier (integers, strings or bytes); give the row "
                 + "a key, or delete it, with the sqlite3 shell",
             path: path)
     }
@@ -130,8 +145,9 @@ extension RowDecoder {
         var values: [Value] = []
         values.reserveCapacity(byName.count)
         var present: UInt64 = 0
+        let first = table.key.width
         for (position, offset) in byName.enumerated() {
-            guard let column = statement.column(Int32(offset + 1)) else { continue }
+            guard let column = statement.column(Int32(offset + first)) else { continue }
             values.append(try value(column, table.columns[offset].storage, offset, id))
             present |= 1 << UInt64(position)
         }

@@ -21,6 +21,8 @@ final class SQLiteEntityLayout: Sendable {
     /// Whether rows may be bound straight: no column DEFAULT to leave in effect and nothing SQLite
     /// could store differently than given (affinity or collation of legacy columns or key).
     let acceptsRows: Bool
+    /// The result column of the first attribute column: the key's width.
+    let firstColumn: Int32
 
     init(plan: EntityPlan, table: TableSchema) {
         self.plan = plan
@@ -42,6 +44,7 @@ final class SQLiteEntityLayout: Sendable {
         slotsWithoutColumn = plan.attributeSlots.filter { columnOfSlot[$0] < 0 }
         columnsWithoutSlot = slotOfColumn.indices.filter { slotOfColumn[$0] < 0 }
         acceptsRows = !table.hasDefaults && table.writes == .direct
+        firstColumn = Int32(table.key.width)
     }
 
     /// Binds the row's values in column order to the parameters from `first` on, their text and
@@ -73,14 +76,14 @@ final class SQLiteEntityLayout: Sendable {
         return true
     }
 
-    /// Reads one attribute slot of the row the statement is at (the key is result column 0,
-    /// column `i` result column `i + 1`).
+    /// Reads one attribute slot of the row the statement is at (the key is result column 0, or
+    /// the first ``firstColumn`` ones, column `i` result column `i + firstColumn`).
     @inline(__always)
     func value(
         atSlot slot: Int, from statement: SQLiteStatement, decoder: RowDecoder, id: @autoclosure () -> ItemID
     ) throws -> Value {
         let column = columnOfSlot[slot]
-        guard column >= 0, let found = statement.column(Int32(column + 1)) else { return .null }
+        guard column >= 0, let found = statement.column(Int32(column) + firstColumn) else { return .null }
         return try decoder.value(found, storages[column], column, id())
     }
 
@@ -89,7 +92,7 @@ final class SQLiteEntityLayout: Sendable {
     /// ``RowDecoder/value(_:_:_:_:)`` reads the column as it is, with no conversion.
     @inline(__always)
     func column(atSlot slot: Int, of kind: ColumnKind, storedAs storage: StorageClass, in statement: SQLiteStatement) -> SQLiteColumn? {
-        guard typedKindOfSlot[slot] == kind, let found = statement.column(Int32(columnOfSlot[slot] + 1)),
+        guard typedKindOfSlot[slot] == kind, let found = statement.column(Int32(columnOfSlot[slot]) + firstColumn),
             found.storage == storage
         else { return nil }
         return found
@@ -103,7 +106,7 @@ final class SQLiteEntityLayout: Sendable {
             _ = try value(atSlot: slot, from: statement, decoder: decoder, id: id)
         }
         for column in columnsWithoutSlot {
-            guard let found = statement.column(Int32(column + 1)) else { continue }
+            guard let found = statement.column(Int32(column) + firstColumn) else { continue }
             _ = try decoder.value(found, storages[column], column, id)
         }
     }
@@ -117,7 +120,7 @@ final class SQLiteEntityLayout: Sendable {
         for slot in plan.attributeSlots {
             values[slot] = try value(atSlot: slot, from: statement, decoder: decoder, id: id)
         }
-        for column in columnsWithoutSlot where statement.storageClass(Int32(column + 1)) != nil { return true }
+        for column in columnsWithoutSlot where statement.storageClass(Int32(column) + firstColumn) != nil { return true }
         return false
     }
 }

@@ -9,8 +9,7 @@ extension SQLiteReader {
         guard let table = try checkedSchema.tables[request.itemType], let index = table.columnIndex[attribute] else {
             return accumulator.result
         }
-        let projection = TableSchema(name: table.name, key: table.key, columns: [table.columns[index]],
-                                     takenNames: table.takenNames, isStrict: table.isStrict)
+        let projection = table.projection(onto: table.columns[index])
         let query = try SQLiteDialect.select(request, from: table, selecting: projection.selectList)
         guard !query.matchesNothing else { return accumulator.result }
         let decoder = RowDecoder(table: projection, path: path)
@@ -25,7 +24,7 @@ extension SQLiteReader {
     /// The largest integer key, found through the key's index: integers sort below every text
     /// value, so the search runs backwards from `''`.
     func largestIntegerID(ofType itemType: String) throws -> Int64? {
-        guard let table = try checkedSchema.tables[itemType] else { return nil }
+        guard let table = try checkedSchema.tables[itemType], !table.key.isComposite else { return nil }
         let key = table.key.sql
         return try connection.withStatement(
             "SELECT \(key) FROM \(table.quoted) WHERE \(key) < '' AND typeof(\(key)) = 'integer' ORDER BY \(key) DESC LIMIT 1"

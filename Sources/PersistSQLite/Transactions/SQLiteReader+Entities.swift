@@ -65,7 +65,7 @@ final class SQLiteRowSource: EntityRowSource {
 
     func value(named name: String) throws -> Value? {
         guard let column = decoder.table.columnIndex[name] else { return nil }
-        guard let found = statement.column(Int32(column + 1)) else { return nil }
+        guard let found = statement.column(Int32(column + decoder.table.key.width)) else { return nil }
         return try decoder.value(found, decoder.table.columns[column].storage, column, id)
     }
 

@@ -76,11 +76,10 @@ extension SQLiteWriter: BulkLoadWriter {
         }
         let item = row.item
         let (table, values) = try resolve(item)
-        let key = try keyBinding(item, table)
+        let key = try keyValues(item, table)
         try naming(item) {
             try connection.withStatement(table.insertAll) { statement in
-                try statement.bind(key, at: 1)
-                for (offset, value) in values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
+                for (offset, value) in (key + values).enumerated() { try statement.bind(value, at: Int32(offset + 1)) }
                 _ = try statement.step("Inserting \(item.reference)")
             }
         }
@@ -99,7 +98,15 @@ extension SQLiteWriter: BulkLoadWriter {
         for value in row.values { size += BindingArena.size(of: value) }
         arena.start(row: size)
         try naming(row) {
-            try statement.bind(ValueCodec.binding(row.id), at: 1, through: arena)
+            if plan.taggedKeys {
+                try statement.bind(TaggedKeyCodec.binding(row.id), at: 1, through: arena)
+            } else if plan.keyWidth == 1 {
+                try statement.bind(ValueCodec.binding(row.id), at: 1, through: arena)
+            } else {
+                for (offset, component) in row.id.components.enumerated() {
+                    try statement.bind(ValueCodec.binding(component), at: Int32(offset + 1), through: arena)
+                }
+            }
             for (value, parameter) in zip(row.values, plan.parameters) {
                 try statement.bind(ValueCodec.typedBinding(value), at: parameter, through: arena)
             }
@@ -165,6 +172,12 @@ struct BulkPlan {
     /// The affinity of a declared key column that rows' identifiers must not be converted by;
     /// `nil` when any identifier is stored as given.
     let keyAffinity: ColumnAffinity?
+    /// The affinities of a composite key's columns, in key order; empty for a key of one column.
+    let componentAffinities: [ColumnAffinity]
+    /// The number of parameters the key binds: 1, or a composite key's columns.
+    let keyWidth: Int
+    /// Whether the key column holds tagged keys (see ``TaggedKeyCodec``).
+    let taggedKeys: Bool
 
     /// A plan when every attribute has a column of its own that is created or declared
     /// (not one that fell back to tagged values), and the key compares identifiers as given;
@@ -180,21 +193,35 @@ struct BulkPlan {
             case .legacy(let affinity): slots.append(.legacy(affinity))
             case .mixed: return nil
             }
-            parameters.append(Int32(index + 2))
+            parameters.append(Int32(index + 1 + table.key.width))
             used.insert(index)
         }
         switch table.key {
         case .column(_, _, needsBinaryCollation: true): return nil
         case .column(_, let affinity, needsBinaryCollation: false): keyAffinity = affinity == .none ? nil : affinity
         case .rowid: keyAffinity = .integer
+        case .composite(let columns):
+            if columns.contains(where: \.needsBinaryCollation) { return nil }
+            keyAffinity = nil
         }
+        componentAffinities = table.key.components.map(\.affinity)
+        keyWidth = table.key.width
+        taggedKeys = table.taggedKeys
         self.parameters = parameters
         self.slots = slots
-        nullParameters = table.columns.indices.filter { !used.contains($0) }.map { Int32($0 + 2) }
+        nullParameters = table.columns.indices.filter { !used.contains($0) }.map { Int32($0 + 1 + table.key.width) }
     }
 
     /// Whether every value binds as it is (otherwise the general path decides).
     func fits(_ row: ItemRow) -> Bool {
+        if keyWidth > 1 {
+            guard case .composite(let components) = row.id, components.count == keyWidth else { return false }
+            for (affinity, component) in zip(componentAffinities, components) {
+                if component.isComposite || affinity.mayConvertOnStore(Self.storage(of: component)) { return false }
+            }
+        } else if row.id.isComposite && !taggedKeys {
+            return false
+        }
         if let keyAffinity, keyAffinity.mayConvertOnStore(Self.storage(of: row.id)) { return false }
         for (value, slot) in zip(row.values, slots) {
             switch slot {

@@ -38,18 +38,18 @@ final class SQLiteEntitySink: EntityRowSink {
     }
 
     func insert(_ row: EntityRow) throws {
-        guard let (table, layout) = target(for: row), !(table.key.isRowid && row.id.value.kind != .int) else {
+        guard let (table, layout) = target(for: row), let key = table.keyValues(for: row.id) else {
             return try writer.insert(row.item())
         }
-        if try run(table.insertAll, [ValueCodec.binding(row.id)], row, layout, "Inserting") { return }
+        if try run(table.insertAll, key, row, layout, "Inserting") { return }
         try writer.insert(row.item())
     }
 
     func save(_ row: EntityRow) throws {
-        guard let (table, layout) = target(for: row), let upsert = table.upsert else {
+        guard let (table, layout) = target(for: row), let upsert = table.upsert, let key = table.keyValues(for: row.id) else {
             return try writer.save(row.item())
         }
-        if try run(upsert, [ValueCodec.binding(row.id)], row, layout, "Saving") { return }
+        if try run(upsert, key, row, layout, "Saving") { return }
         try writer.save(row.item())
     }
 

@@ -67,11 +67,15 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         func typed(_ column: TableDescription.Column) -> String {
             SQLName.quoted(column.name) + (column.declaredType.isEmpty ? "" : " " + column.declaredType)
         }
-        let definitions = TableRecreation.definitions(of: description, column: { column in
+        var definitions = TableRecreation.definitions(of: description, column: { column in
             typed(column) + (column.notNull ? " NOT NULL" : "") + (column.unique ? " UNIQUE" : "")
         }, key: { key in
             typed(key) + " PRIMARY KEY" + (key.notNull ? " NOT NULL" : "")
         })
+        // A primary key of several columns is a table constraint; a keyless table declares none.
+        if description.key == nil, !description.primaryKey.isEmpty {
+            definitions.append("PRIMARY KEY (\(description.primaryKey.map(SQLName.quoted).joined(separator: ", ")))")
+        }
         let suffix = description.withoutRowid ? " WITHOUT ROWID" : ""
         try connection.executeOnce("CREATE TABLE \(SQLName.quoted(name)) (\(definitions.joined(separator: ", ")))\(suffix)",
                                    operation: Self.recreating)

@@ -39,7 +39,7 @@ extension SQLiteWriter {
         var window = request
         window.limit = min(request.limit ?? Self.namingLimit, Self.namingLimit)
         let selected = try selectedIdentifiers(window, in: table, operation: Self.naming)
-        let first = table.key.needsGuard ? 3 : 2
+        let first = table.key.parameterCount + 1
         let list = assignments.indices.map { "\(assignments[$0].column.quoted) = ?\(first + $0)" }.joined(separator: ", ")
         let update = "UPDATE OR ABORT \(table.quoted) SET \(list) WHERE \(table.keyCondition)"
         let values = assignments.map(\.parameter)

@@ -35,17 +35,17 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     func insert(_ item: Item) throws {
         try checkTransaction()
         let (table, values) = try resolve(item)
-        let key = try keyBinding(item, table)
+        let key = try keyValues(item, table)
         var columns = table.columns
         var given = values
         var sql = table.insertAll
         if let kept = Self.leavingDefaults(table, values) {
             (columns, given) = kept
-            sql = TableSchema.insert(into: table.quoted, key: table.key.sql, columns: columns)
+            sql = TableSchema.insert(into: table.quoted, key: table.key, columns: columns)
         }
         do {
             try checked(item, table, columns: columns, values: given) {
-                try run(sql, [key] + given, "Inserting \(item.reference)")
+                try run(sql, key + given, "Inserting \(item.reference)")
             }
         } catch let error as DataStoreError where error.code == .alreadyExists {
             // The key's affinity or collation made the identifier another row's: the item is not there.
@@ -62,13 +62,13 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
     func save(_ item: Item) throws {
         try checkTransaction()
         let (table, values) = try resolve(item)
-        let key = try keyBinding(item, table)
+        let key = try keyValues(item, table)
         // A legacy DEFAULT may fill a column the item lacks: only the columns given are checked.
         let kept = Self.leavingDefaults(table, values)
         try checked(item, table, columns: kept?.columns ?? table.columns, values: kept?.values ?? values) {
             let operation = "Saving \(item.reference)"
             if let upsert = table.upsert, !table.hasDefaults {
-                try run(upsert, [key] + values, operation)
+                try run(upsert, key + values, operation)
                 return
             }
             if let update = table.update, let keyBindings = table.keyBindings(for: item.id) {
@@ -129,21 +129,33 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         try connection.execute(sql, bindings, operation: operation())
     }
 
-    func keyBinding(_ item: Item, _ table: TableSchema) throws -> SQLBinding {
-        if table.key.isRowid, item.id.value.kind != .int {
+    /// The values the item's identifier binds for the table's key, in key order; a `typeMismatch`
+    /// naming the table and its key when the identifier has another shape or kind than the key's.
+    func keyValues(_ item: Item, _ table: TableSchema) throws -> [SQLBinding] {
+        guard let values = table.keyValues(for: item.id) else {
+            let detail = table.keyMismatch(item.id) ?? "its key does not fit the identifier"
             throw DataStoreError(
                 .typeMismatch,
-                "the table \(String(reflecting: table.name)) in the SQLite database at \(path) identifies its rows "
-                    + "by rowid, an integer, so \(item.reference) cannot be stored in it; use an integer identifier",
+                "the table \(String(reflecting: table.name)) in the SQLite database at \(path) cannot store "
+                    + "\(item.reference): \(detail)",
                 path: path, items: [item.reference])
         }
-        return ValueCodec.binding(item.id)
+        return values
     }
 
     // MARK: Tables and columns
 
-    /// The item's table (created or extended as needed) and its column values in table order.
+    /// The item's table (created or extended as needed, its keys tagged for a composite identifier
+    /// in a table the store created) and its column values in table order.
     func resolve(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
+        let (table, values) = try resolveColumns(item)
+        guard item.id.isComposite, table.isInCreatedForm, !table.taggedKeys else { return (table, values) }
+        let tagged = try editor.tagKeys(of: table, in: &schema)
+        schemaChanges.append("tagged the keys of table \(String(reflecting: table.name)) to hold composite identifiers")
+        return (tagged, values)
+    }
+
+    private func resolveColumns(_ item: Item) throws -> (TableSchema, [SQLBinding]) {
         guard var table = schema.tables[item.itemType] else {
             let created = try create(item)
             try materializeIndexes(ofType: item.itemType)
@@ -410,8 +422,19 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
 
     /// Whether the key's affinity or collation could store the item's identifier differently.
     private func mayAlterKey(_ item: Item, _ table: TableSchema) -> Bool {
-        guard case .column(_, let affinity, let needsBinaryCollation) = table.key else { return false }
-        return needsBinaryCollation || ValueCodec.storageClass(ValueCodec.binding(item.id)).map(affinity.mayConvertOnStore) == true
+        switch table.key {
+        case .column(_, let affinity, let needsBinaryCollation):
+            return needsBinaryCollation
+                || ValueCodec.storageClass(ValueCodec.binding(item.id)).map(affinity.mayConvertOnStore) == true
+        case .composite(let columns):
+            guard case .composite(let components) = item.id, components.count == columns.count else { return false }
+            return zip(columns, components).contains { column, component in
+                column.needsBinaryCollation
+                    || ValueCodec.storageClass(ValueCodec.binding(component)).map(column.affinity.mayConvertOnStore) == true
+            }
+        case .rowid:
+            return false
+        }
     }
 
     private func verify(_ item: Item, _ table: TableSchema, _ columns: [ColumnSchema], _ values: [SQLBinding]) throws {

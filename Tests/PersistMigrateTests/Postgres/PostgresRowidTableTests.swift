@@ -27,8 +27,6 @@ struct PostgresRowidTableTests {
             INSERT INTO notes(rowid, title, body, stars) VALUES (9000000000, 'far', 'big rowid', 5);
             CREATE TABLE shadow(rowid TEXT, OID TEXT, note TEXT);
             INSERT INTO shadow VALUES ('r', 'o', 'n');
-            CREATE TABLE pairs(a INTEGER NOT NULL, b TEXT NOT NULL, v BLOB, PRIMARY KEY (a, b));
-            INSERT INTO pairs(rowid, a, b, v) VALUES (5, 1, 'x', x'01'), (7, 1, 'y', NULL);
             """)
         raw.close()
         let there = try Tool.run(["legacy.sqlite", pg.url, "--progress", "never"], in: directory.url)
@@ -49,10 +47,6 @@ struct PostgresRowidTableTests {
                 == "1")
         // The first of SQLite's names for the rowid that no column takes.
         #expect(try pg.sql("SELECT \"_rowid_\", rowid, \"OID\", note FROM \(pg.schema).shadow") == "1|r|o|n")
-        // A key of several columns keys by the rowid too; it is kept as a UNIQUE constraint.
-        #expect(try pg.sql("SELECT rowid, a, b FROM \(pg.schema).pairs ORDER BY rowid") == "5|1|x\n7|1|y")
-        #expect(try pg.sql("SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = '\(pg.schema).pairs'::regclass "
-                           + "AND contype = 'u'") == "UNIQUE (a, b)")
 
         let back = try Tool.run([pg.url, "back.sqlite", "--progress", "never"], in: directory.url)
         #expect(back.status == 0, "\(back.stderr)")
@@ -66,8 +60,6 @@ struct PostgresRowidTableTests {
         #expect(try copy.rows(notes) == original.rows(notes))
         let shadow = "SELECT _rowid_, rowid, oid, note FROM shadow"
         #expect(try copy.rows(shadow) == original.rows(shadow))
-        let pairs = "SELECT rowid, a, b, v, typeof(v) FROM pairs ORDER BY rowid"
-        #expect(try copy.rows(pairs) == original.rows(pairs))
         // The indexes in the order they were made, whatever their names.
         let index = "SELECT name, \"unique\" FROM pragma_index_list('notes') WHERE origin = 'c'"
         #expect(try copy.rows(index) == original.rows(index))
