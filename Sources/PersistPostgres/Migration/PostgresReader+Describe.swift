@@ -64,7 +64,9 @@ extension PostgresReader: SQLSchemaDescribing {
         let results = try transaction.run([
             PGCommand("""
                 SELECT a.attname::text,
-                       CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, t.typtypmod)
+                       CASE WHEN t.typtype = 'e' THEN t.typname::text
+                            WHEN et.typtype = 'e' THEN et.typname::text || '[]'
+                            WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, t.typtypmod)
                             WHEN n.nspname IN ('pg_catalog', 'information_schema')
                               OR pg_catalog.format_type(a.atttypid, a.atttypmod) LIKE '%.%'
                             THEN pg_catalog.format_type(a.atttypid, a.atttypmod)
@@ -76,8 +78,18 @@ extension PostgresReader: SQLSchemaDescribing {
                                AND c.contype = 'u' AND c.conkey = ARRAY[a.attnum])
                 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
                 JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+                LEFT JOIN pg_catalog.pg_type et ON et.oid = t.typelem AND t.typcategory = 'A'
                 WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
                 ORDER BY a.attnum
+                """, relation, operation: Self.describing),
+            PGCommand("""
+                SELECT t.typname::text, pg_catalog.string_agg(e.enumlabel::text, E'\\x1f' ORDER BY e.enumsortorder)
+                FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type at ON at.oid = a.atttypid
+                JOIN pg_catalog.pg_type t ON t.oid = CASE WHEN at.typtype = 'e' THEN at.oid ELSE at.typelem END
+                JOIN pg_catalog.pg_enum e ON e.enumtypid = t.oid
+                WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
+                  AND t.typtype = 'e'
+                GROUP BY t.typname
                 """, relation, operation: Self.describing),
             PGCommand("""
                 SELECT i.relname::text, ix.indisunique,
@@ -128,18 +140,22 @@ extension PostgresReader: SQLSchemaDescribing {
             }
         }
         var indexes: [TableDescription.Index] = []
-        for row in 0..<results[1].rowCount {
-            let names = (try results[1].text(row, 2) ?? "").split(separator: "\u{1F}").map(String.init)
-            indexes.append(.init(name: try results[1].text(row, 0) ?? "", columns: names,
-                                 unique: try results[1].bool(row, 1) ?? false))
+        for row in 0..<results[2].rowCount {
+            let names = (try results[2].text(row, 2) ?? "").split(separator: "\u{1F}").map(String.init)
+            indexes.append(.init(name: try results[2].text(row, 0) ?? "", columns: names,
+                                 unique: try results[2].bool(row, 1) ?? false))
         }
         var uniqueConstraints: [[String]] = []
-        for row in 0..<results[2].rowCount {
-            uniqueConstraints.append((try results[2].text(row, 0) ?? "").split(separator: "\u{1F}").map(String.init))
+        for row in 0..<results[3].rowCount {
+            uniqueConstraints.append((try results[3].text(row, 0) ?? "").split(separator: "\u{1F}").map(String.init))
         }
         var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                            uniqueConstraints: uniqueConstraints, keyPosition: keyPosition,
                                            dialect: .postgresql)
+        for row in 0..<results[1].rowCount {
+            description.enumTypes[try results[1].text(row, 0) ?? ""] = (try results[1].text(row, 1) ?? "")
+                .split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        }
         // A column that fell back holds the tagged encoding; its comment keeps the SQLite declared
         // type, which an SQLite target declares again (falling back itself if a value needs it).
         let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
@@ -161,7 +177,7 @@ extension PostgresReader: SQLSchemaDescribing {
                 return copy
             }
             description.dialect = .sqlite
-            description.withoutRowid = try results[3].text(0, 0) == Self.withoutRowidComment
+            description.withoutRowid = try results[4].text(0, 0) == Self.withoutRowidComment
         }
         return description
     }
