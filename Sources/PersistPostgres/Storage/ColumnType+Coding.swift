@@ -228,11 +228,23 @@ extension ColumnType {
     }
 
     /// What a column of this type gives back for `value` once stored: the value itself for every
-    /// type but timestamps, which keep microseconds.
+    /// type but timestamps, which keep microseconds, and `numeric`, which gives an integer or a
+    /// double back as the decimal it was sent as (before any rounding to the column's scale).
     func stored(_ value: Value) -> Value {
-        guard case .date(let date) = value, self == .timestamp || self == .timestamptz,
-              let micros = TimeCoding.microseconds(from: date) else { return value }
-        return .date(TimeCoding.date(fromMicroseconds: micros))
+        switch (self, value) {
+        case (.timestamp, .date(let date)), (.timestamptz, .date(let date)):
+            guard let micros = TimeCoding.microseconds(from: date) else { return value }
+            return .date(TimeCoding.date(fromMicroseconds: micros))
+        case (.numeric, .int(let int)):
+            return .decimal(Decimal(int))
+        case (.numeric, .double(let double)):
+            if double.isNaN { return .decimal(.nan) }
+            return DecimalText.decimal(nearest: double).map(Value.decimal) ?? value
+        case (.array(let element, _), .array(let values)):
+            return .array(values.map(element.stored))
+        default:
+            return value
+        }
     }
 
     /// Whether ``inexactness(_:)`` can find anything in this type's values.
