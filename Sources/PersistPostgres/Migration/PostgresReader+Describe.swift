@@ -83,13 +83,13 @@ extension PostgresReader: SQLSchemaDescribing {
                 ORDER BY a.attnum
                 """, relation, operation: Self.describing),
             PGCommand("""
-                SELECT t.typname::text, pg_catalog.string_agg(e.enumlabel::text, E'\\x1f' ORDER BY e.enumsortorder)
-                FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type at ON at.oid = a.atttypid
-                JOIN pg_catalog.pg_type t ON t.oid = CASE WHEN at.typtype = 'e' THEN at.oid ELSE at.typelem END
-                JOIN pg_catalog.pg_enum e ON e.enumtypid = t.oid
-                WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
-                  AND t.typtype = 'e'
-                GROUP BY t.typname
+                SELECT t.typname::text, (SELECT pg_catalog.string_agg(e.enumlabel::text, E'\\x1f' ORDER BY e.enumsortorder)
+                                         FROM pg_catalog.pg_enum e WHERE e.enumtypid = t.oid)
+                FROM pg_catalog.pg_type t
+                WHERE t.typtype = 'e' AND t.oid IN (
+                    SELECT CASE WHEN at.typtype = 'e' THEN at.oid ELSE at.typelem END
+                    FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type at ON at.oid = a.atttypid
+                    WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '')
                 """, relation, operation: Self.describing),
             PGCommand("""
                 SELECT i.relname::text, ix.indisunique,
