@@ -86,9 +86,9 @@ enum NumericCoding {
                 + "holds; change it with SQL or leave the column out", code: .unsupported)
         case .finite(let text, _):
             guard let decimal = DecimalText.parse(text) else {
-                throw DecodingFailure("holds the numeric \(text), which has more significant digits (38 at most) or a "
-                    + "larger exponent than a Decimal holds exactly; round it with SQL or leave the column out",
-                    code: .unsupported)
+                throw DecodingFailure("holds the numeric \(text), which no Decimal holds exactly (38 significant digits "
+                    + "at most, exponents to ±127), so it cannot be copied exactly, nor read; round it with SQL or leave "
+                    + "the column out", code: .unsupported)
             }
             return decimal
         }
