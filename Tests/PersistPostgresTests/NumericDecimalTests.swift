@@ -54,4 +54,27 @@ struct NumericDecimalTests {
             #expect(try row.text(0, 0) == "99999999999999999999999999.99")
         }
     }
+
+    @Test("in a column of mixed kinds, decimals filter and sort as numbers with integers and doubles")
+    func mixedColumn() throws {
+        try withPostgresStore { store, _ in
+            let values: [Value] = [
+                "text", .int(2), .decimal(try #require(Decimal(string: "1.0000000000000000000001"))), .double(1.5),
+                .decimal(try #require(Decimal(string: "-0.1"))), .int(1), .decimal(try #require(Decimal(string: "2.5"))),
+            ]
+            try store.writeSync { accessor in
+                for (index, value) in values.enumerated() {
+                    try accessor.insert(Item(itemType: "mix", id: .int(Int64(index)), attributes: ["v": value]))
+                }
+            }
+            var request = DataStoreRequest(itemType: "mix")
+            request.filter = .comparison(attribute: "v", .greater, .int(1))
+            request.sortDescriptors = [DataStoreSortDescriptor(key: "v", ascending: true)]
+            #expect(try store.read { try $0.items(forRequest: request) }.map(\.id) == [2, 3, 1, 6])
+            request.filter = .comparison(attribute: "v", .equal, .decimal(2))
+            #expect(try store.read { try $0.items(forRequest: request) }.map(\.id) == [1])
+            request.filter = .comparison(attribute: "v", .lessOrEqual, .decimal(try #require(Decimal(string: "1.0000000000000000000001"))))
+            #expect(try store.read { try $0.items(forRequest: request) }.map(\.id) == [4, 5, 2])
+        }
+    }
 }

@@ -46,14 +46,13 @@ struct PostgresDialect: SQLDialect {
              (.enumeration, _), (.array, _):
             return nil
         case (.mixed, _):
-            // Decimals sort apart from the other numbers in the mixed encoding: the store compares them.
-            guard literal.kind != .decimal else { return nil }
             let value = MixedValueCoding.comparable(literal)
             guard value.first == MixedValueCoding.numberTag || value.first == MixedValueCoding.dateTag else {
                 return .sql("\(q) = \(parameters.add(.bytea(value)))")
             }
-            // The kind byte after a number's magnitude does not count.
-            return .sql("(\(q) >= \(parameters.add(.bytea(value + [0]))) AND \(q) <= \(parameters.add(.bytea(value + [2]))))")
+            // The kind byte after a number's magnitude does not count; a decimal's digits after it do.
+            return .sql("(\(q) >= \(parameters.add(.bytea(value + [0]))) AND "
+                + "\(q) < \(parameters.add(.bytea(value + [MixedValueCoding.digitsMarker]))))")
         case (.numeric, .int), (.numeric, .double), (.numeric, .decimal):
             guard let operand = numericOperand(literal) else { return .never }
             return .sql("\(q) = \(parameters.add(operand))")
@@ -112,7 +111,6 @@ struct PostgresDialect: SQLDialect {
              (.enumeration, _), (.array, _):
             return nil
         case (.mixed, _):
-            guard literal.kind != .decimal else { return nil }
             return mixedOrdering(q, op, literal, &parameters)
         case (.numeric, .int), (.numeric, .double), (.numeric, .decimal):
             if literal.doubleValue?.isNaN == true || literal.decimalValue?.isNaN == true {
@@ -294,16 +292,17 @@ struct PostgresDialect: SQLDialect {
         guard let tag = MixedValueCoding.tag(of: literal), tag < MixedValueCoding.arrayTag else { return .never }
         let value = MixedValueCoding.comparable(literal)
         let hasKindByte = tag == MixedValueCoding.numberTag || tag == MixedValueCoding.dateTag
-        // The last encoding equal to the literal: with any kind byte for numbers and dates.
-        let lastEqual = hasKindByte ? value + [0xFF] : value
+        // The first encoding above the literal: past any kind byte for numbers and dates (a
+        // decimal's digits after the same magnitude make a larger number).
+        let firstAbove = hasKindByte ? value + [MixedValueCoding.digitsMarker] : value + [0]
         let kindStart = parameters.add(.bytea([tag]))
         switch op {
         case .less:
             return .sql("(\(q) >= \(kindStart) AND \(q) < \(parameters.add(.bytea(value))))")
         case .lessOrEqual:
-            return .sql("(\(q) >= \(kindStart) AND \(q) <= \(parameters.add(.bytea(lastEqual))))")
+            return .sql("(\(q) >= \(kindStart) AND \(q) < \(parameters.add(.bytea(firstAbove))))")
         case .greater:
-            return .sql("(\(q) > \(parameters.add(.bytea(lastEqual))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
+            return .sql("(\(q) >= \(parameters.add(.bytea(firstAbove))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
         case .greaterOrEqual:
             return .sql("(\(q) >= \(parameters.add(.bytea(value))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
         case .equal:
