@@ -15,11 +15,11 @@ final class AdoptingInventory {
     }
 
     // Moved: a write block instead of an INSERT.
-    func add(_ id: Int, _ name: String, price: Double) throws {
+    func add(_ id: Int, _ name: String, price: Decimal) throws {
         try store.writeSync { accessor in
             let product = try accessor.createItem(ofType: "product", id: .int(Int64(id)))
             product["name"] = .string(name)
-            product["price"] = .double(price)
+            product["price"] = .decimal(price)
         }
     }
 

@@ -6,7 +6,8 @@ struct Product: DataStoreEntity, Equatable {
     static let itemType = "product"
     var id: Int
     var name: String
-    var price: Double
+    /// A `numeric(10,2)` column: an exact decimal, never a double.
+    var price: Decimal
     var sold: Bool
 }
 

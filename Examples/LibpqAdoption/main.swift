@@ -24,7 +24,7 @@ do {
 // During: the same table as a DataStore; some call sites moved, one still on raw SQL.
 do {
     let adopting = try AdoptingInventory(url: url, schema: schema)
-    try adopting.add(3, "Teapot", price: 12.75)
+    try adopting.add(3, "Teapot", price: Decimal(string: "12.75") ?? 0)
     try adopting.markSold(2)
     print("during: \(try adopting.unsoldNames().joined(separator: ", "))")
     // Legacy code keeps working on the same table meanwhile.
@@ -37,7 +37,7 @@ do {
 let store = PostgresDataStore(url: url, options: .init(schema: schema))
 try store.setup()
 let inventory = Inventory(store: store)
-try inventory.add(Product(id: 4, name: "Mug", price: 6.5, sold: false))
+try inventory.add(Product(id: 4, name: "Mug", price: Decimal(string: "6.50") ?? 0, sold: false))
 try inventory.markSold(3)
 print("after: \(try inventory.unsoldNames().joined(separator: ", "))")
 let everything = try store.read { accessor in try accessor.getAll(Product.self) }

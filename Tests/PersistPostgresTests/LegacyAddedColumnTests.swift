@@ -35,7 +35,7 @@ struct LegacyAddedColumnTests {
             }
             let items = try allItems(store, "Note")
             #expect(items.map(\.id) == [1, 3])
-            #expect(items.last?["price"] == 1.25)
+            #expect(items.last?["price"] == .decimal(Decimal(string: "1.25") ?? 0))
             #expect(items.first?["price"] == nil)
         }
     }

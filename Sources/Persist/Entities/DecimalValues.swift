@@ -26,6 +26,7 @@ enum DecimalValues {
         let parsed: Decimal?
         switch value {
         case .object: return nil
+        case .decimal(let decimal): parsed = decimal
         case .double(let double) where double.isNaN: parsed = .nan
         case .double(let double) where double.isFinite: parsed = Decimal(string: "\(double)")
         case .int(let int): parsed = Decimal(int)

@@ -66,7 +66,9 @@ extension PostgresReader: SQLSchemaDescribing {
         let results = try transaction.run([
             PGCommand("""
                 SELECT a.attname::text,
-                       CASE WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, t.typtypmod)
+                       CASE WHEN t.typtype = 'e' THEN t.typname::text
+                            WHEN et.typtype = 'e' THEN et.typname::text || '[]'
+                            WHEN t.typtype = 'd' THEN pg_catalog.format_type(t.typbasetype, t.typtypmod)
                             WHEN n.nspname IN ('pg_catalog', 'information_schema')
                               OR pg_catalog.format_type(a.atttypid, a.atttypmod) LIKE '%.%'
                             THEN pg_catalog.format_type(a.atttypid, a.atttypmod)
@@ -78,8 +80,18 @@ extension PostgresReader: SQLSchemaDescribing {
                                AND c.contype = 'u' AND c.conkey = ARRAY[a.attnum])
                 FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
                 JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+                LEFT JOIN pg_catalog.pg_type et ON et.oid = t.typelem AND t.typcategory = 'A'
                 WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
                 ORDER BY a.attnum
+                """, relation, operation: Self.describing),
+            PGCommand("""
+                SELECT t.typname::text, (SELECT pg_catalog.string_agg(e.enumlabel::text, E'\\x1f' ORDER BY e.enumsortorder)
+                                         FROM pg_catalog.pg_enum e WHERE e.enumtypid = t.oid)
+                FROM pg_catalog.pg_type t
+                WHERE t.typtype = 'e' AND t.oid IN (
+                    SELECT CASE WHEN at.typtype = 'e' THEN at.oid ELSE at.typelem END
+                    FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type at ON at.oid = a.atttypid
+                    WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '')
                 """, relation, operation: Self.describing),
             PGCommand("""
                 SELECT i.relname::text, ix.indisunique,
@@ -131,20 +143,24 @@ extension PostgresReader: SQLSchemaDescribing {
             }
         }
         var indexes: [TableDescription.Index] = []
-        for row in 0..<results[1].rowCount {
-            let names = (try results[1].text(row, 2) ?? "").split(separator: "\u{1F}").map(String.init)
-            indexes.append(.init(name: try results[1].text(row, 0) ?? "", columns: names,
-                                 unique: try results[1].bool(row, 1) ?? false))
+        for row in 0..<results[2].rowCount {
+            let names = (try results[2].text(row, 2) ?? "").split(separator: "\u{1F}").map(String.init)
+            indexes.append(.init(name: try results[2].text(row, 0) ?? "", columns: names,
+                                 unique: try results[2].bool(row, 1) ?? false))
         }
         var uniqueConstraints: [[String]] = []
-        for row in 0..<results[2].rowCount {
-            uniqueConstraints.append((try results[2].text(row, 0) ?? "").split(separator: "\u{1F}").map(String.init))
+        for row in 0..<results[3].rowCount {
+            uniqueConstraints.append((try results[3].text(row, 0) ?? "").split(separator: "\u{1F}").map(String.init))
         }
         var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                            uniqueConstraints: uniqueConstraints, keyPosition: keyPosition,
                                            dialect: .postgresql,
                                            primaryKey: table.rowKey.isComposite ? table.rowKey.columns.map(\.name) : [],
                                            isKeyless: table.rowKey.isKeyless)
+        for row in 0..<results[1].rowCount {
+            description.enumTypes[try results[1].text(row, 0) ?? ""] = (try results[1].text(row, 1) ?? "")
+                .split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+        }
         // A column that fell back holds the tagged encoding; its comment keeps the SQLite declared
         // type, which an SQLite target declares again (falling back itself if a value needs it).
         let fellBack = Set(table.columns.filter { $0.type == .mixed }.map(\.name))
@@ -168,7 +184,7 @@ extension PostgresReader: SQLSchemaDescribing {
                 return copy
             }
             description.dialect = .sqlite
-            description.withoutRowid = try results[3].text(0, 0) == Self.withoutRowidComment
+            description.withoutRowid = try results[4].text(0, 0) == Self.withoutRowidComment
         }
         return description
     }

@@ -69,8 +69,9 @@ extension PostgresWriter: SchemaRecreatingWriter {
                     + "(\(SQLName.rowidNames.joined(separator: ", "))); rename one of them on the way", path: location)
         }
         let qualified = SQLName.qualified(schema.name, description.itemType)
-        var commands = [PGCommand("CREATE SCHEMA IF NOT EXISTS \(SQLName.quoted(schema.name))", operation: Self.recreating),
-                        PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))",
+        var commands = [PGCommand("CREATE SCHEMA IF NOT EXISTS \(SQLName.quoted(schema.name))", operation: Self.recreating)]
+        commands += try enumCreations(description)
+        commands += [PGCommand("CREATE TABLE \(qualified) (\(definitions.joined(separator: ", ")))",
                                   operation: Self.recreating)]
         if description.dialect == .sqlite {
             for column in (description.key.map { [$0] } ?? []) + description.columns {
@@ -145,10 +146,59 @@ extension PostgresWriter: SchemaRecreatingWriter {
         return SQLName.rowidNames.first { !taken.contains($0) }
     }
 
-    /// The description in PostgreSQL's words. A key column whose type identifiers cannot fit
-    /// (numeric, double precision) becomes `text`.
+    /// The statements creating the enum types `description` names in the store's schema, before
+    /// its table: none for a type there with the same labels in the same order.
+    ///
+    /// - Throws: ``DataStoreError/Code/unsupported`` for a type of that name with other labels,
+    ///   or one that is not an enum.
+    private func enumCreations(_ description: TableDescription) throws -> [PGCommand] {
+        var commands: [PGCommand] = []
+        for (name, labels) in description.enumTypes.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
+            let result = try transaction.run([PGCommand("""
+                SELECT t.typtype::text, (SELECT pg_catalog.string_agg(e.enumlabel::text, E'\\x1f' ORDER BY e.enumsortorder)
+                                         FROM pg_catalog.pg_enum e WHERE e.enumtypid = t.oid)
+                FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+                WHERE n.nspname = $1 AND t.typname = $2
+                """, [.text(schema.name), .text(name)], operation: Self.recreating)])[0]
+            let qualifiedType = SQLName.qualified(schema.name, name)
+            guard result.rowCount > 0 else {
+                commands.append(PGCommand("CREATE TYPE \(qualifiedType) AS ENUM ("
+                    + labels.map(Self.literal).joined(separator: ", ") + ")", operation: Self.recreating))
+                continue
+            }
+            let isEnum = try result.text(0, 0) == "e"
+            let existing = try result.text(0, 1).map {
+                $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+            } ?? []
+            guard isEnum, existing == labels else {
+                let spelled = { (labels: [String]) in labels.map { String(reflecting: $0) }.joined(separator: ", ") }
+                throw DataStoreError(
+                    .unsupported,
+                    "the table \(String(reflecting: description.itemType)) cannot be recreated in PostgreSQL at \(location): "
+                        + "its enum type \(qualifiedType) is there already "
+                        + (isEnum ? "with the labels \(spelled(existing)), not " : "as another kind of type, not an enum of ")
+                        + spelled(labels) + "; drop or rename it there first", path: location)
+            }
+        }
+        return commands
+    }
+
+    /// The description in PostgreSQL's words. A key whose type identifiers cannot fit (numeric,
+    /// double precision) becomes `text`; a column of one of its enum types names the type in the
+    /// store's schema.
     private func translated(_ description: TableDescription) -> TableDescription {
         var target = description.translated(to: .postgresql)
+        if !description.enumTypes.isEmpty {
+            target.columns = target.columns.map { column in
+                var column = column
+                let isArray = column.declaredType.hasSuffix("[]")
+                let base = isArray ? String(column.declaredType.dropLast(2)) : column.declaredType
+                if description.enumTypes[base] != nil {
+                    column.declaredType = SQLName.qualified(schema.name, base) + (isArray ? "[]" : "")
+                }
+                return column
+            }
+        }
         func fitting(_ column: TableDescription.Column) -> TableDescription.Column {
             let lowered = column.declaredType.lowercased()
             let fits = !(lowered.hasPrefix("numeric") || lowered.hasPrefix("decimal") || lowered.hasPrefix("double")

@@ -29,8 +29,7 @@ enum OrderTerms {
         case .real, .doublePrecision:
             // NULL first (with NULLS FIRST), then NaN (false), then the other numbers (true).
             return ["(\(q) <> 'NaN'::float8)", q]
-        case .numeric(let precision, _):
-            guard let precision, precision <= 15 else { return nil }
+        case .numeric:
             return ["(\(q) <> 'NaN'::numeric)", q]
         case .persistDate:
             let seconds = PostgresDialect.dateSeconds(q)
@@ -45,7 +44,7 @@ enum OrderTerms {
                 WHEN \(MixedValueCoding.arrayTag) THEN '\\x06'::bytea WHEN \(MixedValueCoding.objectTag) THEN '\\x07'::bytea \
                 ELSE \(q) END
                 """]
-        case .json, .jsonb:
+        case .json, .jsonb, .time, .timetz, .interval, .inet, .cidr, .macaddr, .macaddr8, .enumeration, .array:
             return nil
         }
     }

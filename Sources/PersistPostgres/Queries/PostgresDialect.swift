@@ -42,17 +42,24 @@ struct PostgresDialect: SQLDialect {
         switch (column.type, literal) {
         case (.json, _), (.jsonb, _):
             return nil
+        case (.time, _), (.timetz, _), (.interval, _), (.inet, _), (.cidr, _), (.macaddr, _), (.macaddr8, _),
+             (.enumeration, _), (.array, _):
+            return nil
         case (.mixed, _):
             let value = MixedValueCoding.comparable(literal)
             guard value.first == MixedValueCoding.numberTag || value.first == MixedValueCoding.dateTag else {
                 return .sql("\(q) = \(parameters.add(.bytea(value)))")
             }
-            // The kind byte after a number's magnitude does not count.
-            return .sql("(\(q) >= \(parameters.add(.bytea(value + [0]))) AND \(q) <= \(parameters.add(.bytea(value + [2]))))")
-        case (.numeric(let precision, _), .int), (.numeric(let precision, _), .double):
-            guard let precision, precision <= 15 else { return nil }
+            // The kind byte after a number's magnitude does not count; a decimal's digits after it do.
+            return .sql("(\(q) >= \(parameters.add(.bytea(value + [0]))) AND "
+                + "\(q) < \(parameters.add(.bytea(value + [MixedValueCoding.digitsMarker]))))")
+        case (.numeric, .int), (.numeric, .double), (.numeric, .decimal):
             guard let operand = numericOperand(literal) else { return .never }
             return .sql("\(q) = \(parameters.add(operand))")
+        case (.smallint, .decimal(let decimal)), (.integer, .decimal(let decimal)), (.bigint, .decimal(let decimal)):
+            return decimalComparison(q, .equal, decimal, &parameters)
+        case (.real, .decimal), (.doublePrecision, .decimal):
+            return nil
         case (.smallint, _), (.integer, _), (.bigint, _):
             return integerComparison(column, .equal, literal, &parameters)
         case (.real, _), (.doublePrecision, _):
@@ -80,11 +87,14 @@ struct PostgresDialect: SQLDialect {
         }
     }
 
-    /// A number literal as a `numeric` parameter (a double as its shortest decimal).
+    /// A number literal as a `numeric` parameter (a double as its shortest decimal, which is how
+    /// the semantics compare a double with a decimal), exactly.
     private func numericOperand(_ literal: Value) -> PGValue? {
         switch literal {
         case .int(let int): .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
         case .double(let double): NumericCoding.encode(double == 0 ? 0 : double).map { .raw(type: PGType.numeric, bytes: $0) }
+        case .decimal(let decimal):
+            NumericCoding.encode(decimal, precision: nil, scale: nil).map { .raw(type: PGType.numeric, bytes: $0) }
         default: nil
         }
     }
@@ -97,13 +107,21 @@ struct PostgresDialect: SQLDialect {
         switch (column.type, literal) {
         case (.json, _), (.jsonb, _):
             return nil
+        case (.time, _), (.timetz, _), (.interval, _), (.inet, _), (.cidr, _), (.macaddr, _), (.macaddr8, _),
+             (.enumeration, _), (.array, _):
+            return nil
         case (.mixed, _):
             return mixedOrdering(q, op, literal, &parameters)
-        case (.numeric(let precision, _), .int), (.numeric(let precision, _), .double):
-            guard let precision, precision <= 15 else { return nil }
-            if literal.doubleValue?.isNaN == true { return nanOrdering(q, op, nan: "'NaN'::numeric") }
+        case (.numeric, .int), (.numeric, .double), (.numeric, .decimal):
+            if literal.doubleValue?.isNaN == true || literal.decimalValue?.isNaN == true {
+                return nanOrdering(q, op, nan: "'NaN'::numeric")
+            }
             guard let operand = numericOperand(literal) else { return .never }
             return withNaN(q, op, "\(q) \(symbol) \(parameters.add(operand))", nan: "'NaN'::numeric")
+        case (.smallint, .decimal(let decimal)), (.integer, .decimal(let decimal)), (.bigint, .decimal(let decimal)):
+            return decimalComparison(q, op, decimal, &parameters)
+        case (.real, .decimal), (.doublePrecision, .decimal):
+            return nil
         case (.smallint, _), (.integer, _), (.bigint, _):
             return integerComparison(column, op, literal, &parameters)
         case (.real, _), (.doublePrecision, _):
@@ -119,7 +137,7 @@ struct PostgresDialect: SQLDialect {
         case (.text(_, let byteOrdered), .string(let string)):
             return textOrdering(byteOrdered ? q : "\(q) COLLATE \"C\"", op, string, &parameters)
         case (.uuid, .string(let string)):
-            return textOrdering("upper(\(q)::text) COLLATE \"C\"", op, string, &parameters)
+            return textOrdering("\(q)::text COLLATE \"C\"", op, string, &parameters)
         case (.character, .string(let string)):
             return .sql("bpcharsend(\(q)) \(symbol) \(parameters.add(.bytea(Array(string.utf8))))")
         case (.boolean, .bool(let bool)):
@@ -149,6 +167,19 @@ struct PostgresDialect: SQLDialect {
         case .greater: .sql("\(expression) <> \(nan)")
         case .greaterOrEqual: .sql("\(expression) IS NOT NULL")
         }
+    }
+
+    /// A column of integers compared exactly with a decimal, as `numeric` (NaN is below every integer).
+    private func decimalComparison(_ q: String, _ op: SQLComparison, _ decimal: Decimal,
+                                   _ parameters: inout SQLParameters<PGValue>) -> SQLCondition {
+        if decimal.isNaN {
+            switch op {
+            case .less, .lessOrEqual, .equal: return .never
+            case .greater, .greaterOrEqual: return .sql("\(q) IS NOT NULL")
+            }
+        }
+        guard let bytes = NumericCoding.encode(decimal, precision: nil, scale: nil) else { return .never }
+        return .sql("\(q)::numeric \(op.symbol) \(parameters.add(.raw(type: PGType.numeric, bytes: bytes)))")
     }
 
     /// A column of integers compared exactly with an integer or a double.
@@ -261,16 +292,17 @@ struct PostgresDialect: SQLDialect {
         guard let tag = MixedValueCoding.tag(of: literal), tag < MixedValueCoding.arrayTag else { return .never }
         let value = MixedValueCoding.comparable(literal)
         let hasKindByte = tag == MixedValueCoding.numberTag || tag == MixedValueCoding.dateTag
-        // The last encoding equal to the literal: with any kind byte for numbers and dates.
-        let lastEqual = hasKindByte ? value + [0xFF] : value
+        // The first encoding above the literal: past any kind byte for numbers and dates (a
+        // decimal's digits after the same magnitude make a larger number).
+        let firstAbove = hasKindByte ? value + [MixedValueCoding.digitsMarker] : value + [0]
         let kindStart = parameters.add(.bytea([tag]))
         switch op {
         case .less:
             return .sql("(\(q) >= \(kindStart) AND \(q) < \(parameters.add(.bytea(value))))")
         case .lessOrEqual:
-            return .sql("(\(q) >= \(kindStart) AND \(q) <= \(parameters.add(.bytea(lastEqual))))")
+            return .sql("(\(q) >= \(kindStart) AND \(q) < \(parameters.add(.bytea(firstAbove))))")
         case .greater:
-            return .sql("(\(q) > \(parameters.add(.bytea(lastEqual))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
+            return .sql("(\(q) >= \(parameters.add(.bytea(firstAbove))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
         case .greaterOrEqual:
             return .sql("(\(q) >= \(parameters.add(.bytea(value))) AND \(q) < \(parameters.add(.bytea([tag + 1]))))")
         case .equal:
@@ -286,6 +318,9 @@ struct PostgresDialect: SQLDialect {
         switch (column.type, literal) {
         case (.json, _), (.jsonb, _):
             return nil
+        case (.time, _), (.timetz, _), (.interval, _), (.inet, _), (.cidr, _), (.macaddr, _), (.macaddr8, _),
+             (.enumeration, _), (.array, _):
+            return nil
         case (.text(_, let byteOrdered), .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
             guard !string.containsNUL else { return .never }
@@ -293,7 +328,7 @@ struct PostgresDialect: SQLDialect {
         case (.uuid, .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
             guard !string.containsNUL else { return .never }
-            return characterSearch("(upper(\(q)::text) COLLATE \"C\")", op, string, &parameters)
+            return characterSearch("(\(q)::text COLLATE \"C\")", op, string, &parameters)
         case (.character, .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
             return byteSearch("bpcharsend(\(q))", op, Array(string.utf8), &parameters)

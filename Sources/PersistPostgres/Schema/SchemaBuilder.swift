@@ -6,6 +6,8 @@ struct SchemaBuilder {
     var schema: StoreSchema
     let metadata: SchemaLoader.Metadata
     let defaultCollationIsBytewise: Bool
+    /// The enum and array types columns may have.
+    var catalogTypes = CatalogTypes()
 
     init(schema: StoreSchema, metadata: SchemaLoader.Metadata, defaultCollationIsBytewise: Bool) {
         self.schema = schema
@@ -185,8 +187,20 @@ struct SchemaBuilder {
 
     /// The type Persist maps a declared type to; `nil` for types it does not map.
     func columnType(of column: CatalogColumn) -> ColumnType? {
+        columnType(of: column, oid: column.baseTypeOID)
+    }
+
+    /// The type of `column` (or of its array's elements) when its type is `oid`.
+    private func columnType(of column: CatalogColumn, oid: UInt32) -> ColumnType? {
         let modifier = column.typeModifier
-        switch column.baseTypeOID {
+        if let labels = catalogTypes.enumLabels[oid] { return .enumeration(oid: oid, labels: labels) }
+        if let element = catalogTypes.arrayElements[oid] {
+            // Arrays of arrays do not exist; an array of a mapped element type maps.
+            guard catalogTypes.arrayElements[element] == nil, let elementType = columnType(of: column, oid: element),
+                  elementType != .persistDate else { return nil }
+            return .array(element: elementType, oid: oid)
+        }
+        switch oid {
         case PGType.bool: return .boolean
         case PGType.int2: return .smallint
         case PGType.int4: return .integer
@@ -210,6 +224,13 @@ struct SchemaBuilder {
         case PGType.uuid: return .uuid
         case PGType.json: return .json
         case PGType.jsonb: return .jsonb
+        case PGType.time: return .time
+        case PGType.timetz: return .timetz
+        case PGType.interval: return .interval
+        case PGType.inet: return .inet
+        case PGType.cidr: return .cidr
+        case PGType.macaddr: return .macaddr
+        case PGType.macaddr8: return .macaddr8
         case let oid where oid != 0 && oid == schema.dateTypeOID: return .persistDate
         default: return nil
         }

@@ -75,6 +75,7 @@ struct SchemaLoader {
             PGCommand(Self.guardedQuery, parameter, prepared: true, operation: Self.operation),
             PGCommand("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)", parameter,
                       prepared: true, operation: Self.operation),
+            PGCommand(CatalogTypes.query, parameter, prepared: true, operation: Self.operation),
         ])
         var schema = StoreSchema(name: schemaName)
         schema.exists = try results[6].bool(0, 0) ?? false
@@ -108,6 +109,7 @@ struct SchemaLoader {
         let metadata = schema.hasMetadata ? try loadMetadata(schema) : Metadata()
 
         var builder = SchemaBuilder(schema: schema, metadata: metadata, defaultCollationIsBytewise: defaultCollationIsBytewise)
+        builder.catalogTypes = try CatalogTypes(results[7])
         for relation in relations.values.sorted(by: { ByteOrder.precedes($0.name, $1.name) }) {
             builder.add(relation, columns: columns[relation.oid] ?? [], key: keys[relation.oid],
                         isGuarded: guarded.contains(relation.oid))

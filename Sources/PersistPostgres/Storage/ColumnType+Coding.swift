@@ -25,7 +25,7 @@ extension ColumnType {
         case .bigint: return .int(Int64(bitPattern: try fixed(UInt64.self, "a bigint")))
         case .numeric:
             guard let decoded = NumericCoding.decode(bytes) else { throw corrupt("a numeric") }
-            return NumericCoding.value(of: decoded)
+            return .decimal(try NumericCoding.decimal(of: decoded))
         case .real: return .double(Double(Float(bitPattern: try fixed(UInt32.self, "a real"))))
         case .doublePrecision: return .double(Double(bitPattern: try fixed(UInt64.self, "a double precision")))
         case .text, .character:
@@ -46,6 +46,32 @@ extension ColumnType {
             guard bytes.first == 1, let value = try Self.json(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
             else { throw corrupt("jsonb") }
             return value.isNull ? nil : value
+        case .time:
+            return .string(TimeTextCoding.time(micros: Int64(bitPattern: try fixed(UInt64.self, "a time"))))
+        case .timetz:
+            guard bytes.count == 12 else { throw corrupt("a timetz") }
+            let micros = Int64(bitPattern: UInt64(bigEndianBytes: UnsafeRawBufferPointer(rebasing: bytes[0..<8])))
+            let zone = Int32(bitPattern: UInt32(bigEndianBytes: UnsafeRawBufferPointer(rebasing: bytes[8..<12])))
+            return .string(TimeTextCoding.timetz(micros: micros, secondsWest: zone))
+        case .interval:
+            guard bytes.count == 16 else { throw corrupt("an interval") }
+            return .string(TimeTextCoding.interval(
+                micros: Int64(bitPattern: UInt64(bigEndianBytes: UnsafeRawBufferPointer(rebasing: bytes[0..<8]))),
+                days: Int32(bitPattern: UInt32(bigEndianBytes: UnsafeRawBufferPointer(rebasing: bytes[8..<12]))),
+                months: Int32(bitPattern: UInt32(bigEndianBytes: UnsafeRawBufferPointer(rebasing: bytes[12..<16])))))
+        case .inet, .cidr:
+            guard let text = NetworkTextCoding.address(bytes) else { throw corrupt("a network address") }
+            return .string(text)
+        case .macaddr:
+            guard bytes.count == 6 else { throw corrupt("a macaddr") }
+            return .string(NetworkTextCoding.mac(bytes))
+        case .macaddr8:
+            guard bytes.count == 8 else { throw corrupt("a macaddr8") }
+            return .string(NetworkTextCoding.mac(bytes))
+        case .enumeration:
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case .array(let element, _):
+            return .array(try ArrayCoding.elements(bytes).map { bytes in try bytes.flatMap { try element.decode($0) } ?? .null })
         case .persistDate:
             return try TimeCoding.date(fromComposite: bytes).map(Value.date)
         case .encoded(let kind):
@@ -103,6 +129,35 @@ extension ColumnType {
             guard double.isNaN || (double.isFinite ? Self.fits(double.magnitude, precision: precision, scale: scale)
                                                     : precision == nil) else { return nil }
             return NumericCoding.encode(double).map { .raw(type: PGType.numeric, bytes: $0) }
+        case (.numeric(let precision, let scale), .decimal(let decimal)):
+            return NumericCoding.encode(decimal, precision: precision, scale: scale).map { .raw(type: PGType.numeric, bytes: $0) }
+        case (.time, .string(let string)):
+            guard let micros = TimeTextCoding.parseTime(Substring(string)) else { return nil }
+            return .raw(type: PGType.time, bytes: bigEndian(UInt64(bitPattern: micros)))
+        case (.timetz, .string(let string)):
+            guard let (micros, zone) = TimeTextCoding.parseTimetz(string) else { return nil }
+            return .raw(type: PGType.timetz, bytes: bigEndian(UInt64(bitPattern: micros)) + bigEndian(UInt32(bitPattern: zone)))
+        case (.interval, .string(let string)):
+            guard let (micros, days, months) = TimeTextCoding.parseInterval(string) else { return nil }
+            return .raw(type: PGType.interval, bytes: bigEndian(UInt64(bitPattern: micros))
+                + bigEndian(UInt32(bitPattern: days)) + bigEndian(UInt32(bitPattern: months)))
+        case (.inet, .string(let string)), (.cidr, .string(let string)):
+            return NetworkTextCoding.parseAddress(string, cidr: self == .cidr).map { .raw(type: builtinOID, bytes: $0) }
+        case (.macaddr, .string(let string)):
+            return NetworkTextCoding.parseMAC(string, length: 6).map { .raw(type: PGType.macaddr, bytes: $0) }
+        case (.macaddr8, .string(let string)):
+            return NetworkTextCoding.parseMAC(string, length: 8).map { .raw(type: PGType.macaddr8, bytes: $0) }
+        case (.enumeration(let oid, let labels), .string(let string)):
+            guard labels.contains(string) else { return nil }
+            return .raw(type: oid, bytes: Array(string.utf8))
+        case (.array(let element, let oid), .array(let values)):
+            var elements: [PGValue] = []
+            elements.reserveCapacity(values.count)
+            for value in values {
+                guard let encoded = element.encode(value, persistDateOID: persistDateOID) else { return nil }
+                elements.append(encoded)
+            }
+            return ArrayCoding.encode(elements, elementType: element.builtinOID, arrayType: oid)
         case (.real, .double(let double)):
             let single = Float(double)
             guard Double(single).bitPattern == double.bitPattern || (double.isNaN && single.isNaN) else { return nil }
@@ -173,17 +228,30 @@ extension ColumnType {
     }
 
     /// What a column of this type gives back for `value` once stored: the value itself for every
-    /// type but timestamps, which keep microseconds.
+    /// type but timestamps, which keep microseconds, and `numeric`, which gives an integer or a
+    /// double back as the decimal it was sent as (before any rounding to the column's scale).
     func stored(_ value: Value) -> Value {
-        guard case .date(let date) = value, self == .timestamp || self == .timestamptz,
-              let micros = TimeCoding.microseconds(from: date) else { return value }
-        return .date(TimeCoding.date(fromMicroseconds: micros))
+        switch (self, value) {
+        case (.timestamp, .date(let date)), (.timestamptz, .date(let date)):
+            guard let micros = TimeCoding.microseconds(from: date) else { return value }
+            return .date(TimeCoding.date(fromMicroseconds: micros))
+        case (.numeric, .int(let int)):
+            return .decimal(Decimal(int))
+        case (.numeric, .double(let double)):
+            if double.isNaN { return .decimal(.nan) }
+            return DecimalText.decimal(nearest: double).map(Value.decimal) ?? value
+        case (.array(let element, _), .array(let values)):
+            return .array(values.map(element.stored))
+        default:
+            return value
+        }
     }
 
     /// Whether ``inexactness(_:)`` can find anything in this type's values.
     var mayBeInexact: Bool {
         switch self {
-        case .numeric, .timestamp, .timestamptz, .json, .jsonb: true
+        case .timestamp, .timestamptz, .json, .jsonb: true
+        case .array(let element, _): element.mayBeInexact
         default: false
         }
     }
@@ -195,15 +263,10 @@ extension ColumnType {
     /// ``RowDecoder/exactValue(_:column:id:)``).
     func inexactness(_ bytes: UnsafeRawBufferPointer) -> String? {
         switch self {
-        case .numeric:
-            guard case .finite(let text, let scale)? = NumericCoding.decode(bytes) else { return nil }
-            if scale == 0, Int64(text) != nil { return nil }
-            // A decimal of at most 15 significant digits (within the doubles' range) reads back
-            // exactly through its nearest double: no need to compare the digits.
-            if NumericCoding.significantDigits(of: text) <= 15, text.utf8.count < 300 { return nil }
-            guard let double = Double(text), NumericCoding.isExact(double, text) else {
-                return "the numeric \(text), which no 64-bit integer or double equals (the nearest is "
-                    + "\(Double(text).map { "\($0)" } ?? "none"))"
+        case .array(let element, _):
+            guard let elements = try? ArrayCoding.elements(bytes) else { return nil }
+            for case let bytes? in elements {
+                if let inexact = element.inexactness(bytes) { return "an array element that is \(inexact)" }
             }
             return nil
         case .timestamp, .timestamptz:

@@ -5,7 +5,7 @@ import Persist
 /// Columns the store creates get the type their first value's kind asks for (see
 /// ``CreatedKind``); columns of adopted tables keep their declared type, mapped as the
 /// "PostgreSQL storage format" article describes.
-enum ColumnType: Hashable, Sendable {
+indirect enum ColumnType: Hashable, Sendable {
     case boolean
     case smallint, integer, bigint
     /// `numeric`, with its declared precision and scale when it has them.
@@ -20,6 +20,15 @@ enum ColumnType: Hashable, Sendable {
     case timestamp, timestamptz
     case uuid
     case json, jsonb
+    /// `time`, `timetz` and `interval`: strings in PostgreSQL's own output (`04:05:06.5`,
+    /// `04:05:06+02`, `1 year 2 mons 3 days 04:05:06`).
+    case time, timetz, interval
+    /// `inet`, `cidr`, `macaddr` and `macaddr8`: strings as PostgreSQL prints them.
+    case inet, cidr, macaddr, macaddr8
+    /// An enum type (its OID), read and written as its labels, in their order.
+    case enumeration(oid: UInt32, labels: [String])
+    /// A one-dimensional array type (its OID) of `element`, read and written as `.array`.
+    case array(element: ColumnType, oid: UInt32)
     /// The store's `persist_date` composite: `(at timestamptz, seconds double precision)`.
     case persistDate
     /// An array or object in the binary value encoding, in a `bytea`.
@@ -35,7 +44,9 @@ enum ColumnType: Hashable, Sendable {
     /// `uuid`, which PostgreSQL writes in its own form, or JSON, which it normalizes.
     var keepsGivenValues: Bool {
         switch self {
-        case .numeric, .character, .uuid, .json, .jsonb: false
+        case .numeric, .character, .uuid, .json, .jsonb, .time, .timetz, .interval, .inet, .cidr, .macaddr,
+             .macaddr8: false
+        case .array(let element, _): element.keepsGivenValues
         default: true
         }
     }
@@ -60,6 +71,14 @@ enum ColumnType: Hashable, Sendable {
         case .uuid: PGType.uuid
         case .json: PGType.json
         case .jsonb: PGType.jsonb
+        case .time: PGType.time
+        case .timetz: PGType.timetz
+        case .interval: PGType.interval
+        case .inet: PGType.inet
+        case .cidr: PGType.cidr
+        case .macaddr: PGType.macaddr
+        case .macaddr8: PGType.macaddr8
+        case .enumeration(let oid, _), .array(_, let oid): oid
         case .persistDate: 0
         }
     }
@@ -69,9 +88,11 @@ enum ColumnType: Hashable, Sendable {
         switch self {
         case .boolean: [.bool]
         case .smallint, .integer, .bigint: [.int]
-        case .numeric: [.int, .double]
+        case .numeric: [.decimal]
         case .real, .doublePrecision: [.double]
-        case .text, .character, .uuid: [.string]
+        case .text, .character, .uuid, .time, .timetz, .interval, .inet, .cidr, .macaddr, .macaddr8, .enumeration:
+            [.string]
+        case .array: [.array]
         case .bytea: [.bytes]
         case .date, .timestamp, .timestamptz, .persistDate: [.date]
         case .json, .jsonb: [.bool, .int, .double, .string, .array, .object]

@@ -12,7 +12,7 @@ import Persist
 /// | tag | kind | then |
 /// |---|---|---|
 /// | `01` | bool | `00` or `01` |
-/// | `02` | int, double | the ``OrderedNumberCoding`` magnitude, then `00` (int), `01` (double) or `02` (-0.0) |
+/// | `02` | int, double, decimal | the ``OrderedNumberCoding`` magnitude, then `00` (int), `01` (double), `02` (-0.0) or `03` (decimal) |
 /// | `03` | date | the magnitude of its seconds since 2001-01-01, then `01`, or `02` for -0.0 |
 /// | `04` | string | its UTF-8 bytes |
 /// | `05` | bytes | the bytes |
@@ -21,8 +21,15 @@ import Persist
 ///
 /// Tags follow the order of kinds in sorting (bool, number, date, string, bytes, array, object),
 /// numbers and dates compare by magnitude, strings by UTF-8 bytes, bytes by bytes. The byte after
-/// a magnitude only tells equal numbers of different kinds apart (`1` and `1.0`), which compare
-/// equal: requests compare and sort without it.
+/// a magnitude only tells equal numbers of different kinds apart (`1`, `1.0` and the decimal 1),
+/// which compare equal: requests compare and sort without it.
+///
+/// A decimal equal to a 64-bit integer has the integer's magnitude, and one that is the shortest
+/// text of a double (`0.1`) the double's, as the predicate semantics compare them. Any other
+/// decimal has the magnitude of the double next to it towards zero (for a negative one, away from
+/// zero), then `04` and its digits in order: a 16-bit exponent (the power of ten of its leading
+/// digit, plus 32768) and its significant digits in ASCII, all complemented and ended by `FF` when
+/// negative. So `04` sorts it after every number of that magnitude and before the next one.
 enum MixedValueCoding {
     static let boolTag: UInt8 = 1
     static let numberTag: UInt8 = 2
@@ -31,25 +38,27 @@ enum MixedValueCoding {
     static let bytesTag: UInt8 = 5
     static let arrayTag: UInt8 = 6
     static let objectTag: UInt8 = 7
-    /// An exact decimal: its ``DecimalText``.
-    static let decimalTag: UInt8 = 8
+    /// Decimals before they sorted with the numbers: the tag, then their ``DecimalText``; still read.
+    static let legacyDecimalTag: UInt8 = 8
 
     static let integerKind: UInt8 = 0
     static let doubleKind: UInt8 = 1
     static let negativeZeroKind: UInt8 = 2
+    static let decimalKind: UInt8 = 3
+    /// After a magnitude: the digits of a decimal that no integer or double equals follow.
+    static let digitsMarker: UInt8 = 4
 
     /// The tag of a value's kind; `nil` for `.null`.
     static func tag(of value: Value) -> UInt8? {
         switch value {
         case .null: nil
         case .bool: boolTag
-        case .int, .double: numberTag
+        case .int, .double, .decimal: numberTag
         case .date: dateTag
         case .string: stringTag
         case .bytes: bytesTag
         case .array: arrayTag
         case .object: objectTag
-        case .decimal: decimalTag
         }
     }
 
@@ -89,8 +98,9 @@ enum MixedValueCoding {
             bytes.append(objectTag)
             BinaryValueCoding.encode(value, into: &bytes)
         case .decimal(let decimal):
-            bytes.append(decimalTag)
-            bytes.append(contentsOf: DecimalText.text(decimal).utf8)
+            bytes.append(numberTag)
+            appendMagnitude(of: decimal, to: &bytes)
+            bytes.append(decimalKind)
         }
         return bytes
     }
@@ -123,6 +133,10 @@ enum MixedValueCoding {
         case numberTag, dateTag:
             guard let kind = payload.last else { throw corrupt("a number without a kind") }
             let magnitude = payload.dropLast()
+            if tag == numberTag && kind == decimalKind {
+                guard let decimal = decimal(fromMagnitude: magnitude) else { throw corrupt("a bad decimal") }
+                return .decimal(decimal)
+            }
             let isInteger = tag == numberTag && kind == integerKind
             guard kind <= negativeZeroKind, tag == numberTag || kind != integerKind,
                   let (number, end) = OrderedNumberCoding.decode(magnitude, asInteger: isInteger),
@@ -138,7 +152,7 @@ enum MixedValueCoding {
             return isInteger ? number : .double(double)
         case stringTag:
             return .string(String(decoding: payload, as: UTF8.self))
-        case decimalTag:
+        case legacyDecimalTag:
             guard let text = String(validating: payload, as: UTF8.self), let decimal = DecimalText.parse(text) else {
                 throw corrupt("a bad decimal")
             }
@@ -159,5 +173,67 @@ enum MixedValueCoding {
         default:
             throw corrupt("the unknown tag \(tag)")
         }
+    }
+
+    /// Appends a decimal's magnitude, and its digits where no integer or double equals it.
+    private static func appendMagnitude(of decimal: Decimal, to bytes: inout [UInt8]) {
+        if decimal.isNaN {
+            bytes.append(OrderedNumberCoding.nanClass)
+            return
+        }
+        let text = DecimalText.text(decimal)
+        if let integer = Int64(text) {
+            OrderedNumberCoding.append(integer, to: &bytes)
+            return
+        }
+        guard let nearest = Double(text), nearest.isFinite, let spelled = DecimalText.decimal(nearest: nearest),
+              let (digits, exponent) = NumericCoding.decimal(ofText: text) else {
+            // Every finite Decimal is within the doubles' range; nothing to order by otherwise.
+            bytes.append(OrderedNumberCoding.zeroClass)
+            return
+        }
+        if spelled == decimal {
+            OrderedNumberCoding.append(nearest, to: &bytes)
+            return
+        }
+        // The double below a positive decimal, above a negative one's magnitude.
+        let negative = decimal < 0
+        OrderedNumberCoding.append(decimal < spelled ? nearest.nextDown : nearest, to: &bytes)
+        bytes.append(digitsMarker)
+        let biased = UInt16(truncatingIfNeeded: digits.utf8.count + exponent + 32768)
+        bytes.appendBigEndian(negative ? ~biased : biased)
+        if negative {
+            bytes.append(contentsOf: digits.utf8.map { ~$0 })
+            bytes.append(0xFF)
+        } else {
+            bytes.append(contentsOf: digits.utf8)
+        }
+    }
+
+    /// The decimal a magnitude (and any digits after it) holds; `nil` when it holds none.
+    private static func decimal(fromMagnitude body: ArraySlice<UInt8>) -> Decimal? {
+        guard let first = body.first else { return nil }
+        if first == OrderedNumberCoding.nanClass { return body.count == 1 ? .nan : nil }
+        if let (value, end) = OrderedNumberCoding.decode(body, asInteger: true), end == body.endIndex,
+           case .int(let integer) = value {
+            return Decimal(integer)
+        }
+        guard let (value, end) = OrderedNumberCoding.decode(body, asInteger: false), case .double(let double) = value,
+              double.isFinite else { return nil }
+        if end == body.endIndex { return DecimalText.decimal(nearest: double) }
+        let negative = first == OrderedNumberCoding.negativeClass
+        var digitBytes = body[(end + 1)...]
+        guard body[end] == digitsMarker, digitBytes.count >= 3 else { return nil }
+        var biased = UInt16(digitBytes[digitBytes.startIndex]) << 8 | UInt16(digitBytes[digitBytes.startIndex + 1])
+        digitBytes = digitBytes.dropFirst(2)
+        if negative {
+            guard digitBytes.last == 0xFF else { return nil }
+            biased = ~biased
+            digitBytes = digitBytes.dropLast()
+        }
+        let digits = digitBytes.map { negative ? ~$0 : $0 }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        let exponent = Int(biased) - 32768 - digits.count
+        return DecimalText.parse((negative ? "-" : "") + String(decoding: digits, as: UTF8.self) + "e\(exponent)")
     }
 }

@@ -1,12 +1,13 @@
+import Foundation
 import Persist
 
 /// PostgreSQL's binary `numeric`: a digit count, a weight, a sign, a display scale, and base-10000
 /// digits, all 16-bit big-endian. The value is Σ digit[i] × 10000^(weight − i); the display scale
 /// is how many decimal places it shows (`5` and `5.0` are equal numerics with scales 0 and 1).
 ///
-/// Persist reads a numeric with no decimal places that fits 64 bits as an integer, and any other
-/// as the nearest double; it writes an integer exactly and a double as its shortest decimal with
-/// at least one decimal place, so that each reads back as what was written.
+/// Persist reads a numeric as an exact `Decimal` (see ``decimal(of:)``); it writes a decimal
+/// exactly, an integer exactly and a double as its shortest decimal with at least one decimal
+/// place.
 enum NumericCoding {
     static let positive: UInt16 = 0x0000
     static let negative: UInt16 = 0x4000
@@ -73,16 +74,38 @@ enum NumericCoding {
         return String(repeating: "0", count: 4 - text.count) + text
     }
 
-    /// The value Persist reads from a numeric.
-    static func value(of decoded: Decoded) -> Value {
+    /// The exact decimal Persist reads from a numeric: NaN as `Decimal.nan`.
+    ///
+    /// - Throws: ``DecodingFailure`` (`unsupported`) for ±Infinity and for a number of more than
+    ///   38 significant digits, which no `Decimal` holds exactly.
+    static func decimal(of decoded: Decoded) throws -> Decimal {
         switch decoded {
-        case .nan: return .double(.nan)
-        case .positiveInfinity: return .double(.infinity)
-        case .negativeInfinity: return .double(-.infinity)
-        case .finite(let text, let scale):
-            if scale == 0, let integer = Int64(text) { return .int(integer) }
-            return .double(Double(text) ?? .nan)
+        case .nan: return .nan
+        case .positiveInfinity, .negativeInfinity:
+            throw DecodingFailure("holds the numeric \(decoded == .positiveInfinity ? "" : "-")Infinity, which no Decimal "
+                + "holds; change it with SQL or leave the column out", code: .unsupported)
+        case .finite(let text, _):
+            guard let decimal = DecimalText.parse(text) else {
+                throw DecodingFailure("holds the numeric \(text), which no Decimal holds exactly (38 significant digits "
+                    + "at most, exponents to ±127), so it cannot be copied exactly, nor read; round it with SQL or leave "
+                    + "the column out", code: .unsupported)
+            }
+            return decimal
         }
+    }
+
+    /// The binary numeric for an exact decimal, with as many decimal places as it has; `nil` when
+    /// a `numeric(precision, scale)` cannot hold its integer digits (the server's "numeric field
+    /// overflow" would name no column).
+    static func encode(_ value: Decimal, precision: Int?, scale: Int?) -> [UInt8]? {
+        if value.isNaN { return special(nan) }
+        let text = DecimalText.text(value)
+        guard let (digits, exponent) = decimal(ofText: text) else { return nil }
+        if let precision, digits != "0" {
+            let integerDigits = digits.utf8.count + exponent
+            guard integerDigits <= precision - (scale ?? 0) else { return nil }
+        }
+        return encode(negative: text.hasPrefix("-"), digits: digits, exponent: exponent, scale: max(0, -exponent))
     }
 
     /// The binary numeric for an integer, exactly.

@@ -1,8 +1,8 @@
-/// The values of adopted `uuid` columns and keys: strings in the upper-case form Foundation's
-/// `UUID().uuidString` gives (`6F9619FF-8B86-D011-B42D-00CF4FC964FF`), so that identifiers made
-/// by `createItem(ofType:)` fit. Byte order and the order of these strings agree.
+/// The values of adopted `uuid` columns and keys: strings in the lower-case form PostgreSQL
+/// prints (`6f9619ff-8b86-d011-b42d-00cf4fc964ff`). Byte order and the order of these strings
+/// agree.
 enum UUIDCoding {
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The canonical string of 16 bytes.
     static func string(_ bytes: UnsafeRawBufferPointer) -> String? {
@@ -17,7 +17,7 @@ enum UUIDCoding {
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The 16 bytes of a string in the canonical upper-case form; `nil` for any other string.
+    /// The 16 bytes of a string in the canonical lower-case form; `nil` for any other string.
     static func bytes(_ string: String) -> [UInt8]? {
         let text = Array(string.utf8)
         guard text.count == 36 else { return nil }
@@ -31,7 +31,7 @@ enum UUIDCoding {
             let value: UInt8
             switch character {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
             default: return nil
             }
             if let high = nibble {

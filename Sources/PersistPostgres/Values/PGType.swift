@@ -22,6 +22,13 @@ package enum PGType {
     package static let uuid: UInt32 = 2950
     package static let jsonb: UInt32 = 3802
     package static let record: UInt32 = 2249
+    package static let time: UInt32 = 1083
+    package static let timetz: UInt32 = 1266
+    package static let interval: UInt32 = 1186
+    package static let inet: UInt32 = 869
+    package static let cidr: UInt32 = 650
+    package static let macaddr: UInt32 = 829
+    package static let macaddr8: UInt32 = 774
     package static let int8Array: UInt32 = 1016
     package static let textArray: UInt32 = 1009
     package static let byteaArray: UInt32 = 1001

@@ -5,8 +5,9 @@ import Persist
 /// article). The object has the keys `type`, `key` (a column, or absent), `columns`, `indexes`,
 /// `uniqueConstraints` (arrays of column names; absent in files written before it existed, and
 /// when there are none), `withoutRowid`, `keyPosition`, `dialect`, `primaryKey` (the column names
-/// of a key over several columns; absent when there is none) and `keyless` (`true` for a table
-/// with no key; absent otherwise); a column is
+/// of a key over several columns; absent when there is none), `keyless` (`true` for a table
+/// with no key; absent otherwise) and `enumTypes` (an object of PostgreSQL enum names to their
+/// labels; absent when there are none); a column is
 /// `{name, type, notNull, unique}`, an index `{name, columns, unique}`.
 extension TableDescription {
     package var value: Value {
@@ -19,6 +20,9 @@ extension TableDescription {
         if let key { object["key"] = Self.value(key) }
         if !primaryKey.isEmpty { object["primaryKey"] = .array(primaryKey.map(Value.string)) }
         if isKeyless { object["keyless"] = .bool(true) }
+        if !enumTypes.isEmpty {
+            object["enumTypes"] = .object(enumTypes.mapValues { .array($0.map(Value.string)) })
+        }
         if !uniqueConstraints.isEmpty {
             object["uniqueConstraints"] = .array(uniqueConstraints.map { .array($0.map(Value.string)) })
         }
@@ -67,6 +71,14 @@ extension TableDescription {
             guard case .bool(let flag) = keylessValue else { return nil }
             isKeyless = flag
         }
+        var enumTypes: [String: [String]] = [:]
+        if let enumsValue = object["enumTypes"] {
+            guard case .object(let enums) = enumsValue else { return nil }
+            for (name, labelsValue) in enums {
+                guard case .array(let labels) = labelsValue, let names = Self.names(labels) else { return nil }
+                enumTypes[name] = names
+            }
+        }
         var key: Column?
         if let keyValue = object["key"] {
             guard let column = Self.column(keyValue) else { return nil }
@@ -75,6 +87,7 @@ extension TableDescription {
         self.init(itemType: itemType, key: key, columns: columns, indexes: indexes, uniqueConstraints: uniqueConstraints,
                   withoutRowid: withoutRowid, keyPosition: Int(keyPosition), dialect: dialect, primaryKey: primaryKey,
                   isKeyless: isKeyless)
+        self.enumTypes = enumTypes
     }
 
     /// The strings of `values`; `nil` when one is not a string.

@@ -67,6 +67,10 @@ package struct TableDescription: CarriedSchema, Equatable {
     package var keyPosition: Int
     /// The engine whose words the declared types are.
     package var dialect: SQLDialectName
+    /// The PostgreSQL enum types the columns' declared types name (an enum's name, or its name
+    /// and `[]`), each with its labels in order; empty when none. A PostgreSQL target creates
+    /// them before the table.
+    package var enumTypes: [String: [String]] = [:]
 
     package init(itemType: String, key: Column?, columns: [Column], indexes: [Index] = [],
                  uniqueConstraints: [[String]] = [], withoutRowid: Bool = false, keyPosition: Int = 0,
