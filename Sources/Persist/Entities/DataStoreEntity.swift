@@ -65,7 +65,12 @@ extension DataStoreEntity {
     /// - Throws: ``DataStoreError/Code/typeMismatch`` when the identifier does not encode as a
     ///   string, an integer or bytes, nor as a struct of two or more fields that each do.
     public static func itemID(for id: ID) throws -> ItemID {
-        let value = try ValueEncoder().encode(id)
+        let value: Value
+        do {
+            value = try ValueEncoder().encode(id)
+        } catch {
+            throw DataStoreError(.typeMismatch, "the identifier of \(Self.self) cannot be stored: \(EntityErrors.describe(error))")
+        }
         if let itemID = ItemID(value) { return itemID }
         if case .object = value { return try CompositeIDEncoding.itemID(of: id, owner: "\(Self.self)") }
         throw DataStoreError(
