@@ -7,7 +7,9 @@ import Testing
 
 extension StoreFactory {
     /// GDBM stores in the native layout, one file per test directory.
-    static let gdbm = StoreFactory(name: "GDBMDataStore", capabilities: [.persistent, .persistentIndexes]) { directory in
+    static let gdbm = StoreFactory(
+        name: "GDBMDataStore", capabilities: [.persistent, .persistentIndexes, .compositeIdentifiers, .exactDecimals]
+    ) { directory in
         GDBMDataStore(path: directory.appendingPathComponent("store.gdbm").path, options: .init(logger: .quiet))
     }
 

@@ -54,7 +54,7 @@ struct EntityMessageTests {
     @Test("an identifier or an entity of the wrong kind is named with its article")
     func kindWithArticle() {
         let keyed = expectError(.typeMismatch) { try Keyed(id: Key(part: 1)).makeItem() }
-        #expect(keyed?.message.contains("encodes as an object value") == true, "\(keyed?.message ?? "")")
+        #expect(keyed?.message.contains("encodes as an object of 1 field") == true, "\(keyed?.message ?? "")")
         let flat = expectError(.typeMismatch) { try Flat(id: 1).makeItem() }
         #expect(flat?.message.contains("encodes as an int value") == true, "\(flat?.message ?? "")")
     }

@@ -1,11 +1,25 @@
 /// A Codable model stored as items of one item type.
 ///
-/// The model's `id` becomes the item's identifier (it must encode as a string, an integer or
-/// bytes: `String`, `Int`, `Int64`, `UUID`, `Data` all work) and every other property becomes an
-/// attribute. Nested structs, arrays, optionals, enums with raw values, `Date`, `Data` and
-/// `Decimal` all round-trip through every store. A `Decimal` is stored as a number where a `Double`
-/// holds it exactly (prices and other amounts of up to 15 significant digits), so that requests
-/// compare and sort it as a number, and as its text where none does, so that no digit is lost.
+/// The model's `id` becomes the item's identifier and every other property becomes an attribute.
+/// The identifier must encode as a string, an integer or bytes (`String`, `Int`, `Int64`, `UUID`,
+/// `Data` all work), or as a struct of two or more such fields, which is stored as an
+/// ``ItemID/composite(_:)`` identifier: its components are the fields' values in the order the
+/// struct's `Codable` conformance encodes them (declaration order for a synthesized one), and
+/// decode back in the order its `init(from:)` asks for them, so the field names need not match the
+/// key columns of an adopted table. Nested structs, arrays, optionals, enums with raw values,
+/// `Date`, `Data` and `Decimal` all round-trip through every store. A `Decimal` is stored as an
+/// exact ``Value/decimal(_:)``, which requests compare and sort as a number; values stored by
+/// earlier versions (a double, an integer, decimal text, Foundation's object of fields) still
+/// decode.
+///
+/// ```swift
+/// struct LineID: Codable, Hashable, Sendable { var playlistId: Int64; var trackId: Int64 }
+/// struct PlaylistLine: DataStoreEntity {
+///     static let itemType = "PlaylistTrack"
+///     var id: LineID          // stored as .composite([.int(playlistId), .int(trackId)])
+///     var position: Int
+/// }
+/// ```
 ///
 /// ```swift
 /// struct Restaurant: DataStoreEntity {
@@ -44,16 +58,25 @@ extension DataStoreEntity {
 
     /// The identifier an entity with identifier `id` is stored under.
     ///
+    /// ```swift
+    /// try PlaylistLine.itemID(for: LineID(playlistId: 1, trackId: 3402))   // .composite([.int(1), .int(3402)])
+    /// ```
+    ///
     /// - Throws: ``DataStoreError/Code/typeMismatch`` when the identifier does not encode as a
-    ///   string, an integer or bytes.
+    ///   string, an integer or bytes, nor as a struct of two or more fields that each do.
     public static func itemID(for id: ID) throws -> ItemID {
-        let value = try ValueEncoder().encode(id)
-        guard let itemID = ItemID(value) else {
-            throw DataStoreError(
-                .typeMismatch,
-                "the identifier of \(Self.self) encodes as \(value.kind.withArticle) value; it must encode as a string, an integer or bytes")
+        let value: Value
+        do {
+            value = try ValueEncoder().encode(id)
+        } catch {
+            throw DataStoreError(.typeMismatch, "the identifier of \(Self.self) cannot be stored: \(EntityErrors.describe(error))")
         }
-        return itemID
+        if let itemID = ItemID(value) { return itemID }
+        if case .object = value { return try CompositeIDEncoding.itemID(of: id, owner: "\(Self.self)") }
+        throw DataStoreError(
+            .typeMismatch,
+            "the identifier of \(Self.self) encodes as \(value.kind.withArticle) value; it must encode as a string, an integer,"
+                + " bytes, or a struct of two or more fields that each do")
     }
 
     /// The entity as an item.
@@ -87,7 +110,7 @@ extension DataStoreEntity {
         var attributes = item.attributes
         attributes[Self.idKey] = item.id.value
         do {
-            self = try ValueDecoder().decode(Self.self, from: .object(attributes))
+            self = try ValueDecoder().decode(Self.self, from: .object(attributes), identifierKey: Self.idKey)
         } catch {
             throw DataStoreError(
                 .typeMismatch, "the item \(item.reference) cannot be read as \(Self.self): \(EntityErrors.describe(error))",

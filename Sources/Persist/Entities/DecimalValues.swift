@@ -1,23 +1,18 @@
 import Foundation
 
-/// How entities store `Decimal`: as a number where one holds it exactly, so that requests compare
-/// and sort it as a number, and as its decimal text where none does (more digits than a `Double`
-/// keeps), so that nothing is lost. Foundation's own `Codable` conformance would store an object of
-/// its internal fields (exponent, mantissa, …), which no request can compare; values stored that way
-/// still decode.
+/// How entities store `Decimal`: as an exact ``Value/decimal(_:)``, which requests compare and
+/// sort as a number. Earlier versions stored a double where one held the decimal exactly and its
+/// text otherwise, and Foundation's own `Codable` conformance stores an object of its internal
+/// fields (exponent, mantissa, …); values stored in any of those forms still decode.
 enum DecimalValues {
-    /// The value that stores `decimal`: `.double` when the double's shortest spelling gives the
-    /// decimal back, its text otherwise; `NaN` is the double NaN.
+    /// The value that stores `decimal`: always `.decimal`, NaN included.
+    @inline(__always)
     static func value(of decimal: Decimal) -> Value {
-        if decimal.isNaN { return .double(.nan) }
-        let text = decimal.description
-        if let double = Double(text), double.isFinite, Decimal(string: "\(double)") == decimal {
-            return .double(double)
-        }
-        return .string(text)
+        .decimal(decimal)
     }
 
-    /// The decimal a stored value holds; `nil` for an object, which Foundation's own decoding
+    /// The decimal a stored value holds (a decimal, or a double, an integer or decimal text as
+    /// earlier versions stored it); `nil` for an object, which Foundation's own decoding
     /// reads (a value stored as its fields).
     ///
     /// - Throws: `DecodingError.typeMismatch` for a value that holds no decimal number (text that

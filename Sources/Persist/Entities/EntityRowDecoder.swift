@@ -369,7 +369,18 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             return unsafeBitCast(date, to: T.self)
         }
         guard let found = try present(key) else { return try ValueDecodingState.absent(type, key, codingPath: []) }
+        if let components = identifierComponents(found, key) {
+            return try CompositeIDDecoding.unbox(components, as: type, codingPath: [key])
+        }
         return try Self.unbox(found, key)
+    }
+
+    /// The components of a composite identifier, when `value` is the identifier's (an array
+    /// under the identifier's key).
+    private func identifierComponents(_ value: Value, _ key: Key) -> [Value]? {
+        guard case .array(let components) = value,
+              EntityRowDecoder.withCurrent(token, { $0.plan.idKey == key.stringValue }) == true else { return nil }
+        return components
     }
 
     // `decodeIfPresent` gives nil for a missing key, as the default implementation does by asking
@@ -410,13 +421,22 @@ struct EntityRowDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
             let date = try read(key, shortcut: { $0.date(atSlot: $1) }, Self.date)
             return date.map { unsafeBitCast($0, to: T.self) }
         }
-        return try present(key).map { try Self.unbox($0, key) }
+        guard let found = try present(key) else { return nil }
+        if let components = identifierComponents(found, key) {
+            return try CompositeIDDecoding.unbox(components, as: type, codingPath: [key])
+        }
+        return try Self.unbox(found, key)
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecodingState(value: value(key), codingPath: [key]).container(keyedBy: type)
+        let found = try value(key)
+        if let components = identifierComponents(found, key) {
+            let cursor = CompositeIDCursor(components: components)
+            return try CompositeIDDecoder(cursor: cursor, codingPath: [key]).container(keyedBy: type)
+        }
+        return try ValueDecodingState(value: found, codingPath: [key]).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

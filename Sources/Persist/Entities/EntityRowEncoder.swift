@@ -87,8 +87,21 @@ final class EntityRowEncoder {
         let found = position.pointee
         guard found.usedKeyedContainer, !found.isIrregular else { return .general }
         guard found.additions.isEmpty else { return .extend(found.additions) }
-        guard let idSlot = plan.idSlot, let id = ItemID(storage[idSlot]) else { return .general }
+        guard let idSlot = plan.idSlot else { return .general }
+        if let id = ItemID(storage[idSlot]) {
+            return .row(EntityRow(plan: plan, id: id, values: UnsafeBufferPointer(storage)))
+        }
+        guard let id = compositeID(of: entity, at: idSlot) else { return .general }
         return .row(EntityRow(plan: plan, id: id, values: UnsafeBufferPointer(storage)))
+    }
+
+    /// The composite identifier of an entity whose identifier encoded as an object (a struct of
+    /// several fields), put into its slot as the identifier's value; `nil` when it is none (the
+    /// general path then reports why).
+    private func compositeID<E: DataStoreEntity>(of entity: E, at idSlot: Int) -> ItemID? {
+        guard case .object = storage[idSlot], let id = try? E.itemID(for: entity.id), id.isComposite else { return nil }
+        storage[idSlot] = id.value
+        return id
     }
 
     /// Runs `body` with the encoder whose token is `token`, if it is encoding on this thread.

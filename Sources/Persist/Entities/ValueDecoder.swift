@@ -27,12 +27,21 @@ public struct ValueDecoder: Sendable {
     public func decode<T: Decodable>(_ type: T.Type, from value: Value) throws -> T {
         try ValueDecodingState.unbox(value, as: type, codingPath: [])
     }
+
+    /// Decodes a `T` from the object `value`, reading a composite identifier's components (an
+    /// array) under `identifierKey` as the fields of a struct identifier (see ``CompositeIDDecoding``).
+    func decode<T: Decodable>(_ type: T.Type, from value: Value, identifierKey: String) throws -> T {
+        try T(from: ValueDecodingState(value: value, codingPath: [], identifierKey: identifierKey))
+    }
 }
 
 /// The `Decoder` handed to `init(from:)`.
 struct ValueDecodingState: Decoder {
     let value: Value
     let codingPath: [any CodingKey]
+    /// The top-level key of an entity's identifier, whose composite value (an array) decodes as
+    /// the fields of a struct; `nil` below the top level.
+    var identifierKey: String? = nil
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     static func unbox<T: Decodable>(_ value: Value, as type: T.Type, codingPath: [any CodingKey]) throws -> T {
@@ -73,7 +82,8 @@ struct ValueDecodingState: Decoder {
         guard case .object(let object) = value else {
             throw Self.mismatch([String: Value].self, value, codingPath)
         }
-        return KeyedDecodingContainer(ValueKeyedDecodingContainer<Key>(object: object, codingPath: codingPath))
+        return KeyedDecodingContainer(
+            ValueKeyedDecodingContainer<Key>(object: object, codingPath: codingPath, identifierKey: identifierKey))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -143,6 +153,8 @@ enum ValueScalars {
 struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let object: [String: Value]
     let codingPath: [any CodingKey]
+    /// See ``ValueDecodingState/identifierKey``.
+    var identifierKey: String? = nil
 
     /// Every key, in the byte order of their UTF-8, as records list attributes: the same order on
     /// every read of the same value, whatever order its dictionary happens to keep them in, so
@@ -196,14 +208,28 @@ struct ValueKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoc
         guard let value = object[key.stringValue] else {
             return try ValueDecodingState.absent(type, key, codingPath: codingPath)
         }
+        if let components = identifierComponents(value, key) {
+            return try CompositeIDDecoding.unbox(components, as: type, codingPath: codingPath + [key])
+        }
         // A null goes to T itself, so that optionals decode it as nil.
         return try ValueDecodingState.unbox(value, as: type, codingPath: codingPath + [key])
+    }
+
+    /// The components of a composite identifier, when `value` is one under the identifier's key.
+    private func identifierComponents(_ value: Value, _ key: Key) -> [Value]? {
+        guard let identifierKey, case .array(let components) = value, key.stringValue == identifierKey else { return nil }
+        return components
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        try ValueDecodingState(value: value(key), codingPath: codingPath + [key]).container(keyedBy: type)
+        let found = try value(key)
+        if let components = identifierComponents(found, key) {
+            let cursor = CompositeIDCursor(components: components)
+            return try CompositeIDDecoder(cursor: cursor, codingPath: codingPath + [key]).container(keyedBy: type)
+        }
+        return try ValueDecodingState(value: found, codingPath: codingPath + [key]).container(keyedBy: type)
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

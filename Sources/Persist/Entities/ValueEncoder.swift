@@ -2,8 +2,8 @@ import Foundation
 
 /// Encodes any `Encodable` value as a ``Value``: structs and dictionaries become objects, arrays
 /// become arrays, `Date` becomes `.date`, `Data` becomes `.bytes`, `URL` becomes its string,
-/// `Decimal` becomes a `.double` when one holds it exactly and its text otherwise, and enums with
-/// raw values become their raw value. Optionals that are `nil` are left out.
+/// `Decimal` becomes an exact `.decimal`, and enums with raw values become their raw value.
+/// Optionals that are `nil` are left out.
 ///
 /// ```swift
 /// struct Address: Codable { var street: String; var city: String }

@@ -39,6 +39,7 @@ package enum NameRules {
     /// write but not read back).
     package static func validate(_ item: Item) throws {
         try validateItemType(item.itemType)
+        if case .composite = item.id { try validateIdentifier(item.id, of: item.itemType) }
         for (name, value) in item.attributes {
             // The reference is written only for a name that fails: this runs for every attribute.
             if name.isEmpty || containsNUL(name), let problem = problem(withAttribute: name, of: item.reference.description) {
@@ -50,6 +51,27 @@ package enum NameRules {
             if case .object = value, value.nestingDepth > BinaryValueCoding.maximumDepth {
                 throw tooDeep(name, item)
             }
+        }
+    }
+
+    /// Checks that a composite identifier (which `ItemID.composite` can build without the checks
+    /// of `ItemID(components:)`) has two or more components, none of them composite.
+    ///
+    /// - Throws: ``DataStoreError/Code/invalidArgument`` naming the item otherwise.
+    package static func validateIdentifier(_ id: ItemID, of itemType: String) throws {
+        guard case .composite(let components) = id else { return }
+        let reference = ItemReference(itemType: itemType, id: id)
+        if components.count < 2 {
+            throw DataStoreError(
+                .invalidArgument,
+                "the identifier of \(reference) is composite with \(components.count) component\(components.count == 1 ? "" : "s");"
+                    + " a composite identifier needs at least two (use the component itself for one)",
+                items: [reference])
+        }
+        if components.contains(where: \.isComposite) {
+            throw DataStoreError(
+                .invalidArgument, "the identifier of \(reference) nests a composite identifier in a composite one; flatten it",
+                items: [reference])
         }
     }
 

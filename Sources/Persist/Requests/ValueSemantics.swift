@@ -105,18 +105,16 @@ package enum ValueSemantics {
         return x < y ? -1 : (x == y ? 0 : 1)
     }
 
-    /// A decimal against a double: the double as the decimal its shortest text spells; NaN below
-    /// every number; an infinity, or a double beyond `Decimal`'s range (1e300), beyond every
-    /// decimal; a double nearer zero than any decimal (1e-300) between zero and every decimal.
+    /// A decimal against a double: the double as the decimal its shortest text spells; NaN equal
+    /// to NaN and below every other number; an infinity, or a double beyond `Decimal`'s range
+    /// (`1e300`), beyond every decimal; a nonzero double nearer zero than any decimal (`5e-324`)
+    /// between zero and every other decimal.
     package static func compare(_ x: Decimal, _ y: Double) -> Int {
-        if x.isNaN || y.isNaN {
-            if x.isNaN && y.isNaN { return 0 }
-            return x.isNaN ? -1 : 1
-        }
-        if let spelled = DecimalText.decimal(nearest: y), !y.isInfinite { return compare(x, spelled) }
-        if y.magnitude >= 1 { return y > 0 ? -1 : 1 }
-        if x.isZero { return y > 0 ? -1 : 1 }
-        return x < 0 ? -1 : 1
+        if x.isNaN || y.isNaN { return x.isNaN && y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
+        if let spelled = DecimalText.decimal(nearest: y) { return compare(x, spelled) }
+        if y.isInfinite || y.magnitude >= 1 { return y > 0 ? -1 : 1 }
+        if !x.isZero { return x > 0 ? 1 : -1 }
+        return y > 0 ? -1 : 1
     }
 
     /// Evaluates a substring operator; false unless both sides are strings or both are bytes.

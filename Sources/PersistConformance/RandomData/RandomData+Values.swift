@@ -10,6 +10,7 @@ extension RandomData {
     /// let (a, b) = (random.value(), random.value())
     /// ```
     public mutating func value(depth: Int = 2) -> Value {
+        if extras.contains(.decimals) && chance(0.06) { return pick(RandomPools.decimals) }
         let raw = chance(0.4)
         switch Int.random(in: 0..<9, using: &generator) {
         case 0: return .null
@@ -52,8 +53,16 @@ extension RandomData {
         return items
     }
 
-    /// An identifier of any kind: pooled or raw.
+    /// An identifier of any kind: pooled or raw, and composite when asked for.
     mutating func itemID() -> ItemID {
+        if extras.contains(.compositeIdentifiers) && chance(0.15) {
+            return .composite((0..<Int.random(in: 2...3, using: &generator)).map { _ in scalarItemID() })
+        }
+        return scalarItemID()
+    }
+
+    /// A string, integer or bytes identifier: pooled or raw.
+    mutating func scalarItemID() -> ItemID {
         let raw = chance(0.3)
         switch Int.random(in: 0..<3, using: &generator) {
         case 0: return .int(raw ? Int64(bitPattern: rawBits()) : pick(RandomPools.intIDs))

@@ -32,6 +32,7 @@ extension RandomData {
 
     /// A value from `pool`, or now and then from another kind's pool, so that attributes mix kinds.
     mutating func pooledValue(_ pool: [Value]) -> Value {
-        chance(0.2) ? pick(pick(RandomPools.schema).pool) : pick(pool)
+        if extras.contains(.decimals) && chance(0.1) { return pick(RandomPools.decimals) }
+        return chance(0.2) ? pick(pick(RandomPools.schema).pool) : pick(pool)
     }
 }

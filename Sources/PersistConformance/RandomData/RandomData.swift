@@ -33,11 +33,14 @@ public struct RandomData<Generator: RandomNumberGenerator> {
     var generator: Generator
     /// Which values the data is made of.
     public let variety: Variety
+    /// The kinds included only when asked for (see ``RandomExtras``).
+    public let extras: RandomExtras
 
-    /// Random data whose choices come from `generator`.
-    public init(generator: Generator, variety: Variety = .pooled) {
+    /// Random data whose choices come from `generator`, with `extras` mixed in sometimes.
+    public init(generator: Generator, variety: Variety = .pooled, extras: RandomExtras = []) {
         self.generator = generator
         self.variety = variety
+        self.extras = extras
     }
 
     mutating func pick<T>(_ list: [T]) -> T {
@@ -55,6 +58,8 @@ public struct RandomData<Generator: RandomNumberGenerator> {
             for index in 0..<count {
                 let id: ItemID
                 switch index % 3 {
+                case _ where extras.contains(.compositeIdentifiers) && index % 5 == 4:
+                    id = pooledComposite(index)
                 case 0: id = .int(Int64(index * 7 % 101) - 50)
                 case 1: id = .string(pick(["k", "K", "é", "a\u{0}"]) + String(index))
                 default: id = .bytes([UInt8(index % 256), UInt8(index / 256)])
@@ -69,8 +74,17 @@ public struct RandomData<Generator: RandomNumberGenerator> {
         return items
     }
 
+    /// A composite identifier unique to `index`: two or three components of mixed kinds, some
+    /// sharing their first components so that the order compares the later ones.
+    mutating func pooledComposite(_ index: Int) -> ItemID {
+        let first: ItemID = index % 2 == 0 ? .int(Int64(index % 3)) : .string(pick(["k", "é"]))
+        let second: ItemID = .string(String(index))
+        return .composite(chance(0.3) ? [first, second, .bytes([UInt8(index % 256)])] : [first, second])
+    }
+
     /// A random literal for comparing with attribute `name`: usually of its kind, sometimes not.
     mutating func literal(for name: String) -> Value {
+        if extras.contains(.decimals) && chance(0.08) { return pick(RandomPools.decimals) }
         if variety == .anything && chance(0.6) { return value(depth: 1) }
         if chance(0.05) { return .null }
         if chance(0.12) { return pick(pick(RandomPools.schema).pool) }
@@ -136,8 +150,8 @@ public struct RandomData<Generator: RandomNumberGenerator> {
 }
 
 extension RandomData where Generator == SeededGenerator {
-    /// Pooled random data fixed by `seed`.
-    public init(seed: UInt64) {
-        self.init(generator: SeededGenerator(seed: seed))
+    /// Pooled random data fixed by `seed`, with `extras` mixed in sometimes.
+    public init(seed: UInt64, extras: RandomExtras = []) {
+        self.init(generator: SeededGenerator(seed: seed), extras: extras)
     }
 }

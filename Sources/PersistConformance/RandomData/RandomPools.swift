@@ -22,6 +22,12 @@ enum RandomPools {
     static let nested: [Value] = [[], [1], [1.0], ["a"], [[1]], [.null], [1, "a"]]
     static let objects: [Value] = [[:], ["a": 1], ["a": 1.0], ["b": [1]], ["a": 1, "b": "c"]]
     static let intsAndDoubles = ints + doubles
+    /// Exact decimals ``RandomExtras/decimals`` mixes in: equal to pooled integers and doubles
+    /// (`2.00`, `0.1`, `-2.5`), just apart from them, NaN, zero, and more digits than a double keeps.
+    static let decimals: [Value] = [
+        "2.00", "0.1", "-2.5", "2.5000000000000000001", "NaN", "0", "-0.0000000000000000000000000000000000001",
+        "9007199254740993", "12345678901234567890123456789012345678", "-12345678901234567.89", "1",
+    ].compactMap { DecimalText.parse($0).map(Value.decimal) }
     static let textOperands = strings + ["b", "é"]
 
     // MARK: The wider pools of `.anything`

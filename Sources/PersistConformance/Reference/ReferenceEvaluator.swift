@@ -100,26 +100,33 @@ public enum ReferenceEvaluator {
         }
     }
 
-    /// Two numbers of which one is a decimal: each as a `Decimal` (a double by its shortest text;
-    /// an infinity beyond every decimal), NaN equal to NaN and below every other number.
+    /// Two numbers of which one is a decimal: each as a `Decimal` (a double by its shortest text),
+    /// NaN equal to NaN and below every other number; a double `Decimal` cannot hold is an
+    /// infinity when it is large (beyond every decimal) and a signed nudge off zero when it is tiny.
     static func decimalOrdering(_ a: Value, _ b: Value) -> ComparisonResult? {
-        func asDecimal(_ value: Value) -> (nan: Bool, infinity: Int, decimal: Decimal) {
+        /// A number as (NaN?, infinity sign, decimal, nudge sign), ordered in that order.
+        func asDecimal(_ value: Value) -> (nan: Bool, infinity: Int, decimal: Decimal, nudge: Int) {
             switch value {
-            case .int(let int): return (false, 0, Decimal(int))
+            case .int(let int): return (false, 0, Decimal(int), 0)
             case .double(let double):
-                if double.isNaN { return (true, 0, 0) }
-                if double.isInfinite { return (false, double > 0 ? 1 : -1, 0) }
-                return (false, 0, Decimal(string: "\(double)", locale: nil) ?? 0)
-            case .decimal(let decimal): return (decimal.isNaN, 0, decimal)
-            default: return (false, 0, 0)
+                if double.isNaN { return (true, 0, 0, 0) }
+                if let decimal = Decimal(string: "\(double)", locale: nil), "\(decimal)" != "NaN",
+                   Double("\(decimal)") == double {
+                    return (false, 0, decimal, 0)
+                }
+                let sign = double > 0 ? 1 : -1
+                return double.magnitude >= 1 ? (false, sign, 0, 0) : (false, 0, 0, sign)
+            case .decimal(let decimal): return (decimal.isNaN, 0, decimal, 0)
+            default: return (false, 0, 0, 0)
             }
         }
         let x = asDecimal(a), y = asDecimal(b)
         if x.nan || y.nan { return x.nan && y.nan ? .orderedSame : (x.nan ? .orderedAscending : .orderedDescending) }
         if x.infinity != y.infinity { return x.infinity < y.infinity ? .orderedAscending : .orderedDescending }
         if x.infinity != 0 { return .orderedSame }
-        if x.decimal == y.decimal { return .orderedSame }
-        return x.decimal < y.decimal ? .orderedAscending : .orderedDescending
+        if x.decimal != y.decimal { return x.decimal < y.decimal ? .orderedAscending : .orderedDescending }
+        if x.nudge != y.nudge { return x.nudge < y.nudge ? .orderedAscending : .orderedDescending }
+        return .orderedSame
     }
 
     static func bytes(_ a: [UInt8], _ b: [UInt8]) -> ComparisonResult {

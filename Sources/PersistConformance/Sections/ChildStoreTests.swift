@@ -279,7 +279,8 @@ enum ChildStoreTests {
         ConformanceTest("random requests through a child over a changed parent match the reference",
                         group: .children) { context in
             let parent = try context.makeStore()
-            try DifferentialTests.runThroughChild(of: parent, seed: DifferentialTests.seed &+ 1, requests: 1000)
+            try DifferentialTests.runThroughChild(
+                of: parent, seed: DifferentialTests.seed &+ 1, requests: 1000, extras: RandomExtras(for: context.factory.capabilities))
         },
     ]
 }

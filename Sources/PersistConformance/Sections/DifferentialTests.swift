@@ -19,12 +19,12 @@ public enum DifferentialTests {
         ConformanceTest("1,200 random requests give exactly the reference evaluator's results",
                         group: .differential) { context in
             let store = try context.makeStore()
-            try run(on: store, seed: seed, requests: requestCount)
+            try run(on: store, seed: seed, requests: requestCount, extras: RandomExtras(for: context.factory.capabilities))
         },
         ConformanceTest("400 random deleteItems, updateItems and aggregates give exactly the reference evaluator's results",
                         group: .differential) { context in
             let store = try context.makeStore()
-            try runWrites(on: store, seed: seed, rounds: writeRoundCount)
+            try runWrites(on: store, seed: seed, rounds: writeRoundCount, extras: RandomExtras(for: context.factory.capabilities))
         },
     ]
 
@@ -35,8 +35,8 @@ public enum DifferentialTests {
     /// ```swift
     /// try DifferentialTests.runWrites(on: store, seed: 7, rounds: 100)
     /// ```
-    public static func runWrites(on store: any DataStore, seed: UInt64, rounds: Int) throws {
-        var random = RandomData(seed: seed &+ 1)
+    public static func runWrites(on store: any DataStore, seed: UInt64, rounds: Int, extras: RandomExtras = []) throws {
+        var random = RandomData(seed: seed &+ 1, extras: extras)
         var items = random.items(perType: perType)
         try store.writeSync { accessor in
             for item in items { try accessor.insert(item) }
@@ -103,8 +103,8 @@ public enum DifferentialTests {
 
     /// Loads random data into `store` and checks `requests` random requests (items, count and
     /// first item) against the reference evaluator, recording at most a few mismatches in detail.
-    public static func run(on store: any DataStore, seed: UInt64, requests: Int) throws {
-        var random = RandomData(seed: seed)
+    public static func run(on store: any DataStore, seed: UInt64, requests: Int, extras: RandomExtras = []) throws {
+        var random = RandomData(seed: seed, extras: extras)
         let items = random.items(perType: perType)
         try store.writeSync { accessor in
             for item in items { try accessor.insert(item) }
@@ -115,8 +115,10 @@ public enum DifferentialTests {
     /// Loads random data into `parent`, then makes a child that inserts, replaces and deletes a
     /// random share of it, and checks random requests through the child against the reference
     /// evaluator over the child's view.
-    public static func runThroughChild(of parent: any DataStore, seed: UInt64, requests: Int) throws {
-        var random = RandomData(seed: seed)
+    public static func runThroughChild(
+        of parent: any DataStore, seed: UInt64, requests: Int, extras: RandomExtras = []
+    ) throws {
+        var random = RandomData(seed: seed, extras: extras)
         let items = random.items(perType: perType)
         let replacements = random.items(perType: perType)
         var expected: [ItemReference: Item] = [:]

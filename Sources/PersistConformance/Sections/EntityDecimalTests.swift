@@ -10,11 +10,11 @@ struct Invoice: DataStoreEntity, Equatable {
     var discount: Decimal?
 }
 
-/// `Decimal` properties: stored as numbers where a double holds them exactly (so requests compare
-/// and sort them), as their text where none does, and read back equal on every store and path.
+/// `Decimal` properties: stored as exact decimals (which requests compare and sort as numbers) and
+/// read back equal on every store and path; the forms earlier versions stored still read.
 enum EntityDecimalTests {
     static let all: [ConformanceTest] = [
-        ConformanceTest("Decimal properties are stored as numbers requests sort, or as text when a double cannot hold them, and read back equal",
+        ConformanceTest("Decimal properties are stored as exact decimals that requests sort, and read back equal",
                         group: .entities) { context in
             let store = try context.makeStore()
             func decimal(_ text: String) throws -> Decimal {
@@ -30,8 +30,9 @@ enum EntityDecimalTests {
             ]
             try store.writeSync { accessor in for invoice in invoices { try accessor.insert(invoice) } }
             let items = try allItems(store, Invoice.itemType)
-            #expect(items.map { $0["total"] } == [12.34, 9.0, .string("123456789012345678901234567890.5"), 100.5])
-            #expect(items.map { $0["discount"] } == [-0.1, nil, 0.0, .double(.nan)])
+            #expect(items.map { $0["total"] } == invoices.map { .decimal($0.total) })
+            #expect(items.map { $0["total"]?.kind } == Array(repeating: .decimal, count: 4))
+            #expect(items.map { $0["discount"] } == [.decimal(try decimal("-0.1")), nil, .decimal(0), .decimal(.nan)])
             var cheapestFirst = DataStoreRequest(itemType: Invoice.itemType)
             cheapestFirst.filter = .attribute("total") < 50
             cheapestFirst.setSort(byKey: "total", ascending: true)
@@ -41,6 +42,17 @@ enum EntityDecimalTests {
                 #expect(fetched.map(\.total) == invoices.map(\.total))
                 #expect(fetched.map { $0.discount?.isNaN } == [false, nil, false, true])
                 #expect(try store.read { try $0.getAll(Invoice.self, forRequest: cheapestFirst) }.map(\.id) == [2, 1])
+            }
+        },
+        ConformanceTest("Decimal properties stored as earlier versions stored them (a double, an integer, decimal text) still read",
+                        group: .entities) { context in
+            let store = try context.makeStore()
+            let earlier: [(Value, String)] = [(12.34, "12.34"), (9, "9"), ("123456789012345678901234567890.5", "123456789012345678901234567890.5"),
+                                              (.double(.nan), "NaN"), (.decimal(2), "2")]
+            for (stored, expected) in earlier {
+                try store.writeSync { try $0.save(Item(itemType: Invoice.itemType, id: 1, attributes: ["total": stored])) }
+                let read = try store.read { try $0.getById(Invoice.self, id: 1) }?.total
+                #expect(read.map(DecimalText.text) == expected, "\(stored)")
             }
         },
         ConformanceTest("a stored value that holds no Decimal is typeMismatch naming the attribute; Foundation's own form still reads",

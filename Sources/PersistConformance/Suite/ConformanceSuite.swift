@@ -18,5 +18,7 @@ public enum ConformanceSuite {
             + MixedIndexTests.all + UniqueErrorTests.all + SpellingRollbackTests.all + MergeUniqueTests.all + MutableFlushTests.all
             + ChildReentrancyTests.all + EntityLifetimeTests.all + EntityKeyOrderTests.all + EntitySpellingTests.all + MixedKindTests.all
             + EntityNullTests.all + EntityClassTests.all + EntityNumberTests.all + EntityDecimalTests.all
+            + CompositeIdentifierTests.all + EntityCompositeIDTests.all + ExactDecimalTests.all
+            + EntityCompositeDifferentialTests.all
     }
 }

@@ -39,6 +39,14 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
         /// The engine keeps index declarations in its own storage, so a new store object made for
         /// the same directory knows the indexes an earlier one declared.
         public static let persistentIndexes = Capabilities(rawValue: 1 << 2)
+        /// The store keeps composite identifiers (`ItemID.composite`), so the differential tests'
+        /// random data includes them (the sections written for them run on every store).
+        public static let compositeIdentifiers = Capabilities(rawValue: 1 << 3)
+        /// The store keeps exact decimals (`Value.decimal`), so the differential tests' random
+        /// data includes them (the sections written for them run on every store).
+        public static let exactDecimals = Capabilities(rawValue: 1 << 4)
+        /// The kinds of data a child store keeps as its parent does.
+        static let kinds: Capabilities = [.compositeIdentifiers, .exactDecimals]
     }
 
     /// The store's name in test output.
@@ -94,7 +102,8 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
     /// let factory = StoreFactory.child(of: .inMemory)
     /// ```
     public static func child(of parent: StoreFactory) -> StoreFactory {
-        StoreFactory(name: "child of \(parent.name)", capabilities: [.readsDoNotBlockWrites], make: { directory in
+        let capabilities = parent.capabilities.intersection(.kinds).union(.readsDoNotBlockWrites)
+        return StoreFactory(name: "child of \(parent.name)", capabilities: capabilities, make: { directory in
             let parentStore = try parent.makeStore(in: directory)
             try parentStore.setup()
             return try parentStore.makeChildDataStore()
@@ -102,7 +111,9 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
     }
 
     /// The in-memory store, which is not persistent and whose reads never block writes.
-    public static let inMemory = StoreFactory(name: "InMemoryDataStore", capabilities: [.readsDoNotBlockWrites]) { _ in
+    public static let inMemory = StoreFactory(
+        name: "InMemoryDataStore", capabilities: [.readsDoNotBlockWrites, .compositeIdentifiers, .exactDecimals]
+    ) { _ in
         InMemoryDataStore()
     }
 }
