@@ -14,7 +14,7 @@ extension StoreFactory {
     }
 
     /// GDBM stores that sync every commit.
-    static let gdbmFull = StoreFactory(name: "GDBMDataStore (durability full)", capabilities: [.persistent, .persistentIndexes]) { directory in
+    static let gdbmFull = StoreFactory(name: "GDBMDataStore (durability full)", capabilities: [.persistent, .persistentIndexes, .compositeIdentifiers, .exactDecimals]) { directory in
         GDBMDataStore(path: directory.appendingPathComponent("store.gdbm").path, options: .init(durability: .full, logger: .quiet))
     }
 }

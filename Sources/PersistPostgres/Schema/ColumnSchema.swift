@@ -37,6 +37,7 @@ struct ColumnSchema: Sendable, Hashable {
         case .boolean: return .bool
         case .bigint: return .int
         case .doublePrecision: return .double
+        case .numeric(nil, nil): return .decimal
         case .text: return .string
         case .bytea: return .bytes
         case .persistDate: return .date

@@ -124,10 +124,11 @@ extension ColumnType {
             guard Self.fits(int.magnitude, precision: precision, scale: scale) else { return nil }
             return .raw(type: PGType.numeric, bytes: NumericCoding.encode(int))
         case (.numeric(let precision, let scale), .double(let double)):
-            // A numeric with a precision keeps NaN but no infinity (the server's "numeric field
-            // overflow" would name no column).
-            guard double.isNaN || (double.isFinite ? Self.fits(double.magnitude, precision: precision, scale: scale)
-                                                    : precision == nil) else { return nil }
+            // A numeric keeps NaN but no infinity: a numeric with a precision refuses one (the
+            // server's "numeric field overflow" would name no column), and one without would read
+            // back as no decimal.
+            guard double.isNaN || (double.isFinite && Self.fits(double.magnitude, precision: precision, scale: scale))
+            else { return nil }
             return NumericCoding.encode(double).map { .raw(type: PGType.numeric, bytes: $0) }
         case (.numeric(let precision, let scale), .decimal(let decimal)):
             return NumericCoding.encode(decimal, precision: precision, scale: scale).map { .raw(type: PGType.numeric, bytes: $0) }

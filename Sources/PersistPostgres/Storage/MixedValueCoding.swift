@@ -196,9 +196,17 @@ enum MixedValueCoding {
             OrderedNumberCoding.append(nearest, to: &bytes)
             return
         }
-        // The double below a positive decimal, above a negative one's magnitude.
+        // The magnitude of the greatest integer or double below the decimal, then its digits: it
+        // sorts after that number and before the next one. (Above 2^53, integers lie between
+        // neighbouring doubles.)
         let negative = decimal < 0
-        OrderedNumberCoding.append(decimal < spelled ? nearest.nextDown : nearest, to: &bytes)
+        let doubleBelow = decimal < spelled ? nearest.nextDown : nearest
+        if let integerBelow = Self.integer(below: decimal, text: text),
+           ValueSemantics.compare(integerBelow, doubleBelow) >= 0 {
+            OrderedNumberCoding.append(integerBelow, to: &bytes)
+        } else {
+            OrderedNumberCoding.append(doubleBelow, to: &bytes)
+        }
         bytes.append(digitsMarker)
         let biased = UInt16(truncatingIfNeeded: digits.utf8.count + exponent + 32768)
         bytes.appendBigEndian(negative ? ~biased : biased)
@@ -210,6 +218,15 @@ enum MixedValueCoding {
         }
     }
 
+    /// The greatest 64-bit integer below a decimal that no integer equals; `nil` below them all.
+    private static func integer(below decimal: Decimal, text: String) -> Int64? {
+        if decimal > Decimal(Int64.max) { return .max }
+        if decimal < Decimal(Int64.min) { return nil }
+        let whole = text.split(separator: ".", maxSplits: 1).first.map(String.init) ?? text
+        guard let truncated = Int64(whole == "-0" ? "0" : whole) else { return nil }
+        return decimal < 0 ? truncated - 1 : truncated
+    }
+
     /// The decimal a magnitude (and any digits after it) holds; `nil` when it holds none.
     private static func decimal(fromMagnitude body: ArraySlice<UInt8>) -> Decimal? {
         guard let first = body.first else { return nil }
@@ -218,9 +235,16 @@ enum MixedValueCoding {
            case .int(let integer) = value {
             return Decimal(integer)
         }
-        guard let (value, end) = OrderedNumberCoding.decode(body, asInteger: false), case .double(let double) = value,
-              double.isFinite else { return nil }
-        if end == body.endIndex { return DecimalText.decimal(nearest: double) }
+        let end: Int
+        if let (value, doubleEnd) = OrderedNumberCoding.decode(body, asInteger: false), case .double(let double) = value,
+           double.isFinite {
+            if doubleEnd == body.endIndex { return DecimalText.decimal(nearest: double) }
+            end = doubleEnd
+        } else if let (_, integerEnd) = OrderedNumberCoding.decode(body, asInteger: true), integerEnd < body.endIndex {
+            end = integerEnd
+        } else {
+            return nil
+        }
         let negative = first == OrderedNumberCoding.negativeClass
         var digitBytes = body[(end + 1)...]
         guard body[end] == digitsMarker, digitBytes.count >= 3 else { return nil }
