@@ -27,11 +27,13 @@ struct SQLiteDialect: SQLDialect {
     func equality(_ column: ColumnSchema, _ literal: Value, _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition? {
         switch column.storage {
         case .typed(let kind):
+            if let crossing = Self.numberAcrossKinds(column, kind, .equal, literal, &parameters) { return crossing }
             guard ColumnKind(of: literal) == kind else { return .never }
             return .sql("\(column.quoted) = \(parameters.add(ValueCodec.typedBinding(literal)))")
         case .mixed:
             return .sql(MixedPredicates.equality(column.quoted, literal, &parameters))
         case .legacy(let affinity):
+            if case .decimal = literal { return Self.legacyNumber(column.quoted, .equal, literal, &parameters) }
             guard let binding = ValueCodec.legacyBinding(literal), let storage = ValueCodec.storageClass(binding) else {
                 return .never
             }
@@ -49,9 +51,39 @@ struct SQLiteDialect: SQLDialect {
             }
         }
         let matching = literals.filter { ColumnKind(of: $0) == kind }
-        guard !matching.isEmpty else { return [] }
-        let list = matching.map { parameters.add(ValueCodec.typedBinding($0)) }.joined(separator: ", ")
-        return ["\(column.quoted) IN (\(list))"]
+        var terms: [String] = []
+        if !matching.isEmpty {
+            let list = matching.map { parameters.add(ValueCodec.typedBinding($0)) }.joined(separator: ", ")
+            terms.append("\(column.quoted) IN (\(list))")
+        }
+        // Numbers of the other numeric kind (an int in a decimal column) compare by their keys,
+        // their parameters after the list's, in the order of the terms.
+        for literal in literals where ColumnKind(of: literal) != kind {
+            if case .sql(let term)? = Self.numberAcrossKinds(column, kind, .equal, literal, &parameters) { terms.append(term) }
+        }
+        return terms
+    }
+
+    /// A comparison of a typed column with a number where the column or the literal is a decimal:
+    /// by order keys (see ``NumberKey``), as numbers of every kind compare exactly; `nil` when
+    /// neither is a decimal or the literal is no number.
+    private static func numberAcrossKinds(_ column: ColumnSchema, _ kind: ColumnKind, _ op: SQLComparison, _ literal: Value,
+                                          _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition? {
+        guard let literalKind = ColumnKind(of: literal), literalKind == .number || literalKind == .decimal,
+              kind == .number || kind == .decimal, literalKind == .decimal || kind == .decimal,
+              let key = NumberKey.key(literal) else { return nil }
+        // A decimal literal equals the canonical binding of a decimal column's value.
+        if kind == .decimal, literalKind == .decimal, op == .equal { return nil }
+        let function = kind == .decimal ? SQLiteConnection.decimalKeyFunction : SQLiteConnection.numberKeyFunction
+        return .sql("\(function)(\(column.quoted)) \(op.symbol) \(parameters.add(.blob(key)))")
+    }
+
+    /// A legacy column compared with a decimal: its integers and reals by their keys.
+    private static func legacyNumber(_ q: String, _ op: SQLComparison, _ literal: Value,
+                                     _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition {
+        guard let key = NumberKey.key(literal) else { return .never }
+        return .sql("(typeof(\(q)) IN ('integer', 'real') AND \(SQLiteConnection.numberKeyFunction)(\(q)) \(op.symbol) "
+            + "\(parameters.add(.blob(key))))")
     }
 
     /// The column as the left operand of a comparison with a value of `storage`: `+column` when the
@@ -72,6 +104,7 @@ struct SQLiteDialect: SQLDialect {
         let literalIsNaN = literal.doubleValue?.isNaN == true || literal.dateValue?.timeIntervalSinceReferenceDate.isNaN == true
         switch column.storage {
         case .typed(let kind):
+            if let crossing = Self.numberAcrossKinds(column, kind, op, literal, &parameters) { return crossing }
             guard ColumnKind(of: literal) == kind, kind.isOrdered else { return .never }
             guard kind.isRealLike else {
                 return .sql("\(q) \(op.symbol) \(parameters.add(ValueCodec.typedBinding(literal)))")
@@ -92,6 +125,7 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             return MixedPredicates.ordering(q, op, literal, &parameters).map(SQLCondition.sql) ?? .never
         case .legacy(let affinity):
+            if case .decimal = literal { return Self.legacyNumber(q, op, literal, &parameters) }
             if literalIsNaN, literal.kind == .double {
                 // Legacy columns hold no NaN: every number is above it, none below or equal.
                 return op.isLess ? .never : .sql("typeof(\(q)) IN ('integer', 'real')")
@@ -167,6 +201,9 @@ struct SQLiteDialect: SQLDialect {
         case .typed(let kind) where kind.isRealLike:
             // NULL, then NaN (`<> 'NaN'` is 0), then every other number (1).
             return ["\(column.quoted) <> \(parameters.add(Self.nan))\(direction)", "\(column.quoted)\(direction)"]
+        case .typed(.decimal):
+            // By exact value, NaN first: SQLite would order the BLOBs of long decimals after every REAL.
+            return ["\(SQLiteConnection.decimalKeyFunction)(\(column.quoted))\(direction)"]
         case .typed(let kind) where !kind.isOrdered:
             return ["\(column.quoted) IS NOT NULL\(direction)"]
         case .typed:

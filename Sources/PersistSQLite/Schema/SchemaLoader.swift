@@ -178,8 +178,10 @@ enum SchemaLoader {
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
             let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
-            // A recorded kind counts only for a column as the store creates it: no affinity, BINARY.
-            if affinity == .none, !needsBinaryCollation, let kind = recorded[column.name] {
+            // A recorded kind counts only for a column as the store creates it: no affinity (NUMERIC
+            // for decimals), BINARY.
+            if !needsBinaryCollation, let kind = recorded[column.name],
+               affinity == .none || (affinity == .numeric && kind == .typed(.decimal)) {
                 storage = kind
             } else {
                 storage = .legacy(affinity)

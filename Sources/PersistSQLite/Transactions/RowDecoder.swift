@@ -75,6 +75,21 @@ struct RowDecoder {
             return .date(Date(timeIntervalSinceReferenceDate: .nan))
         case (.string, .text):
             return try native(column, offset, id())
+        case (.decimal, .integer):
+            return .decimal(Decimal(column.int64))
+        case (.decimal, .real):
+            guard let decimal = DecimalCodec.decimal(ofReal: column.double) else {
+                throw corrupt(table.columns[offset], id(), "the REAL \(column.double), which no decimal is")
+            }
+            return .decimal(decimal)
+        case (.decimal, .text) where column.textEquals("NaN"):
+            return .decimal(.nan)
+        case (.decimal, .blob), (.decimal, .text):
+            let bytes = column.storage == .blob ? column.blob : Array((column.text ?? "").utf8)
+            guard let decimal = String(validating: bytes, as: UTF8.self).flatMap(DecimalText.parse) else {
+                throw corrupt(table.columns[offset], id(), "digits that are no exact decimal")
+            }
+            return .decimal(decimal)
         case (.bytes, .blob):
             return .bytes(column.blob)
         case (.array, .blob), (.object, .blob):

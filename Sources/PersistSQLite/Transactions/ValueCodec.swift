@@ -5,7 +5,8 @@ import Persist
 ///
 /// Created columns have no affinity, so SQLite keeps each value exactly as bound: booleans as
 /// INTEGER 0 and 1, integers as INTEGER, doubles as REAL, strings as TEXT, bytes as BLOB, dates as
-/// REAL seconds since 2001-01-01, arrays and objects as BLOBs in the binary value encoding. SQLite
+/// REAL seconds since 2001-01-01, arrays and objects as BLOBs in the binary value encoding, decimals
+/// as ``DecimalCodec`` says (in a column declared `NUMERIC`). SQLite
 /// turns a bound NaN into NULL, so a NaN double or date is stored as the TEXT `'NaN'`.
 enum ValueCodec {
     /// The text standing for NaN in number and date columns.
@@ -18,7 +19,7 @@ enum ValueCodec {
         case .bool(let bool): .int(bool ? 1 : 0)
         case .int(let int): .int(int)
         case .double(let double): real(double)
-        case .decimal(let decimal): .text(DecimalText.text(decimal))
+        case .decimal(let decimal): DecimalCodec.binding(decimal)
         case .string(let string): .text(string)
         case .bytes(let bytes): .blob(bytes)
         case .date(let date): real(date.timeIntervalSinceReferenceDate)
