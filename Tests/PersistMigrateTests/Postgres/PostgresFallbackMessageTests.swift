@@ -17,7 +17,7 @@ struct PostgresFallbackMessageTests {
             """)
         let text = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("fallback: posts.created_at declared TEXT is now none, tagged with each value's kind, "
+        #expect(text.stdout.contains("fallback: posts.created_at declared timestamp without time zone is now none, tagged with each value's kind, "
                                      + "to keep the date 2024-01-02T03:04:05.250Z (no value lost)"), "\(text.stdout)")
     }
 
