@@ -33,6 +33,9 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             return .sql(MixedPredicates.equality(column.quoted, literal, &parameters))
         case .legacy(let affinity):
+            if column.readsDecimals, Self.isNumber(literal) {
+                return Self.decimalReading(column.quoted, .equal, literal, &parameters)
+            }
             if case .decimal = literal { return Self.legacyNumber(column.quoted, .equal, literal, &parameters) }
             guard let binding = ValueCodec.legacyBinding(literal), let storage = ValueCodec.storageClass(binding) else {
                 return .never
@@ -76,6 +79,22 @@ struct SQLiteDialect: SQLDialect {
         if kind == .decimal, literalKind == .decimal, op == .equal { return nil }
         let function = kind == .decimal ? SQLiteConnection.decimalKeyFunction : SQLiteConnection.numberKeyFunction
         return .sql("\(function)(\(column.quoted)) \(op.symbol) \(parameters.add(.blob(key)))")
+    }
+
+    private static func isNumber(_ value: Value) -> Bool {
+        switch value {
+        case .int, .double, .decimal: true
+        default: false
+        }
+    }
+
+    /// A legacy `NUMERIC(p,s)` column compared with a number: its values read as decimals (see
+    /// ``ColumnSchema/readsDecimals``), by their keys; text is a string, never a number.
+    private static func decimalReading(_ q: String, _ op: SQLComparison, _ literal: Value,
+                                       _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition {
+        guard let key = NumberKey.key(literal) else { return .never }
+        return .sql("(typeof(\(q)) <> 'text' AND \(SQLiteConnection.decimalKeyFunction)(\(q)) \(op.symbol) "
+            + "\(parameters.add(.blob(key))))")
     }
 
     /// A legacy column compared with a decimal: its integers and reals by their keys.
@@ -125,6 +144,7 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             return MixedPredicates.ordering(q, op, literal, &parameters).map(SQLCondition.sql) ?? .never
         case .legacy(let affinity):
+            if column.readsDecimals, Self.isNumber(literal) { return Self.decimalReading(q, op, literal, &parameters) }
             if case .decimal = literal { return Self.legacyNumber(q, op, literal, &parameters) }
             if literalIsNaN, literal.kind == .double {
                 // Legacy columns hold no NaN: every number is above it, none below or equal.
@@ -211,6 +231,13 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             // By comparison class (NaN just below the other numbers), then within it.
             return ["\(MixedCodec.rank(column.quoted))\(direction)", "\(MixedCodec.sortKey(column.quoted))\(direction)"]
+        case .legacy where column.readsDecimals:
+            // NULL, numbers (as decimals, by key), text, other bytes.
+            let q = column.quoted
+            let key = "\(SQLiteConnection.decimalKeyFunction)(\(q))"
+            return ["CASE typeof(\(q)) WHEN 'null' THEN 0 WHEN 'text' THEN 2 WHEN 'blob' THEN "
+                        + "(CASE WHEN \(key) IS NULL THEN 3 ELSE 1 END) ELSE 1 END\(direction)",
+                    "CASE WHEN typeof(\(q)) = 'text' THEN \(q) ELSE coalesce(\(key), \(q)) END\(direction)"]
         case .legacy:
             return ["\(column.quoted)\(column.needsBinaryCollation ? " COLLATE BINARY" : "")\(direction)"]
         }

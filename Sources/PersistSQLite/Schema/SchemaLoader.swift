@@ -178,6 +178,7 @@ enum SchemaLoader {
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
             let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
+            var readsDecimals = false
             // A recorded kind counts only for a column as the store creates it: no affinity (NUMERIC
             // for decimals), BINARY.
             if !needsBinaryCollation, let kind = recorded[column.name],
@@ -185,9 +186,10 @@ enum SchemaLoader {
                 storage = kind
             } else {
                 storage = .legacy(affinity)
+                readsDecimals = affinity == .numeric && ColumnSchema.declaresScale(column.declaredType)
             }
             return ColumnSchema(name: column.name, storage: storage, needsBinaryCollation: needsBinaryCollation,
-                                hasDefault: column.hasDefault)
+                                hasDefault: column.hasDefault, readsDecimals: readsDecimals)
         }
         let hasTriggers = try connection.integer(
             "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?1)", [.text(name)],

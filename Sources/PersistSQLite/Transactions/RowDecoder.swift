@@ -55,6 +55,8 @@ struct RowDecoder {
                 throw corrupt(table.columns[offset], id(), "a BLOB that is no tagged value")
             }
             return value
+        case .legacy where table.columns[offset].readsDecimals:
+            return try decimalReading(column, offset, id())
         case .legacy:
             return try native(column, offset, id())
         }
@@ -105,6 +107,19 @@ struct RowDecoder {
             return decoded
         default:
             throw corrupt(table.columns[offset], id(), "a value of storage class \(storage)")
+        }
+    }
+
+    /// A value of a legacy `NUMERIC(p,s)` column: its numbers (and the digits Persist wrote as a
+    /// BLOB) as decimals, a REAL as the number its 15-digit text spells; text and other bytes as they are.
+    private func decimalReading(_ column: SQLiteColumn, _ offset: Int, _ id: ItemID) throws -> Value {
+        switch column.storage {
+        case .integer: return .decimal(Decimal(column.int64))
+        case .real: return DecimalCodec.decimal(ofReal: column.double).map(Value.decimal) ?? .double(column.double)
+        case .blob:
+            let blob = column.blob
+            return String(validating: blob, as: UTF8.self).flatMap(DecimalText.parse).map(Value.decimal) ?? .bytes(blob)
+        case .text: return try native(column, offset, id)
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Persist
 import PersistSQL
 
@@ -132,7 +133,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         var misfits: [(String, Value)] = []
         for (name, value) in item.attributes.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
             guard let index = table.columnIndex[name], case .legacy(let affinity) = table.columns[index].storage else { continue }
-            guard let binding = ValueCodec.legacyBinding(value) else {
+            guard let binding = ValueCodec.legacyBinding(value, readsDecimals: table.columns[index].readsDecimals) else {
                 misfits.append((name, value))
                 continue
             }
@@ -173,7 +174,16 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try connection.execute("INSERT INTO \(table) (v) VALUES (?1)", [binding], operation: Self.recreating)
         let stored: Value? = try connection.withStatement("SELECT v FROM \(table)") { statement in
             guard try statement.step(Self.recreating), let column = statement.column(0) else { return nil }
-            // A value given as a string reads back as one (invalid UTF-8 is never given).
+            // A value given as a string reads back as one (invalid UTF-8 is never given); a decimal
+            // as the decimal its form spells.
+            if case .decimal = value {
+                switch column.storage {
+                case .integer: return .decimal(Decimal(column.int64))
+                case .real: return DecimalCodec.decimal(ofReal: column.double).map(Value.decimal)
+                case .blob: return String(validating: column.blob, as: UTF8.self).flatMap(DecimalText.parse).map(Value.decimal)
+                case .text: return column.native
+                }
+            }
             return column.native
         }
         try connection.executeOnce("DELETE FROM \(table)", operation: Self.recreating)

@@ -330,7 +330,7 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         case .mixed:
             return MixedCodec.binding(value)
         case .legacy:
-            guard let binding = ValueCodec.legacyBinding(value) else {
+            guard let binding = ValueCodec.legacyBinding(value, readsDecimals: column.readsDecimals) else {
                 throw DataStoreError(
                     .typeMismatch,
                     "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the "

@@ -45,6 +45,14 @@ enum ValueCodec {
         }
     }
 
+    /// The binding for `value` in a legacy column that reads decimals (`NUMERIC(p,s)`): a decimal
+    /// as ``DecimalCodec`` stores it (not NaN, which the column cannot give back), else as in any
+    /// legacy column.
+    static func legacyBinding(_ value: Value, readsDecimals: Bool) -> SQLBinding? {
+        if readsDecimals, case .decimal(let decimal) = value { return decimal.isNaN ? nil : DecimalCodec.binding(decimal) }
+        return legacyBinding(value)
+    }
+
     /// The storage class SQLite receives for a binding.
     static func storageClass(_ binding: SQLBinding) -> StorageClass? {
         switch binding {
