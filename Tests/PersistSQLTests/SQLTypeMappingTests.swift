@@ -26,7 +26,7 @@ struct SQLTypeMappingTests {
     @Test("PostgreSQL → SQLite keeps PostgreSQL's spelling where the affinity keeps the values")
     func postgresToSQLite() {
         let cases: [(String, String)] = [
-            ("bigint", "bigint"), ("integer", "int4"), ("smallint", "int2"), ("real", "float4"), ("boolean", "boolean"),
+            ("bigint", "INTEGER"), ("integer", "int4"), ("smallint", "int2"), ("real", "float4"), ("boolean", "boolean"),
             ("double precision", "double precision"), ("text", "text"), ("character varying(40)", "character varying(40)"),
             ("varchar(20)", "varchar(20)"), ("character(5)", "bpchar(5)"), ("numeric(10,2)", "numeric(10,2)"),
             ("numeric", "numeric"), ("timestamp without time zone", "timestamp without time zone"),
@@ -35,7 +35,7 @@ struct SQLTypeMappingTests {
             ("time without time zone", "time without time zone"), ("time with time zone", "time with time zone"),
             ("interval", "interval"), ("text[]", "text[]"), ("integer[]", "integer[]"), ("uuid", "uuid"),
             ("inet", "inet"), ("cidr", "cidr"), ("macaddr", "macaddr"), ("json", "json"), ("jsonb", "jsonb"),
-            ("mood", "mood"), ("bytea", "BLOB"), ("serial", "int4"), ("bigserial", "bigint"), ("money", "NUMERIC"),
+            ("mood", "mood"), ("bytea", "BLOB"), ("serial", "int4"), ("bigserial", "INTEGER"), ("money", "NUMERIC"),
             ("public.mood", "BLOB"), ("\"Mood\"", "BLOB"), ("bit(8)", "BLOB"),
         ]
         for (postgres, sqlite) in cases {

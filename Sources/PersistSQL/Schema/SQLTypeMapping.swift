@@ -5,9 +5,10 @@ import Persist
 ///
 /// PostgreSQL → SQLite keeps PostgreSQL's spelling wherever SQLite's affinity for it keeps the
 /// values (`character varying(40)`, `numeric(10,2)`, `timestamp without time zone`, `text[]`,
-/// `uuid`, enum names, …), so that the declared type survives and legacy readers see it; only
-/// `integer`, `smallint` and `real` are renamed (`int4`, `int2`, `float4`: SQLite's `INTEGER` means
-/// 64 bits), `character(n)` becomes `bpchar(n)` and `bytea` becomes `BLOB`. SQLite → PostgreSQL
+/// `uuid`, enum names, …), so that the declared type survives and legacy readers see it; `bigint`
+/// is SQLite's `INTEGER` (so that an `INTEGER PRIMARY KEY` is the rowid again), `integer`,
+/// `smallint` and `real` become `int4`, `int2` and `float4` (SQLite's `INTEGER` means 64 bits),
+/// `character(n)` becomes `bpchar(n)` and `bytea` becomes `BLOB`. SQLite → PostgreSQL
 /// reads the usual SQLite spellings (`NVARCHAR(200)` → `varchar(200)`, `DATETIME` → `timestamp`)
 /// and gives those PostgreSQL spellings back to themselves.
 ///
@@ -64,7 +65,7 @@ package enum SQLTypeMapping {
     /// and that come back to PostgreSQL as written: SQLite's affinity for each keeps its values
     /// (text, or integers and reals), and a value it would not keep makes the loader's column fall back.
     package static let keptSpellings: Set<String> = [
-        "bigint", "int8", "double precision", "float8", "text", "character varying", "varchar", "numeric",
+        "double precision", "float8", "text", "character varying", "varchar", "numeric",
         "decimal", "timestamp", "timestamp without time zone", "timestamp with time zone", "timestamptz", "date",
         "time", "time without time zone", "time with time zone", "timetz", "interval", "boolean", "bool", "uuid",
         "json", "jsonb", "xml", "inet", "cidr", "macaddr", "macaddr8", "citext", "name",
@@ -74,7 +75,7 @@ package enum SQLTypeMapping {
     package static let postgresRenames: [(postgres: [String], sqlite: String)] = [
         (["integer", "int", "int4", "serial", "serial4"], "int4"),
         (["smallint", "int2", "smallserial", "serial2"], "int2"),
-        (["bigserial", "serial8"], "bigint"),
+        (["bigint", "int8", "bigserial", "serial8"], "INTEGER"),
         (["real", "float4"], "float4"),
         (["float"], "double precision"),
         (["character", "char", "bpchar"], "bpchar"),

@@ -33,6 +33,9 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             return .sql(MixedPredicates.equality(column.quoted, literal, &parameters))
         case .legacy(let affinity):
+            if let form = column.dateForm, let condition = Self.dateText(column.quoted, form, .equal, literal, &parameters) {
+                return condition
+            }
             if column.readsDecimals, Self.isNumber(literal) {
                 return Self.decimalReading(column.quoted, .equal, literal, &parameters)
             }
@@ -79,6 +82,35 @@ struct SQLiteDialect: SQLDialect {
         if kind == .decimal, literalKind == .decimal, op == .equal { return nil }
         let function = kind == .decimal ? SQLiteConnection.decimalKeyFunction : SQLiteConnection.numberKeyFunction
         return .sql("\(function)(\(column.quoted)) \(op.symbol) \(parameters.add(.blob(key)))")
+    }
+
+    /// What ISO text of a date column (see ``DateText``) looks like to SQL.
+    static func looksLikeDate(_ q: String) -> String {
+        "(typeof(\(q)) = 'text' AND \(q) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')"
+    }
+
+    /// A comparison on a legacy column holding dates as ISO text, whose order is the dates' order:
+    /// a date literal against that text, a string literal against the other text; `nil` for
+    /// other literals, which compare as on any legacy column.
+    private static func dateText(_ q: String, _ form: DateText.Form, _ op: SQLComparison, _ literal: Value,
+                                 _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition? {
+        switch literal {
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            // The text the column would hold, or (between two days of a DATE column) the full one.
+            guard let text = DateText.text(date, form) ?? (op == .equal ? nil : DateText.text(date, .dateTime)) else {
+                // A date no text spells: NaN is below every date, others beyond every year the text holds.
+                let above = seconds.isNaN || seconds < 0 ? !op.isLess : op.isLess
+                return op != .equal && above ? .sql(looksLikeDate(q)) : .never
+            }
+            return .sql("(\(looksLikeDate(q)) AND \(q) \(op.symbol) \(parameters.add(.text(text))))")
+        case .string(let string):
+            if op == .equal, DateText.date(string) != nil { return .never }
+            return .sql("(typeof(\(q)) = 'text' AND NOT \(looksLikeDate(q)) AND \(q) \(op.symbol) "
+                + "\(parameters.add(.text(string))) COLLATE BINARY)")
+        default:
+            return nil
+        }
     }
 
     private static func isNumber(_ value: Value) -> Bool {
@@ -144,6 +176,7 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             return MixedPredicates.ordering(q, op, literal, &parameters).map(SQLCondition.sql) ?? .never
         case .legacy(let affinity):
+            if let form = column.dateForm, let condition = Self.dateText(q, form, op, literal, &parameters) { return condition }
             if column.readsDecimals, Self.isNumber(literal) { return Self.decimalReading(q, op, literal, &parameters) }
             if case .decimal = literal { return Self.legacyNumber(q, op, literal, &parameters) }
             if literalIsNaN, literal.kind == .double {
@@ -231,6 +264,12 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             // By comparison class (NaN just below the other numbers), then within it.
             return ["\(MixedCodec.rank(column.quoted))\(direction)", "\(MixedCodec.sortKey(column.quoted))\(direction)"]
+        case .legacy where column.dateForm != nil:
+            // NULL, numbers, dates (ISO text, in date order), other text, blobs.
+            let q = column.quoted
+            return ["CASE typeof(\(q)) WHEN 'null' THEN 0 WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN "
+                        + "(CASE WHEN \(Self.looksLikeDate(q)) THEN 2 ELSE 3 END) ELSE 4 END\(direction)",
+                    "\(q) COLLATE BINARY\(direction)"]
         case .legacy where column.readsDecimals:
             // NULL, numbers (as decimals, by key), text, other bytes.
             let q = column.quoted

@@ -24,9 +24,13 @@ struct ColumnSchema: Sendable {
     /// Whether a legacy column reads its numbers as decimals: it is declared `NUMERIC(p,s)` or
     /// `DECIMAL(p,s)` with a scale (see ``DecimalCodec``).
     let readsDecimals: Bool
+    /// The text form of dates in a legacy column declared `DATE`, `DATETIME` or `TIMESTAMP` whose
+    /// kind `date` is recorded (see ``DateText``); `nil` for other columns.
+    let dateForm: DateText.Form?
 
     init(name: String, storage: Storage, needsBinaryCollation: Bool = false, hasDefault: Bool = false,
-         readsDecimals: Bool = false) {
+         readsDecimals: Bool = false, dateForm: DateText.Form? = nil) {
+        self.dateForm = dateForm
         self.name = name
         self.quoted = SQLName.quoted(name)
         self.storage = storage

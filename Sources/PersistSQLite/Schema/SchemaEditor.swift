@@ -93,6 +93,11 @@ struct SchemaEditor {
         try connection.executeOnce("PRAGMA schema_version = \(version + 1)", operation: operation)
     }
 
+    /// Records `kind` for declared columns of a recreated table (dates as ISO text, see ``DateText``).
+    func recordKind(_ kind: ColumnKind, of columns: [String], in table: String, schema: inout DatabaseSchema) throws {
+        try record(table, columns.map { ColumnSchema(name: $0, storage: .typed(kind)) }, in: &schema)
+    }
+
     func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {
         guard !columns.isEmpty else { return }
         let metadata = SQLName.quoted(DatabaseSchema.metadataTable)

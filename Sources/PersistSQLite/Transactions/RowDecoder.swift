@@ -55,6 +55,10 @@ struct RowDecoder {
                 throw corrupt(table.columns[offset], id(), "a BLOB that is no tagged value")
             }
             return value
+        case .legacy where table.columns[offset].dateForm != nil && storage == .text:
+            let value = try native(column, offset, id())
+            if case .string(let text) = value, let date = DateText.date(text) { return .date(date) }
+            return value
         case .legacy where table.columns[offset].readsDecimals:
             return try decimalReading(column, offset, id())
         case .legacy:

@@ -53,6 +53,17 @@ enum ValueCodec {
         return legacyBinding(value)
     }
 
+    /// The binding for `value` in a legacy column: decimals in a `NUMERIC(p,s)` column, dates as
+    /// ISO text in a column of a date form (see ``DateText``), else as in any legacy column.
+    static func legacyBinding(_ value: Value, for column: ColumnSchema) -> SQLBinding? {
+        if let form = column.dateForm {
+            if case .date(let date) = value { return DateText.text(date, form).map(SQLBinding.text) }
+            // A string that spells a date would read back as one.
+            if case .string(let text) = value, DateText.date(text) != nil { return nil }
+        }
+        return legacyBinding(value, readsDecimals: column.readsDecimals)
+    }
+
     /// The storage class SQLite receives for a binding.
     static func storageClass(_ binding: SQLBinding) -> StorageClass? {
         switch binding {
