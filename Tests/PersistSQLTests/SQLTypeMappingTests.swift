@@ -4,13 +4,18 @@ import Testing
 
 @Suite("Declared types map between SQL engines by the documented table")
 struct SQLTypeMappingTests {
-    @Test("SQLite → PostgreSQL follows affinity: INTEGER bigint, REAL double precision (never real), TEXT, BLOB, NUMERIC")
+    @Test("SQLite → PostgreSQL reads SQLite's spellings, keeps lengths and scales, and falls back by affinity")
     func sqliteToPostgres() {
         let cases: [(String, String)] = [
-            ("INTEGER", "bigint"), ("int", "bigint"), ("BIGINT", "bigint"), ("REAL", "double precision"),
-            ("FLOAT", "double precision"), ("DOUBLE PRECISION", "double precision"), ("TEXT", "text"),
-            ("VARCHAR(80)", "text"), ("CLOB", "text"), ("BLOB", "bytea"), ("", "bytea"), ("NUMERIC", "numeric"),
-            ("STRING", "numeric"), ("DECIMAL(10,5)", "numeric"), ("BOOLEAN", "numeric"),
+            ("INTEGER", "bigint"), ("int", "bigint"), ("BIGINT", "bigint"), ("int4", "integer"), ("int2", "smallint"),
+            ("SMALLINT", "smallint"), ("TINYINT", "smallint"), ("float4", "real"), ("REAL", "double precision"),
+            ("FLOAT", "double precision"), ("DOUBLE", "double precision"), ("DOUBLE PRECISION", "double precision"),
+            ("TEXT", "text"), ("CLOB", "text"), ("NVARCHAR(200)", "varchar(200)"), ("VARCHAR(80)", "varchar(80)"),
+            ("CHARACTER VARYING(40)", "character varying(40)"), ("NCHAR(5)", "varchar(5)"), ("CHAR(3)", "varchar(3)"),
+            ("VARCHAR", "varchar"), ("NVARCHAR", "text"), ("NUMERIC(10,2)", "numeric(10,2)"),
+            ("DECIMAL(10, 5)", "numeric(10,5)"), ("NUMERIC", "numeric"), ("DATETIME", "timestamp"),
+            ("TIMESTAMP", "timestamp"), ("DATE", "date"), ("TIME", "time"), ("BOOLEAN", "boolean"), ("BLOB", "bytea"),
+            ("", "bytea"), ("STRING", "numeric"), ("timestamptz(3)", "timestamp(3) with time zone"),
         ]
         for (sqlite, postgres) in cases {
             #expect(SQLTypeMapping.translate(sqlite, from: .sqlite, to: .postgresql) == postgres, "\(sqlite)")
@@ -18,22 +23,57 @@ struct SQLTypeMappingTests {
         #expect(!SQLTypeMapping.sqliteToPostgres.contains { $0.postgresType == "real" })
     }
 
-    @Test("PostgreSQL → SQLite gives the affinity that keeps the values")
+    @Test("PostgreSQL → SQLite keeps PostgreSQL's spelling where the affinity keeps the values")
     func postgresToSQLite() {
         let cases: [(String, String)] = [
-            ("bigint", "INTEGER"), ("integer", "INTEGER"), ("boolean", "INTEGER"), ("double precision", "REAL"),
-            ("real", "REAL"), ("text", "TEXT"), ("character varying(20)", "TEXT"), ("varchar(20)", "TEXT"),
-            ("uuid", "TEXT"), ("timestamp with time zone", "TEXT"), ("bytea", "BLOB"), ("numeric(10,2)", "NUMERIC"),
-            ("some_extension_type", "BLOB"),
+            ("bigint", "INTEGER"), ("integer", "int4"), ("smallint", "int2"), ("real", "float4"), ("boolean", "boolean"),
+            ("double precision", "double precision"), ("text", "text"), ("character varying(40)", "character varying(40)"),
+            ("varchar(20)", "varchar(20)"), ("character(5)", "bpchar(5)"), ("numeric(10,2)", "numeric(10,2)"),
+            ("numeric", "numeric"), ("timestamp without time zone", "timestamp without time zone"),
+            ("timestamp(3) without time zone", "timestamp(3) without time zone"),
+            ("timestamp with time zone", "timestamp with time zone"), ("date", "date"),
+            ("time without time zone", "time without time zone"), ("time with time zone", "time with time zone"),
+            ("interval", "interval"), ("text[]", "text[]"), ("integer[]", "integer[]"), ("uuid", "uuid"),
+            ("inet", "inet"), ("cidr", "cidr"), ("macaddr", "macaddr"), ("json", "json"), ("jsonb", "jsonb"),
+            ("mood", "mood"), ("bytea", "BLOB"), ("serial", "int4"), ("bigserial", "INTEGER"), ("money", "NUMERIC"),
+            ("public.mood", "BLOB"), ("\"Mood\"", "BLOB"), ("bit(8)", "BLOB"),
         ]
         for (postgres, sqlite) in cases {
             #expect(SQLTypeMapping.translate(postgres, from: .postgresql, to: .sqlite) == sqlite, "\(postgres)")
         }
     }
 
+    @Test("SQLite's INTEGER keeps meaning 64 bits, and every PostgreSQL type keeps an affinity that holds its values")
+    func affinities() {
+        let cases: [(String, String)] = [
+            ("integer", "INTEGER"), ("smallint", "INTEGER"), ("bigint", "INTEGER"), ("real", "REAL"),
+            ("double precision", "REAL"), ("character varying(40)", "TEXT"), ("character(5)", "TEXT"), ("text[]", "TEXT"),
+            ("numeric(10,2)", "NUMERIC"), ("bytea", "BLOB"),
+        ]
+        for (postgres, affinity) in cases {
+            let sqlite = SQLTypeMapping.translate(postgres, from: .postgresql, to: .sqlite)
+            #expect(SQLTypeMapping.sqliteAffinity(of: sqlite) == affinity, "\(postgres) → \(sqlite)")
+        }
+    }
+
+    @Test("PostgreSQL → SQLite → PostgreSQL gives every type back as itself")
+    func postgresRoundTrip() {
+        for declared in [
+            "bigint", "integer", "smallint", "real", "double precision", "boolean", "text", "character varying(40)",
+            "varchar(20)", "character(5)", "numeric(10,2)", "numeric(30,2)", "numeric", "timestamp without time zone",
+            "timestamp", "timestamp with time zone", "date", "time", "time without time zone", "time with time zone",
+            "interval", "text[]", "integer[]", "uuid", "inet", "cidr", "macaddr", "json", "jsonb", "bytea",
+        ] {
+            let there = SQLTypeMapping.translate(declared, from: .postgresql, to: .sqlite)
+            let back = SQLTypeMapping.translate(there, from: .sqlite, to: .postgresql)
+            #expect(back == declared, "\(declared) → \(there) → \(back)")
+        }
+    }
+
     @Test("a round trip SQLite → PostgreSQL → SQLite keeps each column's affinity")
     func roundTripAffinity() {
-        for declared in ["INTEGER", "REAL", "TEXT", "BLOB", "NUMERIC", "STRING", "VARCHAR(9)", "DOUBLE"] {
+        for declared in ["INTEGER", "REAL", "TEXT", "BLOB", "NUMERIC", "STRING", "VARCHAR(9)", "DOUBLE", "NVARCHAR(200)",
+                         "NUMERIC(10,2)", "DATETIME", "DATE", "BOOLEAN", "int4", "int2", "float4"] {
             let there = SQLTypeMapping.translate(declared, from: .sqlite, to: .postgresql)
             let back = SQLTypeMapping.translate(there, from: .postgresql, to: .sqlite)
             #expect(SQLTypeMapping.sqliteAffinity(of: back) == SQLTypeMapping.sqliteAffinity(of: declared), "\(declared)")

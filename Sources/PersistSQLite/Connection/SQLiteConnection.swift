@@ -71,6 +71,7 @@ final class SQLiteConnection: PooledConnection, @unchecked Sendable {
         }
         let connection = SQLiteConnection(handle: handle, path: displayPath)
         openCount.withLock { $0 += 1 }
+        try registerFunctions(handle, path: displayPath)
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = Int32(clamping: seconds.multipliedReportingOverflow(by: 1000).overflow
             ? Int64.max : seconds * 1000 + attoseconds / 1_000_000_000_000_000)

@@ -10,7 +10,22 @@ enum MixedPredicates {
             let key = MixedCodec.dateKey(date.timeIntervalSinceReferenceDate)
             return "(typeof(\(q)) = 'blob' AND substr(\(q), 1, \(MixedCodec.dateKeyLength)) = \(parameters.add(.blob(key))))"
         }
-        return "\(q) = \(parameters.add(MixedCodec.binding(literal)))"
+        if case .decimal = literal, let key = NumberKey.key(literal) {
+            return number(q, .equal, key, &parameters)
+        }
+        let equal = "\(q) = \(parameters.add(MixedCodec.binding(literal)))"
+        // Decimals the column holds equal the integers and doubles they spell.
+        if literal.kind == .int || literal.kind == .double, let key = NumberKey.key(literal) {
+            return "(\(equal) OR (\(MixedCodec.hasTag(q, MixedCodec.decimalTag)) AND "
+                + "\(SQLiteConnection.numberKeyFunction)(\(q)) = \(parameters.add(.blob(key)))))"
+        }
+        return equal
+    }
+
+    /// A number of the column (NaN, integer, real or decimal, but not a string) against a key.
+    private static func number(_ q: String, _ op: SQLComparison, _ key: [UInt8],
+                               _ parameters: inout SQLParameters<SQLBinding>) -> String {
+        "(typeof(\(q)) <> 'text' AND \(SQLiteConnection.numberKeyFunction)(\(q)) \(op.symbol) \(parameters.add(.blob(key))))"
     }
 
     /// `column <op> literal` for `<`, `<=`, `>`, `>=`, a literal that is not null; `nil` when it
@@ -23,14 +38,20 @@ enum MixedPredicates {
         case .null, .array, .object:
             return nil
         case .double(let double) where double.isNaN:
-            // NaN equals NaN and is below every other number.
-            switch op {
-            case .less: return nil
-            case .lessOrEqual, .equal: return "\(q) = \(parameters.add(nan))"
-            case .greaterOrEqual: return "(\(numbers) OR \(q) = \(parameters.add(nan)))"
-            case .greater: return numbers
+            // NaN equals NaN (a decimal NaN too) and is below every other number.
+            return op == .less ? nil : number(q, op, NumberKey.nan, &parameters)
+        case .decimal:
+            guard let key = NumberKey.key(literal) else { return nil }
+            return number(q, op, key, &parameters)
+        case .int, .double:
+            if let key = NumberKey.key(literal) {
+                // Integers and reals compare natively, decimals by their keys.
+                let native = "\(numbers) AND \(q) \(op.symbol) \(parameters.add(MixedCodec.binding(literal)))"
+                let decimal = "\(MixedCodec.hasTag(q, MixedCodec.decimalTag)) AND "
+                    + "\(SQLiteConnection.numberKeyFunction)(\(q)) \(op.symbol) \(parameters.add(.blob(key)))"
+                let nanBelow = op.isLess ? " OR \(q) = \(parameters.add(nan))" : ""
+                return "((\(native)) OR (\(decimal))\(nanBelow))"
             }
-        case .int, .double, .decimal:
             let comparison = "\(numbers) AND \(q) \(op.symbol) \(parameters.add(MixedCodec.binding(literal)))"
             return op.isLess ? "((\(comparison)) OR \(q) = \(parameters.add(nan)))" : "(\(comparison))"
         case .string(let string):

@@ -27,11 +27,19 @@ struct SQLiteDialect: SQLDialect {
     func equality(_ column: ColumnSchema, _ literal: Value, _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition? {
         switch column.storage {
         case .typed(let kind):
+            if let crossing = Self.numberAcrossKinds(column, kind, .equal, literal, &parameters) { return crossing }
             guard ColumnKind(of: literal) == kind else { return .never }
             return .sql("\(column.quoted) = \(parameters.add(ValueCodec.typedBinding(literal)))")
         case .mixed:
             return .sql(MixedPredicates.equality(column.quoted, literal, &parameters))
         case .legacy(let affinity):
+            if let form = column.dateForm, let condition = Self.dateText(column.quoted, form, .equal, literal, &parameters) {
+                return condition
+            }
+            if column.readsDecimals, Self.isNumber(literal) {
+                return Self.decimalReading(column.quoted, .equal, literal, &parameters)
+            }
+            if case .decimal = literal { return Self.legacyNumber(column.quoted, .equal, literal, &parameters) }
             guard let binding = ValueCodec.legacyBinding(literal), let storage = ValueCodec.storageClass(binding) else {
                 return .never
             }
@@ -49,9 +57,84 @@ struct SQLiteDialect: SQLDialect {
             }
         }
         let matching = literals.filter { ColumnKind(of: $0) == kind }
-        guard !matching.isEmpty else { return [] }
-        let list = matching.map { parameters.add(ValueCodec.typedBinding($0)) }.joined(separator: ", ")
-        return ["\(column.quoted) IN (\(list))"]
+        var terms: [String] = []
+        if !matching.isEmpty {
+            let list = matching.map { parameters.add(ValueCodec.typedBinding($0)) }.joined(separator: ", ")
+            terms.append("\(column.quoted) IN (\(list))")
+        }
+        // Numbers of the other numeric kind (an int in a decimal column) compare by their keys,
+        // their parameters after the list's, in the order of the terms.
+        for literal in literals where ColumnKind(of: literal) != kind {
+            if case .sql(let term)? = Self.numberAcrossKinds(column, kind, .equal, literal, &parameters) { terms.append(term) }
+        }
+        return terms
+    }
+
+    /// A comparison of a typed column with a number where the column or the literal is a decimal:
+    /// by order keys (see ``NumberKey``), as numbers of every kind compare exactly; `nil` when
+    /// neither is a decimal or the literal is no number.
+    private static func numberAcrossKinds(_ column: ColumnSchema, _ kind: ColumnKind, _ op: SQLComparison, _ literal: Value,
+                                          _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition? {
+        guard let literalKind = ColumnKind(of: literal), literalKind == .number || literalKind == .decimal,
+              kind == .number || kind == .decimal, literalKind == .decimal || kind == .decimal,
+              let key = NumberKey.key(literal) else { return nil }
+        // A decimal literal equals the canonical binding of a decimal column's value.
+        if kind == .decimal, literalKind == .decimal, op == .equal { return nil }
+        let function = kind == .decimal ? SQLiteConnection.decimalKeyFunction : SQLiteConnection.numberKeyFunction
+        return .sql("\(function)(\(column.quoted)) \(op.symbol) \(parameters.add(.blob(key)))")
+    }
+
+    /// What ISO text of a date column (see ``DateText``) looks like to SQL.
+    static func looksLikeDate(_ q: String) -> String {
+        "(typeof(\(q)) = 'text' AND \(q) GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*')"
+    }
+
+    /// A comparison on a legacy column holding dates as ISO text, whose order is the dates' order:
+    /// a date literal against that text, a string literal against the other text; `nil` for
+    /// other literals, which compare as on any legacy column.
+    private static func dateText(_ q: String, _ form: DateText.Form, _ op: SQLComparison, _ literal: Value,
+                                 _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition? {
+        switch literal {
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            // The text the column would hold, or (between two days of a DATE column) the full one.
+            guard let text = DateText.text(date, form) ?? (op == .equal ? nil : DateText.text(date, .dateTime)) else {
+                // A date no text spells: NaN is below every date, others beyond every year the text holds.
+                let above = seconds.isNaN || seconds < 0 ? !op.isLess : op.isLess
+                return op != .equal && above ? .sql(looksLikeDate(q)) : .never
+            }
+            return .sql("(\(looksLikeDate(q)) AND \(q) \(op.symbol) \(parameters.add(.text(text))))")
+        case .string(let string):
+            if op == .equal, DateText.date(string) != nil { return .never }
+            return .sql("(typeof(\(q)) = 'text' AND NOT \(looksLikeDate(q)) AND \(q) \(op.symbol) "
+                + "\(parameters.add(.text(string))) COLLATE BINARY)")
+        default:
+            return nil
+        }
+    }
+
+    private static func isNumber(_ value: Value) -> Bool {
+        switch value {
+        case .int, .double, .decimal: true
+        default: false
+        }
+    }
+
+    /// A legacy `NUMERIC(p,s)` column compared with a number: its values read as decimals (see
+    /// ``ColumnSchema/readsDecimals``), by their keys; text is a string, never a number.
+    private static func decimalReading(_ q: String, _ op: SQLComparison, _ literal: Value,
+                                       _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition {
+        guard let key = NumberKey.key(literal) else { return .never }
+        return .sql("(typeof(\(q)) <> 'text' AND \(SQLiteConnection.decimalKeyFunction)(\(q)) \(op.symbol) "
+            + "\(parameters.add(.blob(key))))")
+    }
+
+    /// A legacy column compared with a decimal: its integers and reals by their keys.
+    private static func legacyNumber(_ q: String, _ op: SQLComparison, _ literal: Value,
+                                     _ parameters: inout SQLParameters<SQLBinding>) -> SQLCondition {
+        guard let key = NumberKey.key(literal) else { return .never }
+        return .sql("(typeof(\(q)) IN ('integer', 'real') AND \(SQLiteConnection.numberKeyFunction)(\(q)) \(op.symbol) "
+            + "\(parameters.add(.blob(key))))")
     }
 
     /// The column as the left operand of a comparison with a value of `storage`: `+column` when the
@@ -72,6 +155,7 @@ struct SQLiteDialect: SQLDialect {
         let literalIsNaN = literal.doubleValue?.isNaN == true || literal.dateValue?.timeIntervalSinceReferenceDate.isNaN == true
         switch column.storage {
         case .typed(let kind):
+            if let crossing = Self.numberAcrossKinds(column, kind, op, literal, &parameters) { return crossing }
             guard ColumnKind(of: literal) == kind, kind.isOrdered else { return .never }
             guard kind.isRealLike else {
                 return .sql("\(q) \(op.symbol) \(parameters.add(ValueCodec.typedBinding(literal)))")
@@ -92,6 +176,9 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             return MixedPredicates.ordering(q, op, literal, &parameters).map(SQLCondition.sql) ?? .never
         case .legacy(let affinity):
+            if let form = column.dateForm, let condition = Self.dateText(q, form, op, literal, &parameters) { return condition }
+            if column.readsDecimals, Self.isNumber(literal) { return Self.decimalReading(q, op, literal, &parameters) }
+            if case .decimal = literal { return Self.legacyNumber(q, op, literal, &parameters) }
             if literalIsNaN, literal.kind == .double {
                 // Legacy columns hold no NaN: every number is above it, none below or equal.
                 return op.isLess ? .never : .sql("typeof(\(q)) IN ('integer', 'real')")
@@ -167,6 +254,9 @@ struct SQLiteDialect: SQLDialect {
         case .typed(let kind) where kind.isRealLike:
             // NULL, then NaN (`<> 'NaN'` is 0), then every other number (1).
             return ["\(column.quoted) <> \(parameters.add(Self.nan))\(direction)", "\(column.quoted)\(direction)"]
+        case .typed(.decimal):
+            // By exact value, NaN first: SQLite would order the BLOBs of long decimals after every REAL.
+            return ["\(SQLiteConnection.decimalKeyFunction)(\(column.quoted))\(direction)"]
         case .typed(let kind) where !kind.isOrdered:
             return ["\(column.quoted) IS NOT NULL\(direction)"]
         case .typed:
@@ -174,6 +264,19 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             // By comparison class (NaN just below the other numbers), then within it.
             return ["\(MixedCodec.rank(column.quoted))\(direction)", "\(MixedCodec.sortKey(column.quoted))\(direction)"]
+        case .legacy where column.dateForm != nil:
+            // NULL, numbers, dates (ISO text, in date order), other text, blobs.
+            let q = column.quoted
+            return ["CASE typeof(\(q)) WHEN 'null' THEN 0 WHEN 'integer' THEN 1 WHEN 'real' THEN 1 WHEN 'text' THEN "
+                        + "(CASE WHEN \(Self.looksLikeDate(q)) THEN 2 ELSE 3 END) ELSE 4 END\(direction)",
+                    "\(q) COLLATE BINARY\(direction)"]
+        case .legacy where column.readsDecimals:
+            // NULL, numbers (as decimals, by key), text, other bytes.
+            let q = column.quoted
+            let key = "\(SQLiteConnection.decimalKeyFunction)(\(q))"
+            return ["CASE typeof(\(q)) WHEN 'null' THEN 0 WHEN 'text' THEN 2 WHEN 'blob' THEN "
+                        + "(CASE WHEN \(key) IS NULL THEN 3 ELSE 1 END) ELSE 1 END\(direction)",
+                    "CASE WHEN typeof(\(q)) = 'text' THEN \(q) ELSE coalesce(\(key), \(q)) END\(direction)"]
         case .legacy:
             return ["\(column.quoted)\(column.needsBinaryCollation ? " COLLATE BINARY" : "")\(direction)"]
         }

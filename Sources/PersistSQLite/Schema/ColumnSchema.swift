@@ -21,13 +21,31 @@ struct ColumnSchema: Sendable {
     let needsBinaryCollation: Bool
     /// Whether the column has a `DEFAULT` that an insert should leave in effect when the item lacks it.
     let hasDefault: Bool
+    /// Whether a legacy column reads its numbers as decimals: it is declared `NUMERIC(p,s)` or
+    /// `DECIMAL(p,s)` with a scale (see ``DecimalCodec``).
+    let readsDecimals: Bool
+    /// The text form of dates in a legacy column declared `DATE`, `DATETIME` or `TIMESTAMP` whose
+    /// kind `date` is recorded (see ``DateText``); `nil` for other columns.
+    let dateForm: DateText.Form?
 
-    init(name: String, storage: Storage, needsBinaryCollation: Bool = false, hasDefault: Bool = false) {
+    init(name: String, storage: Storage, needsBinaryCollation: Bool = false, hasDefault: Bool = false,
+         readsDecimals: Bool = false, dateForm: DateText.Form? = nil) {
+        self.dateForm = dateForm
         self.name = name
         self.quoted = SQLName.quoted(name)
         self.storage = storage
         self.needsBinaryCollation = needsBinaryCollation
         self.hasDefault = hasDefault
+        self.readsDecimals = readsDecimals
+    }
+
+    /// Whether `declaredType` is `NUMERIC(p,s)` or `DECIMAL(p,s)`: a decimal type with a scale.
+    static func declaresScale(_ declaredType: String) -> Bool {
+        let type = declaredType.uppercased().filter { !$0.isWhitespace }
+        guard type.hasPrefix("NUMERIC(") || type.hasPrefix("DECIMAL("), type.hasSuffix(")"),
+              let open = type.firstIndex(of: "(") else { return false }
+        let parts = type[type.index(after: open)..<type.index(before: type.endIndex)].split(separator: ",", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
     }
 
     /// The column's affinity (none for typed columns).

@@ -59,6 +59,13 @@ extension SchemaEditor {
         }
     }
 
+    /// Every declared index of `table` made over the column named `column`.
+    func indexes(over column: String, of table: TableSchema, in schema: DatabaseSchema) -> [DeclaredIndex] {
+        (schema.declaredIndexes[table.name] ?? []).filter { declared in
+            declared.attributes.contains(column) && schema.takenNames[SQLName.folded(declared.name)] != nil
+        }
+    }
+
     /// Drops the SQL index of a declaration, to be made again.
     func drop(_ declared: DeclaredIndex) throws {
         try connection.executeOnce("DROP INDEX IF EXISTS \(SQLName.quoted(declared.name))", operation: Self.indexing)

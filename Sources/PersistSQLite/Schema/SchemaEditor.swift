@@ -15,7 +15,8 @@ struct SchemaEditor {
     func createTable(_ itemType: String, columns: [ColumnSchema], deferKeyIndex: Bool = false,
                      in schema: inout DatabaseSchema) throws -> TableSchema {
         let key = DatabaseSchema.createdKeyColumn
-        let definitions = ([SQLName.quoted(key) + " NOT NULL"] + columns.map(\.quoted)).joined(separator: ", ")
+        let definitions = ([SQLName.quoted(key) + " NOT NULL"] + columns.map { Self.definition($0, strict: false) })
+            .joined(separator: ", ")
         try connection.executeOnce("CREATE TABLE \(SQLName.quoted(itemType)) (\(definitions))", operation: Self.creating)
         if schema.hasMetadataTable {
             // A row left by a dropped table of the same name must not tag the new table's keys.
@@ -73,14 +74,22 @@ struct SchemaEditor {
     /// Adds columns to an existing table.
     func addColumns(_ columns: [ColumnSchema], to table: TableSchema, in schema: inout DatabaseSchema) throws -> TableSchema {
         for column in columns {
-            // A STRICT table needs a declared type; ANY keeps values exactly as given.
-            let definition = table.isStrict ? column.quoted + " ANY" : column.quoted
+            let definition = Self.definition(column, strict: table.isStrict)
             try connection.executeOnce("ALTER TABLE \(table.quoted) ADD COLUMN \(definition)", operation: Self.creating)
         }
         try record(table.name, columns, in: &schema)
         let extended = table.adding(columns)
         schema.tables[table.name] = extended
         return extended
+    }
+
+    /// The definition of a column the store creates: no declared type, so that SQLite keeps each
+    /// value as bound, but `NUMERIC` for decimals, which legacy readers then read as numbers (see
+    /// ``DecimalCodec``). A STRICT table needs a declared type and allows no NUMERIC: `ANY` keeps
+    /// values exactly as given.
+    static func definition(_ column: ColumnSchema, strict: Bool) -> String {
+        if strict { return column.quoted + " ANY" }
+        return column.storage == .typed(.decimal) ? column.quoted + " NUMERIC" : column.quoted
     }
 
     /// Makes every connection, in this process or another, load the schema again: for a change of
@@ -90,6 +99,11 @@ struct SchemaEditor {
     func markSchemaChanged(operation: String) throws {
         let version = try connection.integer("PRAGMA schema_version", operation: operation)
         try connection.executeOnce("PRAGMA schema_version = \(version + 1)", operation: operation)
+    }
+
+    /// Records `kind` for declared columns of a recreated table (dates as ISO text, see ``DateText``).
+    func recordKind(_ kind: ColumnKind, of columns: [String], in table: String, schema: inout DatabaseSchema) throws {
+        try record(table, columns.map { ColumnSchema(name: $0, storage: .typed(kind)) }, in: &schema)
     }
 
     func record(_ table: String, _ columns: [ColumnSchema], in schema: inout DatabaseSchema) throws {

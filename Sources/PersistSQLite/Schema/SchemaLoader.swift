@@ -191,14 +191,20 @@ enum SchemaLoader {
             let affinity = ColumnAffinity(declaredType: column.declaredType, strict: strict)
             let needsBinaryCollation = column.collation.uppercased() != "BINARY"
             let storage: ColumnSchema.Storage
-            // A recorded kind counts only for a column as the store creates it: no affinity, BINARY.
-            if affinity == .none, !needsBinaryCollation, let kind = recorded[column.name] {
+            var readsDecimals = false
+            var dateForm: DateText.Form?
+            // A recorded kind counts only for a column as the store creates it: no affinity (NUMERIC
+            // for decimals), BINARY.
+            if !needsBinaryCollation, let kind = recorded[column.name],
+               affinity == .none || (affinity == .numeric && kind == .typed(.decimal)) {
                 storage = kind
             } else {
                 storage = .legacy(affinity)
+                readsDecimals = affinity == .numeric && ColumnSchema.declaresScale(column.declaredType)
+                if recorded[column.name] == .typed(.date) { dateForm = DateText.form(ofDeclaredType: column.declaredType) }
             }
             return ColumnSchema(name: column.name, storage: storage, needsBinaryCollation: needsBinaryCollation,
-                                hasDefault: column.hasDefault)
+                                hasDefault: column.hasDefault, readsDecimals: readsDecimals, dateForm: dateForm)
         }
         let hasTriggers = try connection.integer(
             "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?1)", [.text(name)],

@@ -17,9 +17,12 @@ import Persist
 /// | bytes | `06`, then the bytes |
 /// | array | `07`, then the binary value encoding |
 /// | object | `08`, then the binary value encoding |
+/// | decimal | `09`, then its ``DecimalText`` |
 ///
 /// Tags follow the rank of comparison classes (numbers sit at 3 and strings at 5 between them), so
-/// the rank of a value is its tag, or 0, 3 or 5 for NULL, numbers and TEXT.
+/// the rank of a value is its tag, or 0, 3 or 5 for NULL, numbers and TEXT; decimals are numbers,
+/// at 3. Numbers sort by their ``NumberKey`` (`persist_number_order`: reals by their exact value),
+/// so decimals fall among the integers and doubles.
 enum MixedCodec {
     static let boolTag: UInt8 = 0x01
     static let nanTag: UInt8 = 0x02
@@ -27,7 +30,7 @@ enum MixedCodec {
     static let bytesTag: UInt8 = 0x06
     static let arrayTag: UInt8 = 0x07
     static let objectTag: UInt8 = 0x08
-    /// An exact decimal, after every other kind: its ``DecimalText``.
+    /// An exact decimal: its ``DecimalText``. Decimals rank with the other numbers (3).
     static let decimalTag: UInt8 = 0x09
 
     /// The length of a date's comparable prefix: the tag and the order key.
@@ -140,15 +143,22 @@ enum MixedCodec {
     }
 
     /// The rank of the column's value for sorting: 0 NULL, 1 bool, 2 NaN, 3 other numbers, 4 date,
-    /// 5 string, 6 bytes, 7 array, 8 object.
+    /// 5 string, 6 bytes, 7 array, 8 object; decimals are numbers (3, NaN 2).
     static func rank(_ column: String) -> String {
         "CASE typeof(\(column)) WHEN 'null' THEN 0 WHEN 'integer' THEN 3 WHEN 'real' THEN 3 WHEN 'text' THEN 5 "
-            + "ELSE unicode(CAST(substr(\(column), 1, 1) AS TEXT)) END"
+            + "WHEN 'blob' THEN CASE substr(\(column), 1, 1) WHEN x'\(hex(decimalTag))' "
+            + "THEN CASE \(column) WHEN x'\(hex(decimalTag))4E614E' THEN 2 ELSE 3 END "
+            + "ELSE unicode(CAST(substr(\(column), 1, 1) AS TEXT)) END END"
     }
 
-    /// The column's value for sorting within its rank: dates by their order key, arrays and objects tied.
+    /// The column's value for sorting within its rank: numbers (decimals too) by their number key,
+    /// dates by their order key, arrays and objects tied.
     static func sortKey(_ column: String) -> String {
-        "CASE WHEN typeof(\(column)) <> 'blob' THEN \(column) WHEN \(column) >= x'\(hex(arrayTag))' THEN NULL "
+        "CASE WHEN typeof(\(column)) IN ('integer', 'real') OR \(hasTag(column, decimalTag)) "
+            + "OR \(column) = x'\(hex(nanTag))' "
+            + "THEN \(SQLiteConnection.numberOrderFunction)(\(column)) "
+            + "WHEN typeof(\(column)) <> 'blob' THEN \(column) "
+            + "WHEN \(column) >= x'\(hex(arrayTag))' AND \(column) < x'\(hex(decimalTag))' THEN NULL "
             + "WHEN \(column) >= x'\(hex(dateTag))' AND \(column) < x'\(hex(dateTag + 1))' "
             + "THEN substr(\(column), 1, \(dateKeyLength)) ELSE \(column) END"
     }

@@ -70,6 +70,12 @@ struct RowDecoder {
                 throw corrupt(table.columns[offset], id(), "a BLOB that is no tagged value")
             }
             return value
+        case .legacy where table.columns[offset].dateForm != nil && storage == .text:
+            let value = try native(column, offset, id())
+            if case .string(let text) = value, let date = DateText.date(text) { return .date(date) }
+            return value
+        case .legacy where table.columns[offset].readsDecimals:
+            return try decimalReading(column, offset, id())
         case .legacy:
             return try native(column, offset, id())
         }
@@ -90,6 +96,21 @@ struct RowDecoder {
             return .date(Date(timeIntervalSinceReferenceDate: .nan))
         case (.string, .text):
             return try native(column, offset, id())
+        case (.decimal, .integer):
+            return .decimal(Decimal(column.int64))
+        case (.decimal, .real):
+            guard let decimal = DecimalCodec.decimal(ofReal: column.double) else {
+                throw corrupt(table.columns[offset], id(), "the REAL \(column.double), which no decimal is")
+            }
+            return .decimal(decimal)
+        case (.decimal, .text) where column.textEquals("NaN"):
+            return .decimal(.nan)
+        case (.decimal, .blob), (.decimal, .text):
+            let bytes = column.storage == .blob ? column.blob : Array((column.text ?? "").utf8)
+            guard let decimal = String(validating: bytes, as: UTF8.self).flatMap(DecimalText.parse) else {
+                throw corrupt(table.columns[offset], id(), "digits that are no exact decimal")
+            }
+            return .decimal(decimal)
         case (.bytes, .blob):
             return .bytes(column.blob)
         case (.array, .blob), (.object, .blob):
@@ -105,6 +126,19 @@ struct RowDecoder {
             return decoded
         default:
             throw corrupt(table.columns[offset], id(), "a value of storage class \(storage)")
+        }
+    }
+
+    /// A value of a legacy `NUMERIC(p,s)` column: its numbers (and the digits Persist wrote as a
+    /// BLOB) as decimals, a REAL as the number its 15-digit text spells; text and other bytes as they are.
+    private func decimalReading(_ column: SQLiteColumn, _ offset: Int, _ id: ItemID) throws -> Value {
+        switch column.storage {
+        case .integer: return .decimal(Decimal(column.int64))
+        case .real: return DecimalCodec.decimal(ofReal: column.double).map(Value.decimal) ?? .double(column.double)
+        case .blob:
+            let blob = column.blob
+            return String(validating: blob, as: UTF8.self).flatMap(DecimalText.parse).map(Value.decimal) ?? .bytes(blob)
+        case .text: return try native(column, offset, id)
         }
     }
 

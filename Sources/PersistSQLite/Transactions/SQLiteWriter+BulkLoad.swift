@@ -188,8 +188,12 @@ struct BulkPlan {
         var used = Set<Int>()
         for name in names.names {
             guard let index = table.columnIndex[name] else { return nil }
-            switch table.columns[index].storage {
+            let column = table.columns[index]
+            switch column.storage {
             case .typed(let kind): slots.append(.typed(kind))
+            case .legacy where column.readsDecimals || column.dateForm != nil:
+                // Values are read by the column's form (decimals, ISO dates): the general path binds them.
+                return nil
             case .legacy(let affinity): slots.append(.legacy(affinity))
             case .mixed: return nil
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Persist
 import PersistSQL
 
@@ -120,6 +121,10 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             try insert(item)
             return
         } catch let error as DataStoreError where error.code == .typeMismatch {
+            if try holdDates(item) {
+                try insertRecreated(item)
+                return
+            }
             var misfits = try misfittingColumns(item)
             if let key = recreation.tables[item.itemType]?.key, try keyMisfits(item, key) {
                 misfits.insert((key.name, item.id.value), at: 0)
@@ -130,13 +135,38 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try insert(item)
     }
 
+    /// Makes the columns declared for dates (`DATE`, `DATETIME`, `TIMESTAMP`) that meet their first
+    /// date hold dates as ISO text, recording their kind, so that the text reads back as the
+    /// dates it spells; a column already holding text (an ORM's strings) keeps it as strings.
+    /// Returns whether a column changed.
+    private func holdDates(_ item: Item) throws -> Bool {
+        guard let table = schema.tables[item.itemType] else { return false }
+        var columns: [String] = []
+        for (name, value) in item.attributes where value.kind == .date {
+            guard let index = table.columnIndex[name], case .legacy = table.columns[index].storage,
+                  table.columns[index].dateForm == nil,
+                  DateText.form(ofDeclaredType: recreation.declaredType(of: name, in: item.itemType)) != nil else { continue }
+            let quoted = SQLName.quoted(name)
+            let holdsText = try connection.integer(
+                "SELECT EXISTS (SELECT 1 FROM \(table.quoted) WHERE typeof(\(quoted)) = 'text')", operation: Self.recreating)
+            if holdsText == 0 { columns.append(name) }
+        }
+        guard !columns.isEmpty else { return false }
+        try editor.recordKind(.date, of: columns.sorted(by: ByteOrder.precedes), in: item.itemType, schema: &schema)
+        try editor.markSchemaChanged(operation: Self.recreating)
+        try reloadTable(item.itemType)
+        return true
+    }
+
     /// The attributes of `item` whose columns cannot keep them as given.
     private func misfittingColumns(_ item: Item) throws -> [(String, Value)] {
         guard let table = schema.tables[item.itemType] else { return [] }
         var misfits: [(String, Value)] = []
         for (name, value) in item.attributes.sorted(by: { ByteOrder.precedes($0.key, $1.key) }) {
             guard let index = table.columnIndex[name], case .legacy(let affinity) = table.columns[index].storage else { continue }
-            guard let binding = ValueCodec.legacyBinding(value) else {
+            // A column that reads decimals gives an integer or a double back as a decimal.
+            let readsAsDecimal = table.columns[index].readsDecimals && (value.kind == .int || value.kind == .double)
+            guard !readsAsDecimal, let binding = ValueCodec.legacyBinding(value, for: table.columns[index]) else {
                 misfits.append((name, value))
                 continue
             }
@@ -177,7 +207,19 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try connection.execute("INSERT INTO \(table) (v) VALUES (?1)", [binding], operation: Self.recreating)
         let stored: Value? = try connection.withStatement("SELECT v FROM \(table)") { statement in
             guard try statement.step(Self.recreating), let column = statement.column(0) else { return nil }
-            // A value given as a string reads back as one (invalid UTF-8 is never given).
+            // A value given as a string reads back as one (invalid UTF-8 is never given); a decimal
+            // as the decimal its form spells.
+            if case .date = value, column.storage == .text {
+                return column.text.flatMap(DateText.date).map(Value.date)
+            }
+            if case .decimal = value {
+                switch column.storage {
+                case .integer: return .decimal(Decimal(column.int64))
+                case .real: return DecimalCodec.decimal(ofReal: column.double).map(Value.decimal)
+                case .blob: return String(validating: column.blob, as: UTF8.self).flatMap(DecimalText.parse).map(Value.decimal)
+                case .text: return column.native
+                }
+            }
             return column.native
         }
         try connection.executeOnce("DELETE FROM \(table)", operation: Self.recreating)
@@ -191,6 +233,17 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     private func fallBack(_ itemType: String, column: String, for value: Value) throws {
         guard var description = recreation.tables[itemType] else { return }
         let declared = recreation.declaredType(of: column, in: itemType)
+        if let table = schema.tables[itemType], let index = table.columnIndex[column], table.columns[index].dateForm != nil {
+            // Its values are ISO text only its recorded kind reads as dates: the column is made
+            // again without a type, each value rewritten with its kind.
+            _ = try editor.widenToMixed(columnAt: index, of: table, in: &schema, path: path)
+            recreation.remember(description.replacingTypes(of: [column], with: Self.fallbackType))
+            let fallbackType = "none, tagged with each value's kind"
+            recreation.noteFallback(itemType, column: column, declaredType: declared, to: fallbackType, example: Self.brief(value))
+            noteSchemaChange("column \(String(reflecting: column)) of recreated table \(String(reflecting: itemType)) "
+                + "fell back from \(declared) to \(fallbackType) to keep \(Self.brief(value))")
+            return
+        }
         if !declared.isEmpty {
             description = description.replacingTypes(of: [column], with: Self.fallbackType)
             let old = "\(itemType) persist_rebuild"

@@ -342,7 +342,24 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
         case .mixed:
             return MixedCodec.binding(value)
         case .legacy:
-            guard let binding = ValueCodec.legacyBinding(value) else {
+            if column.readsDecimals, value.kind == .int || value.kind == .double {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
+                        + "database at \(path) is declared with a scale (NUMERIC(p,s)) and reads its numbers as decimals, "
+                        + "so \(item.reference) cannot store \(Self.brief(value)) in it as given; store it as a decimal",
+                    path: path, items: [item.reference])
+            }
+            if column.dateForm != nil, value.kind == .date || value.kind == .string,
+               ValueCodec.legacyBinding(value, for: column) == nil {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
+                        + "database at \(path) holds dates as ISO-8601 text, which cannot give back \(Self.brief(value)) "
+                        + "as given (\(item.reference)); store it under another attribute name",
+                    path: path, items: [item.reference])
+            }
+            guard let binding = ValueCodec.legacyBinding(value, for: column) else {
                 throw DataStoreError(
                     .typeMismatch,
                     "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the "

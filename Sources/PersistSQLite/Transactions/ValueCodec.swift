@@ -5,7 +5,8 @@ import Persist
 ///
 /// Created columns have no affinity, so SQLite keeps each value exactly as bound: booleans as
 /// INTEGER 0 and 1, integers as INTEGER, doubles as REAL, strings as TEXT, bytes as BLOB, dates as
-/// REAL seconds since 2001-01-01, arrays and objects as BLOBs in the binary value encoding. SQLite
+/// REAL seconds since 2001-01-01, arrays and objects as BLOBs in the binary value encoding, decimals
+/// as ``DecimalCodec`` says (in a column declared `NUMERIC`). SQLite
 /// turns a bound NaN into NULL, so a NaN double or date is stored as the TEXT `'NaN'`.
 enum ValueCodec {
     /// The text standing for NaN in number and date columns.
@@ -18,7 +19,7 @@ enum ValueCodec {
         case .bool(let bool): .int(bool ? 1 : 0)
         case .int(let int): .int(int)
         case .double(let double): real(double)
-        case .decimal(let decimal): .text(DecimalText.text(decimal))
+        case .decimal(let decimal): DecimalCodec.binding(decimal)
         case .string(let string): .text(string)
         case .bytes(let bytes): .blob(bytes)
         case .date(let date): real(date.timeIntervalSinceReferenceDate)
@@ -42,6 +43,25 @@ enum ValueCodec {
         case .bytes(let bytes): .blob(bytes)
         case .bool, .date, .array, .object, .decimal: nil
         }
+    }
+
+    /// The binding for `value` in a legacy column that reads decimals (`NUMERIC(p,s)`): a decimal
+    /// as ``DecimalCodec`` stores it (not NaN, which the column cannot give back), else as in any
+    /// legacy column.
+    static func legacyBinding(_ value: Value, readsDecimals: Bool) -> SQLBinding? {
+        if readsDecimals, case .decimal(let decimal) = value { return decimal.isNaN ? nil : DecimalCodec.binding(decimal) }
+        return legacyBinding(value)
+    }
+
+    /// The binding for `value` in a legacy column: decimals in a `NUMERIC(p,s)` column, dates as
+    /// ISO text in a column of a date form (see ``DateText``), else as in any legacy column.
+    static func legacyBinding(_ value: Value, for column: ColumnSchema) -> SQLBinding? {
+        if let form = column.dateForm {
+            if case .date(let date) = value { return DateText.text(date, form).map(SQLBinding.text) }
+            // A string that spells a date would read back as one.
+            if case .string(let text) = value, DateText.date(text) != nil { return nil }
+        }
+        return legacyBinding(value, readsDecimals: column.readsDecimals)
     }
 
     /// The storage class SQLite receives for a binding.

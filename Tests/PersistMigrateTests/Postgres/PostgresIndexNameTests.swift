@@ -30,7 +30,9 @@ struct PostgresIndexNameTests {
         #expect(run.status == 0, "\(run.stderr)")
         let copy = try RawDatabase(directory.path("copy.sqlite"))
         defer { copy.close() }
-        #expect(try copy.rows("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' ORDER BY name") == [
+        // Keys declared int4 (PostgreSQL's integer) have SQLite's own indexes, not counted here.
+        #expect(try copy.rows("SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' "
+                              + "AND name NOT LIKE 'sqlite_autoindex_%' ORDER BY name") == [
             [.text("T_a"), .text("t")], [.text("index_sqlite_x"), .text("u")], [.text("t_a_2"), .text("u")],
             [.text("v_2"), .text("V")],
         ])

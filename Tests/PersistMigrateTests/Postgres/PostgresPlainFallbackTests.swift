@@ -40,7 +40,7 @@ struct PostgresPlainFallbackTests {
         try source(in: directory, "")
         let output = try Tool.run(["app.sqlite", pg.url, "--progress", "never"], in: directory.url)
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout.contains("fallback: t.created declared numeric is now text, to keep the string "
+        #expect(output.stdout.contains("fallback: t.created declared timestamp is now text, to keep the string "
                                        + "\"2024-01-02 03:04:05.123456\" (no value lost)"), "\(output.stdout)")
         #expect(output.stdout.contains("fallback: t.data declared bigint is now bytea, to keep"), "\(output.stdout)")
         #expect(try pg.sql("SELECT string_agg(column_name || ' ' || data_type || ' ' || is_nullable, ', ' "

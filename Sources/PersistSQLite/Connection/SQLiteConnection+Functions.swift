@@ -1,0 +1,106 @@
+internal import CSQLite
+import Foundation
+import Persist
+
+/// The SQL functions Persist registers on each of its connections: deterministic order keys
+/// (see ``NumberKey``) for comparing and sorting decimals exactly with other numbers.
+///
+/// - `persist_decimal_key(v)`: the key of a value of a decimal column (see ``DecimalCodec``):
+///   INTEGER exactly, REAL as its 15-digit text, TEXT or BLOB as the digits they spell; NULL for
+///   anything else.
+/// - `persist_number_key(v)`: the key of a value of a number or mixed column: INTEGER exactly,
+///   REAL as its shortest text, the NaN marker (TEXT `NaN` or the mixed BLOB `02`) as NaN, a
+///   mixed decimal BLOB as its digits; NULL for anything else.
+/// - `persist_number_order(v)`: as `persist_number_key`, but a REAL by its exact value, so that a
+///   mixed column sorts reals among integers exactly.
+///
+/// Only Persist's connections know them: the `sqlite3` shell reads the values, not the keys.
+extension SQLiteConnection {
+    static let decimalKeyFunction = "persist_decimal_key"
+    static let numberKeyFunction = "persist_number_key"
+    static let numberOrderFunction = "persist_number_order"
+
+    /// Registers the functions on `handle`; a failure is an engine error naming the function.
+    static func registerFunctions(_ handle: OpaquePointer, path: String) throws {
+        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        for name in [decimalKeyFunction, numberKeyFunction, numberOrderFunction] {
+            let result = switch name {
+            case decimalKeyFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistDecimalKey, nil, nil, nil)
+            case numberKeyFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistNumberKey, nil, nil, nil)
+            default: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistNumberOrder, nil, nil, nil)
+            }
+            guard result == SQLITE_OK else {
+                throw DataStoreError(
+                    .io, "SQLite refused to register the function \(name) on the database at \(path): "
+                        + String(cString: sqlite3_errstr(result)),
+                    path: path, engineCode: Int(result), engineMessage: String(cString: sqlite3_errstr(result)))
+            }
+        }
+    }
+}
+
+private func persistDecimalKey(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let value = arguments?[0] else { return sqlite3_result_null(context) }
+    let key: [UInt8]?
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: key = NumberKey.key(text: String(sqlite3_value_int64(value)))
+    case SQLITE_FLOAT:
+        let double = sqlite3_value_double(value)
+        key = double.isFinite ? NumberKey.key(text: DecimalCodec.fifteenDigits(double)) : NumberKey.key(double)
+    case SQLITE_TEXT, SQLITE_BLOB: key = digitsKey(value, from: 0)
+    default: key = nil
+    }
+    setResult(context, key)
+}
+
+private func persistNumberKey(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    numberKey(context, arguments, exact: false)
+}
+
+private func persistNumberOrder(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    numberKey(context, arguments, exact: true)
+}
+
+private func numberKey(_ context: OpaquePointer?, _ arguments: UnsafeMutablePointer<OpaquePointer?>?, exact: Bool) {
+    guard let value = arguments?[0] else { return sqlite3_result_null(context) }
+    let key: [UInt8]?
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: key = NumberKey.key(text: String(sqlite3_value_int64(value)))
+    case SQLITE_FLOAT:
+        let double = sqlite3_value_double(value)
+        key = exact ? NumberKey.exactKey(double) : NumberKey.key(double)
+    case SQLITE_TEXT:
+        key = bytes(value) == Array(ValueCodec.nanMarker.utf8) ? NumberKey.nan : nil
+    case SQLITE_BLOB:
+        let blob = bytes(value)
+        if blob == [MixedCodec.nanTag] {
+            key = NumberKey.nan
+        } else if blob.first == MixedCodec.decimalTag {
+            key = digitsKey(value, from: 1)
+        } else {
+            key = nil
+        }
+    default: key = nil
+    }
+    setResult(context, key)
+}
+
+/// The key of the number the value's bytes from `start` on spell.
+private func digitsKey(_ value: OpaquePointer, from start: Int) -> [UInt8]? {
+    let all = bytes(value)
+    guard start <= all.count, let text = String(validating: all[start...], as: UTF8.self) else { return nil }
+    return NumberKey.key(text: text)
+}
+
+private func bytes(_ value: OpaquePointer) -> [UInt8] {
+    let count = Int(sqlite3_value_bytes(value))
+    guard count > 0, let pointer = sqlite3_value_blob(value) else { return [] }
+    return [UInt8](UnsafeRawBufferPointer(start: pointer, count: count))
+}
+
+private func setResult(_ context: OpaquePointer?, _ key: [UInt8]?) {
+    guard let key else { return sqlite3_result_null(context) }
+    key.withUnsafeBytes { buffer in
+        sqlite3_result_blob64(context, buffer.baseAddress, UInt64(buffer.count), persist_sqlite_transient())
+    }
+}
