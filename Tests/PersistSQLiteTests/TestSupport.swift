@@ -41,13 +41,13 @@ func quietOptions(_ configure: (inout SQLiteDataStore.Options) -> Void = { _ in 
 extension StoreFactory {
     /// SQLite stores on a file in the test's directory.
     static let sqliteFile = StoreFactory(name: "SQLiteDataStore (file)",
-                                         capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes, .compositeIdentifiers]) { directory in
+                                         capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes, .compositeIdentifiers, .exactDecimals]) { directory in
         SQLiteDataStore(path: directory.appendingPathComponent("store.sqlite").path, options: quietOptions())
     }
 
     /// SQLite stores on private scratch databases.
     static let sqliteInMemory = StoreFactory(name: "SQLiteDataStore.inMemory()",
-                                             capabilities: [.readsDoNotBlockWrites, .compositeIdentifiers]) { _ in
+                                             capabilities: [.readsDoNotBlockWrites, .compositeIdentifiers, .exactDecimals]) { _ in
         SQLiteDataStore.inMemory(options: quietOptions())
     }
 }
