@@ -13,18 +13,23 @@ import Persist
 ///   mixed decimal BLOB as its digits; NULL for anything else.
 /// - `persist_number_order(v)`: as `persist_number_key`, but a REAL by its exact value, so that a
 ///   mixed column sorts reals among integers exactly.
+/// - `persist_decimal_number(v)`: a mixed column's decimal BLOB as the INTEGER or REAL equal to it
+///   (the NaN BLOB `02` for NaN), so that a unique index over the column finds them equal; the
+///   BLOB itself when no integer or double equals it, and any other value as it is.
 ///
 /// Only Persist's connections know them: the `sqlite3` shell reads the values, not the keys.
 extension SQLiteConnection {
     static let decimalKeyFunction = "persist_decimal_key"
     static let numberKeyFunction = "persist_number_key"
     static let numberOrderFunction = "persist_number_order"
+    static let decimalNumberFunction = "persist_decimal_number"
 
     /// Registers the functions on `handle`; a failure is an engine error naming the function.
     static func registerFunctions(_ handle: OpaquePointer, path: String) throws {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        for name in [decimalKeyFunction, numberKeyFunction, numberOrderFunction] {
+        for name in [decimalKeyFunction, numberKeyFunction, numberOrderFunction, decimalNumberFunction] {
             let result = switch name {
+            case decimalNumberFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistDecimalNumber, nil, nil, nil)
             case decimalKeyFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistDecimalKey, nil, nil, nil)
             case numberKeyFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistNumberKey, nil, nil, nil)
             default: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistNumberOrder, nil, nil, nil)
@@ -76,13 +81,42 @@ private func numberKey(_ context: OpaquePointer?, _ arguments: UnsafeMutablePoin
         if blob == [MixedCodec.nanTag] {
             key = NumberKey.nan
         } else if blob.first == MixedCodec.decimalTag {
-            key = digitsKey(value, from: 1)
+            key = exact ? exactDecimalKey(blob[1...]) : digitsKey(value, from: 1)
         } else {
             key = nil
         }
     default: key = nil
     }
     setResult(context, key)
+}
+
+private func persistDecimalNumber(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let value = arguments?[0] else { return sqlite3_result_null(context) }
+    let blob = sqlite3_value_type(value) == SQLITE_BLOB ? bytes(value) : []
+    guard blob.first == MixedCodec.decimalTag, let text = String(validating: blob[1...], as: UTF8.self),
+          let decimal = DecimalText.parse(text) else {
+        return sqlite3_result_value(context, value)
+    }
+    if decimal.isNaN {
+        return setResult(context, [MixedCodec.nanTag])
+    }
+    if let integer = Int64(text) { return sqlite3_result_int64(context, integer) }
+    if let double = Double(text), double.isFinite, DecimalText.decimal(nearest: double) == decimal {
+        return sqlite3_result_double(context, double)
+    }
+    sqlite3_result_value(context, value)
+}
+
+/// The key of a decimal among reals keyed by their exact values: a decimal that is a double's
+/// shortest text takes that double's key, since the two are equal (see `ValueSemantics`); any
+/// other decimal keys by its digits.
+private func exactDecimalKey(_ digits: ArraySlice<UInt8>) -> [UInt8]? {
+    guard let text = String(validating: digits, as: UTF8.self) else { return nil }
+    if let decimal = DecimalText.parse(text), let double = Double(text), double.isFinite,
+       DecimalText.decimal(nearest: double) == decimal {
+        return NumberKey.exactKey(double)
+    }
+    return NumberKey.key(text: text)
 }
 
 /// The key of the number the value's bytes from `start` on spell.

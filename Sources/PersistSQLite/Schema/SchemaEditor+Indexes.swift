@@ -44,11 +44,16 @@ extension SchemaEditor {
 
     /// A mixed column's values as a unique index compares them: a date by its tag and order key
     /// alone (the bits after them tell -0.0 from 0.0, and one NaN from another, which are equal to
-    /// predicates); every other value as it is stored, which is already as predicates compare it.
+    /// predicates); a decimal as the integer or double equal to it, if any
+    /// (`persist_decimal_number`, so only Persist's connections write to such a table); every other
+    /// value as it is stored, which is already as predicates compare it.
     static func comparableForm(_ column: String) -> String {
-        let tag = String(MixedCodec.dateTag, radix: 16)
-        return "(CASE WHEN typeof(\(column)) = 'blob' AND substr(\(column), 1, 1) = x'\(tag.count == 1 ? "0" + tag : tag)' "
-            + "THEN substr(\(column), 1, \(MixedCodec.dateKeyLength)) ELSE \(column) END)"
+        let dateTag = MixedCodec.hex(MixedCodec.dateTag)
+        let decimalTag = MixedCodec.hex(MixedCodec.decimalTag)
+        return "(CASE WHEN typeof(\(column)) <> 'blob' THEN \(column) "
+            + "WHEN substr(\(column), 1, 1) = x'\(dateTag)' THEN substr(\(column), 1, \(MixedCodec.dateKeyLength)) "
+            + "WHEN substr(\(column), 1, 1) = x'\(decimalTag)' THEN \(SQLiteConnection.decimalNumberFunction)(\(column)) "
+            + "ELSE \(column) END)"
     }
 
     /// The declared unique indexes of `table` made over the column named `column`: made again by
