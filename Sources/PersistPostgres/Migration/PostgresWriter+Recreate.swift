@@ -243,7 +243,8 @@ extension PostgresWriter: SchemaRecreatingWriter {
         for (name, value) in zip(row.names.names, row.values) {
             guard let index = current.columnIndex[name] else { continue }
             let column = current.columns[index]
-            guard column.type.encode(value, persistDateOID: dateOID) == nil else { continue }
+            guard column.type.encode(value, persistDateOID: dateOID) == nil || !column.type.readsBackKind(of: value)
+            else { continue }
             guard column.type != .mixed else { return false }
             if let plain = try plainFallback(for: value, columnAt: index, of: current) {
                 current = plain.table
@@ -277,7 +278,8 @@ extension PostgresWriter: SchemaRecreatingWriter {
     }
 
     /// The plain type a column takes to keep `value` while it holds nothing else: a string (without
-    /// NUL, which `text` cannot hold) makes it `text`, bytes make it `bytea`. So a column that SQLite
+    /// NUL, which `text` cannot hold) makes it `text`, bytes make it `bytea`, an integer `bigint` and
+    /// a double `double precision` (a `numeric` column would give them back as decimals). So a column that SQLite
     /// declared `datetime` (numeric in PostgreSQL) and that holds only text, as ORMs write dates,
     /// becomes a `text` column that SQL reads as text, not the tagged encoding. `nil` when the
     /// column already holds a value (which the plain type might not keep) or no plain type fits.
@@ -288,6 +290,8 @@ extension PostgresWriter: SchemaRecreatingWriter {
         switch value {
         case .string(let string) where !string.utf8.contains(0): type = "text"
         case .bytes: type = "bytea"
+        case .int: type = "bigint"
+        case .double: type = "double precision"
         default: return nil
         }
         let column = table.columns[index]

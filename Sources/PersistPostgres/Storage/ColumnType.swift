@@ -101,6 +101,15 @@ indirect enum ColumnType: Hashable, Sendable {
         }
     }
 
+    /// Whether a value the column keeps reads back as the same kind: not an integer or a double
+    /// in a `numeric` column, which reads back as the equal decimal.
+    func readsBackKind(of value: Value) -> Bool {
+        switch (self, value) {
+        case (.numeric, .int), (.numeric, .double): false
+        default: true
+        }
+    }
+
     /// The range of integers an integer column holds.
     var integerRange: ClosedRange<Int64>? {
         switch self {

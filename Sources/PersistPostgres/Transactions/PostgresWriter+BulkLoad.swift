@@ -40,13 +40,14 @@ extension PostgresWriter: BulkLoadWriter {
             if var table = schema.tables[row.itemType], table.writes == .direct || isRecreated(table),
                let key = try key(of: row, in: &table) {
                 if placement?.names !== row.names || placement?.table !== table { placement = self.placement(of: row, in: table) }
-                if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }
-                if isRecreated(table) {
+                let recreated = isRecreated(table)
+                if let placement, try copy(row, key: key, placement, dateOID: dateOID, keepingKinds: recreated) { continue }
+                if recreated {
                     try endBulkCopy()
                     if try fallBack(for: row, in: table), let widened = schema.tables[row.itemType] {
                         table = widened
                         placement = self.placement(of: row, in: table)
-                        if let placement, try copy(row, key: key, placement, dateOID: dateOID) { continue }
+                        if let placement, try copy(row, key: key, placement, dateOID: dateOID, keepingKinds: true) { continue }
                     }
                 }
             }
@@ -75,7 +76,10 @@ extension PostgresWriter: BulkLoadWriter {
 
     /// Appends `row` to the COPY into its table: the key, then every column in table order;
     /// `false`, appending nothing, when a value has no column or does not fit its column as it is.
-    private func copy(_ row: ItemRow, key: PGValue, _ placement: Placement, dateOID: UInt32) throws -> Bool {
+    /// Appends `row` to the COPY; `false`, appending nothing, when a column cannot keep one of its
+    /// values, or (`keepingKinds`, for a recreated table, whose copy is verified) would read it back
+    /// as another kind (an integer or double in a `numeric` column reads back as a decimal).
+    private func copy(_ row: ItemRow, key: PGValue, _ placement: Placement, dateOID: UInt32, keepingKinds: Bool) throws -> Bool {
         guard placement.isComplete else { return false }
         let session = transaction.session
         let stream = try failingTransaction { try session.copyStream(into: placement.table) }
@@ -93,6 +97,9 @@ extension PostgresWriter: BulkLoadWriter {
             for (index, position) in placement.positions.enumerated() {
                 if position < 0 {
                     stream.encoder.appendNull()
+                } else if keepingKinds && !columns[index].type.readsBackKind(of: row.values[position]) {
+                    stream.encoder.truncate(to: mark)
+                    return false
                 } else if try !columns[index].type.appendCopyField(row.values[position], to: &stream.encoder,
                                                                    persistDateOID: dateOID) {
                     stream.encoder.truncate(to: mark)
