@@ -95,9 +95,16 @@ package enum SQLTypeMapping {
 
     /// The declared type a column of `declaredType` in `source` gets in `target`. Between engines
     /// of one kind the type is kept as written, so SQLite → SQLite keeps `STRING` and
-    /// `VARCHAR(20)` exactly.
-    package static func translate(_ declaredType: String, from source: SQLDialectName, to target: SQLDialectName) -> String {
+    /// `VARCHAR(20)` exactly. A type named in `enumTypes` (an enum of PostgreSQL, or an array of
+    /// one) is kept as written both ways, so that an enum column that went to SQLite comes back
+    /// as the enum.
+    package static func translate(_ declaredType: String, from source: SQLDialectName, to target: SQLDialectName,
+                                  enumTypes: Set<String> = []) -> String {
         if source == target { return declaredType }
+        if !enumTypes.isEmpty {
+            let base = declaredType.hasSuffix("[]") ? String(declaredType.dropLast(2)) : declaredType
+            if enumTypes.contains(base) { return declaredType }
+        }
         switch (source, target) {
         case (.sqlite, .postgresql): return sqliteToPostgres(declaredType)
         default: return postgresToSQLite(declaredType)

@@ -16,6 +16,10 @@ import Persist
 /// - `persist_decimal_number(v)`: a mixed column's decimal BLOB as the INTEGER or REAL equal to it
 ///   (the NaN BLOB `02` for NaN), so that a unique index over the column finds them equal; the
 ///   BLOB itself when no integer or double equals it, and any other value as it is.
+/// - `persist_json_value(v)`: the value of a column that holds JSON text (see ``JSONText``) in
+///   the encoding of a mixed column (see ``MixedCodec``): text as the value its JSON spells (or as
+///   itself when it is no JSON), a BLOB as tagged bytes, numbers as they are; so that requests on
+///   such a column compare and sort its values as on a mixed column.
 ///
 /// Only Persist's connections know them: the `sqlite3` shell reads the values, not the keys.
 extension SQLiteConnection {
@@ -23,13 +27,15 @@ extension SQLiteConnection {
     static let numberKeyFunction = "persist_number_key"
     static let numberOrderFunction = "persist_number_order"
     static let decimalNumberFunction = "persist_decimal_number"
+    static let jsonValueFunction = "persist_json_value"
 
     /// Registers the functions on `handle`; a failure is an engine error naming the function.
     static func registerFunctions(_ handle: OpaquePointer, path: String) throws {
         let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
-        for name in [decimalKeyFunction, numberKeyFunction, numberOrderFunction, decimalNumberFunction] {
+        for name in [decimalKeyFunction, numberKeyFunction, numberOrderFunction, decimalNumberFunction, jsonValueFunction] {
             let result = switch name {
             case decimalNumberFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistDecimalNumber, nil, nil, nil)
+            case jsonValueFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistJSONValue, nil, nil, nil)
             case decimalKeyFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistDecimalKey, nil, nil, nil)
             case numberKeyFunction: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistNumberKey, nil, nil, nil)
             default: sqlite3_create_function_v2(handle, name, 1, flags, nil, persistNumberOrder, nil, nil, nil)
@@ -136,5 +142,33 @@ private func setResult(_ context: OpaquePointer?, _ key: [UInt8]?) {
     guard let key else { return sqlite3_result_null(context) }
     key.withUnsafeBytes { buffer in
         sqlite3_result_blob64(context, buffer.baseAddress, UInt64(buffer.count), persist_sqlite_transient())
+    }
+}
+
+private func persistJSONValue(_ context: OpaquePointer?, _ count: Int32, _ arguments: UnsafeMutablePointer<OpaquePointer?>?) {
+    guard let value = arguments?[0] else { return sqlite3_result_null(context) }
+    let binding: SQLBinding
+    switch sqlite3_value_type(value) {
+    case SQLITE_INTEGER: binding = .int(sqlite3_value_int64(value))
+    case SQLITE_FLOAT: binding = .double(sqlite3_value_double(value))
+    case SQLITE_TEXT: binding = MixedCodec.binding(JSONText.value(ofText: String(decoding: bytes(value), as: UTF8.self)))
+    case SQLITE_BLOB: binding = MixedCodec.binding(.bytes(bytes(value)))
+    default: return sqlite3_result_null(context)
+    }
+    switch binding {
+    case .int(let int): sqlite3_result_int64(context, int)
+    case .double(let double): sqlite3_result_double(context, double)
+    case .text(let text) where text.utf8.isEmpty:
+        // A non-null pointer, or SQLite would give NULL instead of the empty string.
+        sqlite3_result_text64(context, "", 0, persist_sqlite_transient(), UInt8(SQLITE_UTF8))
+    case .text(var text):
+        text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { characters in
+                sqlite3_result_text64(context, characters.baseAddress, UInt64(characters.count),
+                                      persist_sqlite_transient(), UInt8(SQLITE_UTF8))
+            }
+        }
+    case .blob(let blob): setResult(context, blob)
+    default: sqlite3_result_null(context)
     }
 }

@@ -32,6 +32,8 @@ struct SQLiteDialect: SQLDialect {
             return .sql("\(column.quoted) = \(parameters.add(ValueCodec.typedBinding(literal)))")
         case .mixed:
             return .sql(MixedPredicates.equality(column.quoted, literal, &parameters))
+        case .legacy where column.holdsJSON:
+            return .sql(MixedPredicates.equality(Self.jsonValue(column), literal, &parameters))
         case .legacy(let affinity):
             if let form = column.dateForm, let condition = Self.dateText(column.quoted, form, .equal, literal, &parameters) {
                 return condition
@@ -82,6 +84,11 @@ struct SQLiteDialect: SQLDialect {
         if kind == .decimal, literalKind == .decimal, op == .equal { return nil }
         let function = kind == .decimal ? SQLiteConnection.decimalKeyFunction : SQLiteConnection.numberKeyFunction
         return .sql("\(function)(\(column.quoted)) \(op.symbol) \(parameters.add(.blob(key)))")
+    }
+
+    /// The value of a column holding JSON text (see ``JSONText``) as a mixed column holds it.
+    private static func jsonValue(_ column: ColumnSchema) -> String {
+        "\(SQLiteConnection.jsonValueFunction)(\(column.quoted))"
     }
 
     /// What ISO text of a date column (see ``DateText``) looks like to SQL.
@@ -175,6 +182,8 @@ struct SQLiteDialect: SQLDialect {
                 : "(\(comparison) AND \(q) <> \(parameters.add(Self.nan)))")
         case .mixed:
             return MixedPredicates.ordering(q, op, literal, &parameters).map(SQLCondition.sql) ?? .never
+        case .legacy where column.holdsJSON:
+            return MixedPredicates.ordering(Self.jsonValue(column), op, literal, &parameters).map(SQLCondition.sql) ?? .never
         case .legacy(let affinity):
             if let form = column.dateForm, let condition = Self.dateText(q, form, op, literal, &parameters) { return condition }
             if column.readsDecimals, Self.isNumber(literal) { return Self.decimalReading(q, op, literal, &parameters) }
@@ -218,6 +227,8 @@ struct SQLiteDialect: SQLDialect {
         switch column.storage {
         case .mixed:
             (typeCheck, haystack) = MixedPredicates.textOperands(q, isText: storage == .text)
+        case .legacy where column.holdsJSON:
+            (typeCheck, haystack) = MixedPredicates.textOperands(Self.jsonValue(column), isText: storage == .text)
         case .typed(.string) where storage == .text, .typed(.bytes) where storage == .blob:
             typeCheck = "\(q) IS NOT NULL"
         case .typed:
@@ -264,6 +275,10 @@ struct SQLiteDialect: SQLDialect {
         case .mixed:
             // By comparison class (NaN just below the other numbers), then within it.
             return ["\(MixedCodec.rank(column.quoted))\(direction)", "\(MixedCodec.sortKey(column.quoted))\(direction)"]
+        case .legacy where column.holdsJSON:
+            // As a mixed column orders the values the JSON text spells.
+            let value = Self.jsonValue(column)
+            return ["\(MixedCodec.rank(value))\(direction)", "\(MixedCodec.sortKey(value))\(direction)"]
         case .legacy where column.dateForm != nil:
             // NULL, numbers, dates (ISO text, in date order), other text, blobs.
             let q = column.quoted

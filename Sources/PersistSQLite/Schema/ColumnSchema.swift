@@ -27,10 +27,18 @@ struct ColumnSchema: Sendable {
     /// The text form of dates in a legacy column declared `DATE`, `DATETIME` or `TIMESTAMP` whose
     /// kind `date` is recorded (see ``DateText``); `nil` for other columns.
     let dateForm: DateText.Form?
+    /// Whether a legacy column declared `json`, `jsonb` or as an array holds its values as JSON
+    /// text, its kind `json` recorded (see ``JSONText``).
+    let holdsJSON: Bool
+
+    /// What the loader keeps for a column whose recorded kind is `json` (``JSONText/kindName``):
+    /// no column the store created is legacy, so this storage stands for that record.
+    static let jsonRecord = Storage.legacy(.none)
 
     init(name: String, storage: Storage, needsBinaryCollation: Bool = false, hasDefault: Bool = false,
-         readsDecimals: Bool = false, dateForm: DateText.Form? = nil) {
+         readsDecimals: Bool = false, dateForm: DateText.Form? = nil, holdsJSON: Bool = false) {
         self.dateForm = dateForm
+        self.holdsJSON = holdsJSON
         self.name = name
         self.quoted = SQLName.quoted(name)
         self.storage = storage

@@ -14,8 +14,10 @@ struct DatabaseSchema: Sendable {
     /// keys are tagged so that it can hold composite identifiers (see the "SQLite storage format"
     /// article); a version of Persist that does not know it refuses the file.
     static let taggedKeysKind = "tagged-keys"
+    /// The name of the store's table of PostgreSQL enum types (see ``EnumTypeTable``).
+    static let enumTable = "persist_enum_types"
     /// The store's own tables, which are never item types.
-    static let ownTables: Set<String> = [metadataTable, indexTable]
+    static let ownTables: Set<String> = [metadataTable, indexTable, enumTable]
 
     /// The unique index on ``createdKeyColumn`` of a table the store creates for `itemType`.
     static func keyIndexName(for itemType: String) -> String {

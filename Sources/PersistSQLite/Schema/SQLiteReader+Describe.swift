@@ -88,13 +88,20 @@ extension SQLiteReader: SQLSchemaDescribing {
                 }
             }
         }
+        // Columns declared with the name of a recorded PostgreSQL enum type (see EnumTypeTable).
+        let typeNames = Set(((key.map { [$0] } ?? []) + columns).map { column in
+            column.declaredType.hasSuffix("[]") ? String(column.declaredType.dropLast(2)) : column.declaredType
+        })
+        let enumTypes = try EnumTypeTable.types(named: typeNames, connection)
         // A composite key's columns stay among the columns, in table order; a rowid table that
         // declares no PRIMARY KEY at all is keyless (its rowids are no declared key).
-        return TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
+        var description = TableDescription(itemType: itemType, key: key, columns: columns, indexes: indexes,
                                 uniqueConstraints: uniqueConstraints,
                                 withoutRowid: withoutRowid, keyPosition: keyPosition, dialect: .sqlite,
                                 primaryKey: table.key.components.map(\.name),
                                 isKeyless: table.key.isRowid && !declaresKey)
+        description.enumTypes = enumTypes
+        return description
     }
 
     /// The names of the generated columns of `table` (`VIRTUAL` or `STORED`).

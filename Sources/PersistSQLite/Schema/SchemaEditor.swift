@@ -114,6 +114,7 @@ struct SchemaEditor {
             switch column.storage {
             case .typed(let typed): kind = typed.rawValue
             case .mixed: kind = ColumnKind.mixedName
+            case ColumnSchema.jsonRecord: kind = JSONText.kindName
             case .legacy: continue
             }
             try connection.execute(

@@ -193,18 +193,21 @@ enum SchemaLoader {
             let storage: ColumnSchema.Storage
             var readsDecimals = false
             var dateForm: DateText.Form?
+            var holdsJSON = false
             // A recorded kind counts only for a column as the store creates it: no affinity (NUMERIC
             // for decimals), BINARY.
-            if !needsBinaryCollation, let kind = recorded[column.name],
+            if !needsBinaryCollation, let kind = recorded[column.name], kind != ColumnSchema.jsonRecord,
                affinity == .none || (affinity == .numeric && kind == .typed(.decimal)) {
                 storage = kind
             } else {
                 storage = .legacy(affinity)
                 readsDecimals = affinity == .numeric && ColumnSchema.declaresScale(column.declaredType)
                 if recorded[column.name] == .typed(.date) { dateForm = DateText.form(ofDeclaredType: column.declaredType) }
+                holdsJSON = recorded[column.name] == ColumnSchema.jsonRecord && JSONText.isJSONType(column.declaredType)
             }
             return ColumnSchema(name: column.name, storage: storage, needsBinaryCollation: needsBinaryCollation,
-                                hasDefault: column.hasDefault, readsDecimals: readsDecimals, dateForm: dateForm)
+                                hasDefault: column.hasDefault, readsDecimals: readsDecimals, dateForm: dateForm,
+                                holdsJSON: holdsJSON)
         }
         let hasTriggers = try connection.integer(
             "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = ?1)", [.text(name)],
@@ -260,6 +263,10 @@ enum SchemaLoader {
                 }
                 if name == ColumnKind.mixedName {
                     kinds[table, default: [:]][column] = .mixed
+                    continue
+                }
+                if name == JSONText.kindName {
+                    kinds[table, default: [:]][column] = ColumnSchema.jsonRecord
                     continue
                 }
                 guard let kind = ColumnKind(rawValue: name) else {

@@ -74,6 +74,10 @@ struct RowDecoder {
             let value = try native(column, offset, id())
             if case .string(let text) = value, let date = DateText.date(text) { return .date(date) }
             return value
+        case .legacy where table.columns[offset].holdsJSON && storage == .text:
+            let value = try native(column, offset, id())
+            if case .string(let text) = value { return JSONText.value(ofText: text) }
+            return value
         case .legacy where table.columns[offset].readsDecimals:
             return try decimalReading(column, offset, id())
         case .legacy:

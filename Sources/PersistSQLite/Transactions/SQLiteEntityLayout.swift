@@ -43,7 +43,8 @@ final class SQLiteEntityLayout: Sendable {
         }
         slotsWithoutColumn = plan.attributeSlots.filter { columnOfSlot[$0] < 0 }
         columnsWithoutSlot = slotOfColumn.indices.filter { slotOfColumn[$0] < 0 }
-        acceptsRows = !table.hasDefaults && table.writes == .direct
+        // A column holding JSON text binds through the general path, which writes that text.
+        acceptsRows = !table.hasDefaults && table.writes == .direct && !table.columns.contains(where: \.holdsJSON)
         firstColumn = Int32(table.key.width)
     }
 

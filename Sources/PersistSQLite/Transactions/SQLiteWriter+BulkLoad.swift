@@ -191,8 +191,8 @@ struct BulkPlan {
             let column = table.columns[index]
             switch column.storage {
             case .typed(let kind): slots.append(.typed(kind))
-            case .legacy where column.readsDecimals || column.dateForm != nil:
-                // Values are read by the column's form (decimals, ISO dates): the general path binds them.
+            case .legacy where column.readsDecimals || column.dateForm != nil || column.holdsJSON:
+                // Values are read by the column's form (decimals, ISO dates, JSON): the general path binds them.
                 return nil
             case .legacy(let affinity): slots.append(.legacy(affinity))
             case .mixed: return nil

@@ -33,7 +33,8 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         var translated = description
         translated.columns = description.columns.map { column in
             var copy = column
-            copy.declaredType = SQLTypeMapping.translate(column.declaredType, from: description.dialect, to: .sqlite)
+            copy.declaredType = SQLTypeMapping.translate(column.declaredType, from: description.dialect, to: .sqlite,
+                                                         enumTypes: Set(description.enumTypes.keys))
             return copy
         }
         if var key = description.key {
@@ -42,6 +43,8 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         }
         translated.dialect = .sqlite
         try create(translated, named: translated.itemType)
+        if description.dialect == .postgresql { try holdJSON(translated) }
+        try recordEnumTypes(description.enumTypes)
         recreation.created(translated)
         noteSchemaChange("recreated table \(String(reflecting: translated.itemType)) from its source's schema")
         return true
@@ -135,6 +138,26 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try insert(item)
     }
 
+    /// Records the enum types a recreated table's columns are declared with (see ``EnumTypeTable``).
+    private func recordEnumTypes(_ types: [String: [String]]) throws {
+        guard !types.isEmpty else { return }
+        try EnumTypeTable.record(types, connection)
+        schema.takenNames[DatabaseSchema.enumTable] = DatabaseSchema.enumTable
+    }
+
+    /// Makes the columns of a table recreated from PostgreSQL declared `json`, `jsonb` or as an
+    /// array hold their values as JSON text (see ``JSONText``), recording their kind `json` while
+    /// the table is still empty, so that every value they get reads back as it went in.
+    private func holdJSON(_ description: TableDescription) throws {
+        let columns = description.columns.filter { JSONText.isJSONType($0.declaredType) }.map(\.name)
+        guard !columns.isEmpty else { return }
+        try editor.record(description.itemType, columns.sorted(by: ByteOrder.precedes).map {
+            ColumnSchema(name: $0, storage: ColumnSchema.jsonRecord)
+        }, in: &schema)
+        try editor.markSchemaChanged(operation: Self.recreating)
+        try reloadTable(description.itemType)
+    }
+
     /// Makes the columns declared for dates (`DATE`, `DATETIME`, `TIMESTAMP`) that meet their first
     /// date hold dates as ISO text, recording their kind, so that the text reads back as the
     /// dates it spells; a column already holding text (an ORM's strings) keeps it as strings.
@@ -171,7 +194,8 @@ extension SQLiteWriter: SchemaRecreatingWriter {
                 continue
             }
             guard let storage = ValueCodec.storageClass(binding), affinity.mayConvertOnStore(storage) else { continue }
-            if try !keepsAsGiven(value, binding, declaredType: recreation.declaredType(of: name, in: item.itemType)) {
+            if try !keepsAsGiven(value, binding, declaredType: recreation.declaredType(of: name, in: item.itemType),
+                                 readsJSON: table.columns[index].holdsJSON) {
                 misfits.append((name, value))
             }
         }
@@ -193,7 +217,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
 
     /// Whether a column of `declaredType` gives `value` back as given: stored in a temporary table
     /// of one such column, and read back.
-    private func keepsAsGiven(_ value: Value, _ binding: SQLBinding, declaredType: String) throws -> Bool {
+    private func keepsAsGiven(_ value: Value, _ binding: SQLBinding, declaredType: String, readsJSON: Bool = false) throws -> Bool {
         let probe: String
         if let known = probeTables[declaredType] {
             probe = known
@@ -212,6 +236,7 @@ extension SQLiteWriter: SchemaRecreatingWriter {
             if case .date = value, column.storage == .text {
                 return column.text.flatMap(DateText.date).map(Value.date)
             }
+            if readsJSON, column.storage == .text { return column.text.map(JSONText.value(ofText:)) }
             if case .decimal = value {
                 switch column.storage {
                 case .integer: return .decimal(Decimal(column.int64))
@@ -233,8 +258,9 @@ extension SQLiteWriter: SchemaRecreatingWriter {
     private func fallBack(_ itemType: String, column: String, for value: Value) throws {
         guard var description = recreation.tables[itemType] else { return }
         let declared = recreation.declaredType(of: column, in: itemType)
-        if let table = schema.tables[itemType], let index = table.columnIndex[column], table.columns[index].dateForm != nil {
-            // Its values are ISO text only its recorded kind reads as dates: the column is made
+        if let table = schema.tables[itemType], let index = table.columnIndex[column],
+           table.columns[index].dateForm != nil || table.columns[index].holdsJSON {
+            // Its values are ISO or JSON text only its recorded kind reads as such: the column is made
             // again without a type, each value rewritten with its kind.
             _ = try editor.widenToMixed(columnAt: index, of: table, in: &schema, path: path)
             recreation.remember(description.replacingTypes(of: [column], with: Self.fallbackType))

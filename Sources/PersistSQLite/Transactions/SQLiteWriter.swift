@@ -350,6 +350,14 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
                         + "so \(item.reference) cannot store \(Self.brief(value)) in it as given; store it as a decimal",
                     path: path, items: [item.reference])
             }
+            if column.holdsJSON, ValueCodec.legacyBinding(value, for: column) == nil {
+                throw DataStoreError(
+                    .typeMismatch,
+                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
+                        + "database at \(path) holds its values as JSON text, which cannot give back \(Self.brief(value)) "
+                        + "as given (\(item.reference)); store it under another attribute name",
+                    path: path, items: [item.reference])
+            }
             if column.dateForm != nil, value.kind == .date || value.kind == .string,
                ValueCodec.legacyBinding(value, for: column) == nil {
                 throw DataStoreError(

@@ -56,6 +56,7 @@ enum ValueCodec {
     /// The binding for `value` in a legacy column: decimals in a `NUMERIC(p,s)` column, dates as
     /// ISO text in a column of a date form (see ``DateText``), else as in any legacy column.
     static func legacyBinding(_ value: Value, for column: ColumnSchema) -> SQLBinding? {
+        if column.holdsJSON { return value.isNull ? .null : JSONText.text(value).map(SQLBinding.text) }
         if let form = column.dateForm {
             if case .date(let date) = value { return DateText.text(date, form).map(SQLBinding.text) }
             // A string that spells a date would read back as one.
