@@ -28,6 +28,12 @@ public struct ItemChecksum: Sendable, Hashable, CustomStringConvertible {
         add(ItemDigest(row, scratch: &scratch))
     }
 
+    /// Adds one row as if its identifier were `0`: for items whose identifiers only tell rows apart
+    /// (see ``CarriedSchema/identifiersAreRowLocators``), which a copy may renumber.
+    package mutating func addIgnoringIdentifier(_ row: ItemRow) {
+        add(ItemDigest(ItemRow(itemType: row.itemType, id: .int(0), names: row.names, values: row.values), scratch: &scratch))
+    }
+
     private mutating func add(_ digest: ItemDigest) {
         let (sumLow, carry) = low.addingReportingOverflow(digest.low)
         low = sumLow

@@ -59,7 +59,8 @@ extension Migration {
             let started = DispatchTime.now().uptimeNanoseconds
             try verifyCount(typeCopy, against: targetReader)
             if typeCopy.targetWasEmpty {
-                try verifyWhole(typeCopy, against: targetReader, tracker: &tracker, cancellation: cancellation)
+                try verifyWhole(typeCopy, against: targetReader, tracker: &tracker, cancellation: cancellation,
+                                locatesRows: copy.descriptions[itemType]?.identifiersAreRowLocators ?? false)
             } else {
                 try verifyEach(typeCopy, against: targetReader, chosen: chosen, transform: transform, tracker: &tracker,
                                cancellation: cancellation)
@@ -80,10 +81,11 @@ extension Migration {
             path: target.location)
     }
 
-    /// A type the target held nothing of: it must now hold exactly what was written.
+    /// A type the target held nothing of: it must now hold exactly what was written (without the
+    /// identifiers, when they only tell rows apart: `locatesRows`).
     private func verifyWhole(
         _ copy: MigrationCopy.TypeCopy, against targetReader: DataStoreReadAccessor, tracker: inout MigrationProgressTracker,
-        cancellation: MigrationCancellation?
+        cancellation: MigrationCancellation?, locatesRows: Bool
     ) throws {
         var found = ItemChecksum()
         var pacer = CancellationPacer(cancellation)
@@ -91,14 +93,14 @@ extension Migration {
         if let rows = targetReader.reader.rowStreaming {
             try rows.forEachRow(ofTypes: [copy.itemType]) { row in
                 try pacer.check()
-                found.add(row)
+                if locatesRows { found.addIgnoringIdentifier(row) } else { found.add(row) }
                 tracker.advance(copy.itemType)
                 return true
             }
         } else {
             try targetReader.forEachItem(forRequest: Self.streamRequest(copy.itemType)) { item in
                 try pacer.check()
-                found.add(item)
+                if locatesRows { found.addIgnoringIdentifier(ItemRow(item)) } else { found.add(item) }
                 tracker.advance(copy.itemType)
             }
         }

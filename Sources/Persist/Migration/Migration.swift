@@ -97,7 +97,8 @@ public struct Migration: Sendable {
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, transform: transform, cancellation: cancellation,
-                                     writeBlock: options.atomic ? target.writeScheduler : nil)
+                                     writeBlock: options.atomic ? target.writeScheduler : nil,
+                                     rowLocatorTypes: Set(copy.descriptions.values.filter(\.identifiersAreRowLocators).map(\.itemType)))
         defer { reader.stopAndWait() }
         if options.atomic {
             try writeBlock { accessor, bulk in

@@ -46,8 +46,10 @@ final class MigrationReader: Sendable {
     ///     (an atomic migration), if any. The reading thread is recorded as inside that block, so
     ///     that a transform writing to the target (or merging a child into it), which would wait
     ///     for the block while the block waits for the transform, is refused as misuse.
+    ///   - rowLocatorTypes: the types whose identifiers only tell rows apart, checksummed without them.
     init(source: any DataStore, types: [String]?, checksums: Bool, targetLocation: String,
-         transform: MigrationTransform, cancellation: MigrationCancellation?, writeBlock: WriteScheduler?) {
+         transform: MigrationTransform, cancellation: MigrationCancellation?, writeBlock: WriteScheduler?,
+         rowLocatorTypes: Set<String> = []) {
         let pipe = pipe
         let done = done
         let ruleReports = ruleReports
@@ -55,7 +57,8 @@ final class MigrationReader: Sendable {
             var failure: (any Error)?
             do {
                 var reading = Reading(pipe: pipe, checksums: checksums, targetLocation: targetLocation,
-                                      cancellation: cancellation, transform: transform.isActive ? transform : nil)
+                                      cancellation: cancellation, transform: transform.isActive ? transform : nil,
+                                      rowLocatorTypes: rowLocatorTypes)
                 let readAll = { try source.read { accessor in try reading.readAll(accessor, types: types) } }
                 if let writeBlock {
                     try BlockRegistry.running(.write, of: writeBlock, readAll)
@@ -94,6 +97,8 @@ final class MigrationReader: Sendable {
         let cancellation: MigrationCancellation?
         /// `nil` when items are copied as they are.
         var transform: MigrationTransform?
+        /// Types checksummed without their identifiers.
+        let rowLocatorTypes: Set<String>
         /// The chunks and counts of the types other than the current one.
         var chunks: [String: [ItemRow]] = [:]
         var stats: [String: MigrationSourceStats] = [:]
@@ -186,7 +191,13 @@ final class MigrationReader: Sendable {
             if !hasCurrent || row.itemType != currentType { switchType(to: row.itemType) }
             currentStats.read += 1
             currentStats.bytes += ItemSize.bytes(of: row)
-            if checksums { currentStats.checksum.add(row) }
+            if checksums {
+                if rowLocatorTypes.isEmpty || !rowLocatorTypes.contains(row.itemType) {
+                    currentStats.checksum.add(row)
+                } else {
+                    currentStats.checksum.addIgnoringIdentifier(row)
+                }
+            }
             if currentChunk.isEmpty { currentChunk.reserveCapacity(MigrationReader.chunkSize) }
             currentChunk.append(row)
             if currentChunk.count >= MigrationReader.chunkSize {

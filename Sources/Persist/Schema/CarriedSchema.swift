@@ -26,6 +26,19 @@ public protocol CarriedSchema: Sendable {
     /// if case .itemsOnly(let why) = schema.reshaped(by: reshape) { print(why) }
     /// ```
     func reshaped(by reshape: MigrationReshape) -> ReshapedSchema
+
+    /// Whether the items' identifiers only tell rows apart (a table with no key): a target may
+    /// give them other identifiers, so verification compares such items without them.
+    ///
+    /// ```swift
+    /// let keyless = schemas.filter(\.identifiersAreRowLocators).map(\.itemType)
+    /// ```
+    var identifiersAreRowLocators: Bool { get }
+}
+
+extension CarriedSchema {
+    /// `false`: the identifiers are the items' own.
+    public var identifiersAreRowLocators: Bool { false }
 }
 
 /// What the rules of a migration's reshape make of a carried schema.

@@ -87,6 +87,9 @@ package struct TableDescription: CarriedSchema, Equatable {
         self.dialect = dialect
     }
 
+    /// ``isKeyless``: the identifiers of a keyless table's items only tell its rows apart.
+    package var identifiersAreRowLocators: Bool { isKeyless }
+
     /// The same table with the named columns' declared types (the key's too, when named) replaced
     /// by `fallback`.
     package func replacingTypes(of names: Set<String>, with fallback: String) -> TableDescription {
