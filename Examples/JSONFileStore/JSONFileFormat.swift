@@ -19,7 +19,7 @@ enum JSONFileFormat {
 
     static func decode(_ data: Data) throws -> [Item] {
         try JSONDecoder().decode([StoredItem].self, from: data).map { stored in
-            guard let idBytes = Data(base64Encoded: stored.id), let id = ItemID(try BinaryValueCoding.decode([UInt8](idBytes))) else {
+            guard let idBytes = Data(base64Encoded: stored.id), let id = ItemID(identifierValue: try BinaryValueCoding.decode([UInt8](idBytes))) else {
                 throw DataStoreError(.corrupt, "the identifier of an item of \(stored.type) is damaged")
             }
             var attributes: [String: Value] = [:]

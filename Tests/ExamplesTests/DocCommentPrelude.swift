@@ -48,6 +48,17 @@ enum DocCommentPrelude {
             var title: String
         }
 
+        /// An entity keyed by two fields, as a composite primary key keys its table.
+        private struct LineID: Codable, Hashable, Sendable {
+            var playlistId: Int64
+            var trackId: Int64
+        }
+
+        private struct PlaylistLine: DataStoreEntity {
+            static let itemType = "PlaylistTrack"
+            var id: LineID
+        }
+
         /// The engine of the reader's own wrapper, as the engine comments sketch it.
         private final class MyEngine: DataStoreEngine {
             let location = "/tmp/my.store"

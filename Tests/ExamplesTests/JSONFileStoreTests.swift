@@ -6,7 +6,7 @@ import Testing
 
 extension StoreFactory {
     /// The example wrapper, on a JSON file in the test's directory.
-    static let jsonFile = StoreFactory(name: "JSONFileStore", capabilities: [.persistent, .readsDoNotBlockWrites]) { directory in
+    static let jsonFile = StoreFactory(name: "JSONFileStore", capabilities: [.persistent, .readsDoNotBlockWrites, .compositeIdentifiers, .exactDecimals]) { directory in
         JSONFileStore(path: directory.appendingPathComponent("items.json").path)
     }
 }

@@ -55,7 +55,8 @@ struct PostgresStatementTests {
             let (count, total) = try store.read { accessor in
                 (try accessor.countItems(forRequest: unsold), try accessor.sum(of: "price", forRequest: unsold))
             }
-            #expect(marked == 1 && removed == 2 && !existed && count == 1 && total == 24.5)
+            // price is numeric(10,2): its values, and their sum, are exact decimals.
+            #expect(marked == 1 && removed == 2 && !existed && count == 1 && total == .decimal(Decimal(string: "24.5")!), "\(String(describing: total))")
 
             // INSERT … ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, … (every column)
             try store.writeSync { accessor in
@@ -70,7 +71,7 @@ struct PostgresStatementTests {
                 }
             }
             let all = try store.read { accessor in try accessor.items(forRequest: DataStoreRequest(itemType: "product")) }
-            #expect(all.map(\.id) == [1, 4, 5] && all.first?["price"] == 22.0 && all.allSatisfy { $0["sold"] == false },
+            #expect(all.map(\.id) == [1, 4, 5] && all.first?["price"] == .decimal(22) && all.allSatisfy { $0["sold"] == false },
                     "the DEFAULT applies to inserted rows: \(all)")
         }
     }

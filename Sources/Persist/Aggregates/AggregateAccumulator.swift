@@ -1,3 +1,5 @@
+import Foundation
+
 /// Folds attribute values into one aggregate, with the semantics of <doc:Aggregates>: every store
 /// computes aggregates with this type or gives exactly its answers.
 ///
@@ -17,6 +19,8 @@ package struct AggregateAccumulator {
     /// Whether a double was added, which makes the sum a double.
     private var sawDouble = false
     private var exact = ExactSum()
+    /// The sum of the decimals added, which makes the sum a decimal when no double was added.
+    private var decimalSum: Decimal?
 
     package init(_ function: AggregateFunction) {
         self.function = function
@@ -49,6 +53,10 @@ package struct AggregateAccumulator {
                 numbers += 1
                 exact.add(double)
                 sawDouble = true
+            case .decimal(let decimal):
+                numbers += 1
+                decimalSum = (decimalSum ?? 0) + decimal
+                if let double = Double(DecimalText.text(decimal)) { exact.add(double) }
             default:
                 return
             }
@@ -61,7 +69,11 @@ package struct AggregateAccumulator {
         case .minimum, .maximum:
             return extreme
         case .sum:
-            // Integers that sum to an Int64 stay an integer, whatever overflowed on the way.
+            // Integers and decimals sum to a decimal (exact to Decimal's 38 digits); integers alone
+            // that sum to an Int64 stay an integer, whatever overflowed on the way.
+            if !sawDouble, let decimalSum, let integers = Decimal(string: String(integerSum), locale: nil) {
+                return .decimal(decimalSum + integers)
+            }
             if !sawDouble, let fits = Int64(exactly: integerSum) { return .int(fits) }
             return .double(exact.rounded)
         case .average:

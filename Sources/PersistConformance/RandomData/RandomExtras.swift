@@ -21,7 +21,7 @@ public struct RandomExtras: OptionSet, Sendable, Hashable {
     /// The extras a store with `capabilities` keeps.
     ///
     /// ```swift
-    /// let extras = RandomExtras(for: context.factory.capabilities)
+    /// let extras = RandomExtras(for: factory.capabilities)
     /// ```
     public init(for capabilities: StoreFactory.Capabilities) {
         self = []

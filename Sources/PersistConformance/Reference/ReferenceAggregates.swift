@@ -33,16 +33,23 @@ public enum ReferenceAggregates {
         case .sum, .average:
             var integers: [Int64] = []
             var doubles: [Double] = []
+            var decimals: [Decimal] = []
             for value in values {
                 switch value {
                 case .int(let int): integers.append(int)
                 case .double(let double): doubles.append(double)
+                case .decimal(let decimal): decimals.append(decimal)
                 default: continue
                 }
             }
-            let count = integers.count + doubles.count
-            let total = sum(integers, doubles)
+            let count = integers.count + doubles.count + decimals.count
+            // A decimal counts among doubles as the double its digits round to.
+            let asDoubles = decimals.map { Double($0.isNaN ? "nan" : "\($0)") ?? .nan }
+            let total = sum(integers, doubles + asDoubles)
             if function == .average { return count == 0 ? nil : .double(total / Double(count)) }
+            if doubles.isEmpty && !decimals.isEmpty {
+                return .decimal(decimals.reduce(Decimal(0), +) + integers.reduce(Decimal(0)) { $0 + Decimal($1) })
+            }
             if doubles.isEmpty {
                 let exact = integers.reduce(Int128(0)) { $0 + Int128($1) }
                 if let fits = Int64(exactly: exact) { return .int(fits) }
