@@ -47,6 +47,12 @@ struct ColumnSchema: Sendable {
         self.readsDecimals = readsDecimals
     }
 
+    /// Whether `declaredType` is `boolean` or `bool` (any case), as PostgreSQL's boolean is declared.
+    static func declaresBoolean(_ declaredType: String) -> Bool {
+        let type = declaredType.lowercased().filter { !$0.isWhitespace }
+        return type == "boolean" || type == "bool"
+    }
+
     /// Whether `declaredType` is `NUMERIC(p,s)` or `DECIMAL(p,s)`: a decimal type with a scale.
     static func declaresScale(_ declaredType: String) -> Bool {
         let type = declaredType.uppercased().filter { !$0.isWhitespace }

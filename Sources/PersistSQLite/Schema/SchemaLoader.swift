@@ -195,9 +195,10 @@ enum SchemaLoader {
             var dateForm: DateText.Form?
             var holdsJSON = false
             // A recorded kind counts only for a column as the store creates it: no affinity (NUMERIC
-            // for decimals), BINARY.
+            // for decimals, and for booleans in a column declared `boolean`), BINARY.
             if !needsBinaryCollation, let kind = recorded[column.name], kind != ColumnSchema.jsonRecord,
-               affinity == .none || (affinity == .numeric && kind == .typed(.decimal)) {
+               affinity == .none || (affinity == .numeric && kind == .typed(.decimal))
+                || (affinity == .numeric && kind == .typed(.bool) && ColumnSchema.declaresBoolean(column.declaredType)) {
                 storage = kind
             } else {
                 storage = .legacy(affinity)

@@ -43,7 +43,10 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         }
         translated.dialect = .sqlite
         try create(translated, named: translated.itemType)
-        if description.dialect == .postgresql { try holdJSON(translated) }
+        if description.dialect == .postgresql {
+            try holdJSON(translated)
+            try holdBooleans(translated)
+        }
         try recordEnumTypes(description.enumTypes)
         recreation.created(translated)
         noteSchemaChange("recreated table \(String(reflecting: translated.itemType)) from its source's schema")
@@ -154,6 +157,17 @@ extension SQLiteWriter: SchemaRecreatingWriter {
         try editor.record(description.itemType, columns.sorted(by: ByteOrder.precedes).map {
             ColumnSchema(name: $0, storage: ColumnSchema.jsonRecord)
         }, in: &schema)
+        try editor.markSchemaChanged(operation: Self.recreating)
+        try reloadTable(description.itemType)
+    }
+
+    /// Records the kind `bool` for the columns a PostgreSQL `boolean` became (declared `boolean`)
+    /// while the table is empty: they hold booleans as the INTEGER 0 and 1 a legacy app reads, and
+    /// give them back as booleans.
+    private func holdBooleans(_ description: TableDescription) throws {
+        let columns = description.columns.filter { ColumnSchema.declaresBoolean($0.declaredType) }.map(\.name)
+        guard !columns.isEmpty else { return }
+        try editor.recordKind(.bool, of: columns.sorted(by: ByteOrder.precedes), in: description.itemType, schema: &schema)
         try editor.markSchemaChanged(operation: Self.recreating)
         try reloadTable(description.itemType)
     }

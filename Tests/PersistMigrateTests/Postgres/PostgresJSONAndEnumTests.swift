@@ -14,11 +14,11 @@ struct PostgresJSONAndEnumTests {
             CREATE SCHEMA \(pg.schema);
             CREATE TYPE \(pg.schema).mood AS ENUM ('sad', 'ok', 'happy');
             CREATE TABLE \(pg.schema).doc (id integer PRIMARY KEY, j json, jb jsonb, tags text[], nums integer[],
-                                           feeling \(pg.schema).mood);
+                                           feeling \(pg.schema).mood, done boolean);
             INSERT INTO \(pg.schema).doc VALUES
-                (1, '{"a":"x","b":[1,2.5]}', '[true, null, "y"]', '{a,"b c"}', '{1,2,3}', 'happy'),
-                (2, '"just text"', '7', '{}', '{-5}', 'sad'),
-                (3, NULL, '{"n": {"m": []}}', NULL, NULL, NULL);
+                (1, '{"a":"x","b":[1,2.5]}', '[true, null, "y"]', '{a,"b c"}', '{1,2,3}', 'happy', true),
+                (2, '"just text"', '7', '{}', '{-5}', 'sad', false),
+                (3, NULL, '{"n": {"m": []}}', NULL, NULL, NULL, NULL);
             """)
         let there = try Tool.run([pg.url, "copy.sqlite", "--progress", "never"], in: directory.url)
         #expect(there.status == 0, "\(there.stderr)")
@@ -27,6 +27,11 @@ struct PostgresJSONAndEnumTests {
         #expect(try raw.rows("SELECT name, type FROM pragma_table_info('doc') ORDER BY cid") == [
             [.text("id"), .text("int4")], [.text("j"), .text("json")], [.text("jb"), .text("jsonb")],
             [.text("tags"), .text("text[]")], [.text("nums"), .text("integer[]")], [.text("feeling"), .text("mood")],
+            [.text("done"), .text("boolean")],
+        ])
+        // A boolean is the INTEGER 0 or 1 a legacy app reads.
+        #expect(try raw.rows("SELECT done, typeof(done) FROM doc ORDER BY id") == [
+            [.integer(1), .text("integer")], [.integer(0), .text("integer")], [.null, .text("null")],
         ])
         #expect(try raw.rows("SELECT j, jb, tags, nums, feeling FROM doc ORDER BY id") == [
             [.text(#"{"a":"x","b":[1,2.5]}"#), .text(#"[true,null,"y"]"#), .text(#"["a","b c"]"#), .text("[1,2,3]"),
@@ -52,7 +57,7 @@ struct PostgresJSONAndEnumTests {
         let copied = try other.sql(types.replacingOccurrences(of: "%@", with: other.schema))
             .replacingOccurrences(of: other.schema + ".", with: "")
         #expect(copied == original)
-        #expect(original == "id integer, j json, jb jsonb, tags text[], nums integer[], feeling mood")
+        #expect(original == "id integer, j json, jb jsonb, tags text[], nums integer[], feeling mood, done boolean")
         let rows = "SELECT string_agg(row_to_json(d)::text, ' | ' ORDER BY id) FROM %@.doc d"
         #expect(try other.sql(rows.replacingOccurrences(of: "%@", with: other.schema))
             == pg.sql(rows.replacingOccurrences(of: "%@", with: pg.schema)))
