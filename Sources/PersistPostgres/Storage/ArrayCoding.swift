@@ -49,22 +49,6 @@ enum ArrayCoding {
     /// The binary array of `elements` (already encoded, NULLs as ``PGValue/null``) of the type
     /// `elementType`, as a parameter of the array type `arrayType`.
     static func encode(_ elements: [PGValue], elementType: UInt32, arrayType: UInt32) -> PGValue {
-        var bytes: [UInt8] = []
-        bytes.appendBigEndian(Int32(elements.isEmpty ? 0 : 1))
-        bytes.appendBigEndian(Int32(elements.contains(where: \.isNull) ? 1 : 0))
-        bytes.appendBigEndian(elementType)
-        if !elements.isEmpty {
-            bytes.appendBigEndian(Int32(clamping: elements.count))
-            bytes.appendBigEndian(Int32(1))
-            for element in elements {
-                if let length = element.binaryLength {
-                    bytes.appendBigEndian(Int32(clamping: length))
-                    element.appendBinary(to: &bytes)
-                } else {
-                    bytes.appendBigEndian(Int32(-1))
-                }
-            }
-        }
-        return .raw(type: arrayType, bytes: bytes)
+        PGArrayEncoder.array(of: elements, elementType: elementType, arrayType: arrayType)
     }
 }

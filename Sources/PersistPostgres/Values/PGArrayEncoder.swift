@@ -14,6 +14,11 @@ package enum PGArrayEncoder {
         case PGType.text: arrayType = PGType.textArray
         default: arrayType = PGType.byteaArray
         }
+        return array(of: elements, elementType: elementType, arrayType: arrayType)
+    }
+
+    /// The array of `elements`, all of `elementType` (or NULL), as a parameter of `arrayType`.
+    package static func array(of elements: [PGValue], elementType: UInt32, arrayType: UInt32) -> PGValue {
         var bytes: [UInt8] = []
         let hasNulls = elements.contains(where: \.isNull)
         bytes.appendBigEndian(Int32(elements.isEmpty ? 0 : 1))
