@@ -38,13 +38,9 @@ struct PostgresDialect: SQLDialect {
     // MARK: Equality
 
     func equality(_ column: ColumnSchema, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition? {
+        guard !column.type.isComparedByStore else { return nil }
         let q = column.quoted
         switch (column.type, literal) {
-        case (.json, _), (.jsonb, _):
-            return nil
-        case (.time, _), (.timetz, _), (.interval, _), (.inet, _), (.cidr, _), (.macaddr, _), (.macaddr8, _),
-             (.enumeration, _), (.array, _):
-            return nil
         case (.mixed, _):
             let value = MixedValueCoding.comparable(literal)
             guard value.first == MixedValueCoding.numberTag || value.first == MixedValueCoding.dateTag else {
@@ -102,14 +98,10 @@ struct PostgresDialect: SQLDialect {
     // MARK: Ordering
 
     func ordering(_ column: ColumnSchema, _ op: SQLComparison, _ literal: Value, _ parameters: inout SQLParameters<PGValue>) -> SQLCondition? {
+        guard !column.type.isComparedByStore else { return nil }
         let q = column.quoted
         let symbol = op.symbol
         switch (column.type, literal) {
-        case (.json, _), (.jsonb, _):
-            return nil
-        case (.time, _), (.timetz, _), (.interval, _), (.inet, _), (.cidr, _), (.macaddr, _), (.macaddr8, _),
-             (.enumeration, _), (.array, _):
-            return nil
         case (.mixed, _):
             return mixedOrdering(q, op, literal, &parameters)
         case (.numeric, .int), (.numeric, .double), (.numeric, .decimal):
@@ -314,13 +306,9 @@ struct PostgresDialect: SQLDialect {
 
     func text(_ column: ColumnSchema, _ op: DataStorePredicate.TextOperator, _ literal: Value,
               _ parameters: inout SQLParameters<PGValue>) -> SQLCondition? {
+        guard !column.type.isComparedByStore else { return nil }
         let q = column.quoted
         switch (column.type, literal) {
-        case (.json, _), (.jsonb, _):
-            return nil
-        case (.time, _), (.timetz, _), (.interval, _), (.inet, _), (.cidr, _), (.macaddr, _), (.macaddr8, _),
-             (.enumeration, _), (.array, _):
-            return nil
         case (.text(_, let byteOrdered), .string(let string)):
             if string.isEmpty { return .sql("\(q) IS NOT NULL") }
             guard !string.containsNUL else { return .never }

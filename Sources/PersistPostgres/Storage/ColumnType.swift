@@ -101,6 +101,15 @@ indirect enum ColumnType: Hashable, Sendable {
         }
     }
 
+    /// Whether requests compare this column's values in Swift rather than in SQL: JSON, the types
+    /// read as PostgreSQL's text (times, intervals, network addresses), enums and arrays.
+    var isComparedByStore: Bool {
+        switch self {
+        case .json, .jsonb, .time, .timetz, .interval, .inet, .cidr, .macaddr, .macaddr8, .enumeration, .array: true
+        default: false
+        }
+    }
+
     /// Whether a value the column keeps reads back as the same kind: not an integer or a double
     /// in a `numeric` column, which reads back as the equal decimal.
     func readsBackKind(of value: Value) -> Bool {

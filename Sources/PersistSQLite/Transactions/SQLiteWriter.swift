@@ -343,41 +343,32 @@ final class SQLiteWriter: SQLiteReader, StoreWriter {
             return MixedCodec.binding(value)
         case .legacy:
             if column.readsDecimals, value.kind == .int || value.kind == .double {
-                throw DataStoreError(
-                    .typeMismatch,
-                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
-                        + "database at \(path) is declared with a scale (NUMERIC(p,s)) and reads its numbers as decimals, "
-                        + "so \(item.reference) cannot store \(Self.brief(value)) in it as given; store it as a decimal",
-                    path: path, items: [item.reference])
+                throw legacyRefusal(name, item, "is declared with a scale (NUMERIC(p,s)) and reads its numbers as decimals, "
+                    + "so \(item.reference) cannot store \(Self.brief(value)) in it as given; store it as a decimal")
             }
-            if column.holdsJSON, ValueCodec.legacyBinding(value, for: column) == nil {
-                throw DataStoreError(
-                    .typeMismatch,
-                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
-                        + "database at \(path) holds its values as JSON text, which cannot give back \(Self.brief(value)) "
-                        + "as given (\(item.reference)); store it under another attribute name",
-                    path: path, items: [item.reference])
+            if let binding = ValueCodec.legacyBinding(value, for: column) { return binding }
+            if column.holdsJSON {
+                throw legacyRefusal(name, item, "holds its values as JSON text, which cannot give back \(Self.brief(value)) "
+                    + "as given (\(item.reference)); store it under another attribute name")
             }
-            if column.dateForm != nil, value.kind == .date || value.kind == .string,
-               ValueCodec.legacyBinding(value, for: column) == nil {
-                throw DataStoreError(
-                    .typeMismatch,
-                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
-                        + "database at \(path) holds dates as ISO-8601 text, which cannot give back \(Self.brief(value)) "
-                        + "as given (\(item.reference)); store it under another attribute name",
-                    path: path, items: [item.reference])
+            if column.dateForm != nil, value.kind == .date || value.kind == .string {
+                throw legacyRefusal(name, item, "holds dates as ISO-8601 text, which cannot give back \(Self.brief(value)) "
+                    + "as given (\(item.reference)); store it under another attribute name")
             }
-            guard let binding = ValueCodec.legacyBinding(value, for: column) else {
-                throw DataStoreError(
-                    .typeMismatch,
-                    "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the "
-                        + "SQLite database at \(path) was not created by Persist: it keeps integers, reals (not NaN), "
-                        + "text and blobs, so \(item.reference) cannot store \(Self.brief(value)) in it; store it "
-                        + "under another attribute name, or as one of those",
-                    path: path, items: [item.reference])
-            }
-            return binding
+            throw legacyRefusal(name, item, "was not created by Persist: it keeps integers, reals (not NaN), "
+                + "text and blobs, so \(item.reference) cannot store \(Self.brief(value)) in it; store it "
+                + "under another attribute name, or as one of those")
         }
+    }
+
+    /// A write refused by a legacy column: "the column … of table … in the SQLite database at … "
+    /// followed by `why`.
+    private func legacyRefusal(_ name: String, _ item: Item, _ why: String) -> DataStoreError {
+        DataStoreError(
+            .typeMismatch,
+            "the column \(String(reflecting: name)) of table \(String(reflecting: item.itemType)) in the SQLite "
+                + "database at \(path) " + why,
+            path: path, items: [item.reference])
     }
 
     /// A value for a message: short values in full, long ones by kind and size.
