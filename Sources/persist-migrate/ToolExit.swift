@@ -74,7 +74,7 @@ enum ToolExit: Int32, Sendable {
             return .dataError
         case .notFound, .readOnly, .unsupported:
             return side == .source ? .sourceUnavailable : .cannotCreate
-        case .conflict, .uniqueViolation:
+        case .conflict, .uniqueViolation, .referenceViolation:
             return .dataError
         case .misuse:
             return .software

@@ -12,6 +12,8 @@ final class BlockContext {
     let location: String
     /// Indexes this block declared in ``catalog``'s place, added to it when the block commits.
     var declaredIndexes: [DataStoreIndex] = []
+    /// Relations this block declared in ``relationCatalog``'s place, added to it when the block commits.
+    var declaredRelations: [DataStoreRelation] = []
     /// Mutable items changed since they were last written to the transaction, in change order.
     var dirtyItems: [MutableItem] = []
     /// The first failed in-place change (a subscript cannot throw); the block fails with it.
@@ -25,6 +27,8 @@ final class BlockContext {
     var logger: Logger { scheduler.logger }
     /// The scheduler's index declarations, for an engine that keeps none itself.
     var catalog: IndexCatalog { scheduler.catalog }
+    /// The scheduler's relation declarations, for an engine that keeps none itself.
+    var relationCatalog: RelationCatalog { scheduler.relationCatalog }
     /// The integer identifiers the store and its children handed out.
     var reservations: IDReservations { scheduler.reservations }
 

@@ -28,6 +28,9 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
     var nextIntegerIDs: [String: Int64] = [:]
     /// Each entity type's encoder and engine sink in this block (see `EntityWriteStates`).
     var entityWrites = EntityWriteStates()
+    /// The store's relations and the references this block has to check, loaded at its first
+    /// write and again after it declares a relation.
+    var relationTracker: RelationTracker?
 
     /// Whether the block has handed out mutable items, which typed writes must keep up to date.
     var hasMutableItems: Bool { !registry.isEmpty }
@@ -64,6 +67,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
                         }
                     }
                     noteWritten(item.id, ofType: item.itemType)
+                    try noteReferrer(item.id, ofType: item.itemType)
                 }
             }
         } catch {
@@ -146,6 +150,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
             try writer.insert(item)
         }
         noteWritten(item.id, ofType: item.itemType)
+        try noteReferrer(item.id, ofType: item.itemType)
         if !registry.isEmpty { registry[item.reference]?.replace(with: item) }
     }
 
@@ -158,6 +163,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
             try writer.save(item)
         }
         noteWritten(item.id, ofType: item.itemType)
+        try noteReferrer(item.id, ofType: item.itemType)
         if !registry.isEmpty { registry[item.reference]?.replace(with: item) }
     }
 
@@ -185,6 +191,7 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }
         forget(ItemReference(itemType: itemType, id: id))
+        if try refersToType(itemType) { return try deleteApplyingRules(ofType: itemType, id: id) }
         return try writer.deleteItem(ofType: itemType, id: id)
     }
 
@@ -197,6 +204,11 @@ public final class DataStoreReadWriteAccessor: DataStoreReadAccessor {
         try context.locating { try NameRules.validateItemType(itemType) }
         for (reference, _) in registry.handedOut(ofType: itemType) {
             forget(reference)
+        }
+        if try refersToType(itemType) {
+            return try deleteApplyingRules(matching: DataStoreRequest(itemType: itemType)) {
+                try writer.deleteAllItems(ofType: itemType)
+            }
         }
         return try writer.deleteAllItems(ofType: itemType)
     }

@@ -8,6 +8,8 @@ final class ChildEngine: DataStoreEngine {
     private let committed = Locked(ChildChanges())
     /// Indexes the child declared, to declare in the parent at the merge.
     private let declared = Locked<[DataStoreIndex]>([])
+    /// Relations the child declared, to declare in the parent at the merge.
+    private let declaredRelationList = Locked<[DataStoreRelation]>([])
     /// The identifiers the family of stores handed out, shared with the parent.
     private let reservations: IDReservations
 
@@ -23,22 +25,27 @@ final class ChildEngine: DataStoreEngine {
     func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
         let changes = committed.withLock { $0 }
         let indexes = declared.value
+        let relations = declaredRelationList.value
         return try parent.read { accessor in
-            try body(ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes))
+            try body(ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes, declaredRelations: relations))
         }
     }
 
     func write<T>(_ body: (any StoreWriter) throws -> (value: T, commit: Bool)) throws -> T {
         let changes = committed.withLock { $0 }
         let indexes = declared.value
+        let relations = declaredRelationList.value
         return try parent.read { accessor in
-            let transaction = ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes, reservations: reservations)
+            let transaction = ChildOverlay(parent: accessor, changes: changes, declaredIndexes: indexes,
+                                           declaredRelations: relations, reservations: reservations)
             let (value, commit) = try body(transaction)
             if commit {
                 let updated = transaction.changes
                 let updatedIndexes = transaction.declaredIndexes
+                let updatedRelations = transaction.declaredRelations
                 committed.withLock { $0 = updated }
                 declared.withLock { $0 = updatedIndexes }
+                declaredRelationList.withLock { $0 = updatedRelations }
             }
             return value
         }
@@ -50,6 +57,9 @@ final class ChildEngine: DataStoreEngine {
     /// The indexes declared in the child, for merging.
     var declaredIndexes: [DataStoreIndex] { declared.value }
 
+    /// The relations declared in the child, for merging.
+    var declaredRelations: [DataStoreRelation] { declaredRelationList.value }
+
     /// How many items the child has changed.
     var changeCount: Int { committed.withLock { $0.values.reduce(0) { $0 + $1.count } } }
 
@@ -57,5 +67,6 @@ final class ChildEngine: DataStoreEngine {
     func clear() {
         committed.withLock { $0 = ChildChanges() }
         declared.withLock { $0 = [] }
+        declaredRelationList.withLock { $0 = [] }
     }
 }

@@ -21,7 +21,8 @@ enum ChildMerge {
         try child.scheduler.performExclusive(named: "merge") {
             let changes = child.engine.changes
             let indexes = child.engine.declaredIndexes
-            guard !changes.isEmpty || !indexes.isEmpty else { return }
+            let relations = child.engine.declaredRelations
+            guard !changes.isEmpty || !indexes.isEmpty || !relations.isEmpty else { return }
             let dropped = try parent.writeSync { accessor in
                 let dropped = try apply(changes, to: accessor, policy: policy, parent: parent.location)
                 // The indexes last, over the merged items: the child's items held to them, so a
@@ -29,6 +30,12 @@ enum ChildMerge {
                 // parent made meanwhile refuses the declaration, and the merge fails whole.
                 for index in indexes {
                     try accessor.ensureIndex(ofType: index.itemType, on: index.attributes, unique: index.isUnique)
+                }
+                // Relations too, over the merged items: one the parent's items break since fails
+                // the merge whole.
+                for relation in relations {
+                    try accessor.ensureRelation(ofType: relation.itemType, on: relation.attributes, to: relation.relatedType,
+                                                onDelete: relation.onDelete, name: relation.name)
                 }
                 return dropped
             }

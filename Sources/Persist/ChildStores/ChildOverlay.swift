@@ -10,6 +10,8 @@ final class ChildOverlay: StoreWriter {
     private(set) var changes: ChildChanges
     /// Indexes declared in the child and not merged yet.
     private(set) var declaredIndexes: [DataStoreIndex]
+    /// Relations declared in the child and not merged yet.
+    private(set) var declaredRelations: [DataStoreRelation]
     /// Whether the parent compares type names by their bytes; the child then does too,
     /// and so do its own children.
     let comparesTypeNamesByBytes: Bool
@@ -17,10 +19,11 @@ final class ChildOverlay: StoreWriter {
     private let reservations: IDReservations?
 
     init(parent: DataStoreReadAccessor, changes: ChildChanges, declaredIndexes: [DataStoreIndex],
-         reservations: IDReservations? = nil) {
+         declaredRelations: [DataStoreRelation], reservations: IDReservations? = nil) {
         self.parent = parent
         self.changes = changes
         self.declaredIndexes = declaredIndexes
+        self.declaredRelations = declaredRelations
         self.reservations = reservations
         comparesTypeNamesByBytes = parent.reader.comparesTypeNamesByBytes
     }
@@ -160,7 +163,22 @@ final class ChildOverlay: StoreWriter {
         }
     }
 
+    /// The parent's relations and the child's own declarations, which the accessor checks the
+    /// child's writes against as it checks a store's. A declaration a relation of the parent
+    /// makes (the parent declared it since) is left out, as the merge will leave it out.
+    func relations() throws -> [DataStoreRelation]? {
+        let inParent = try parent.currentRelations()
+        return inParent + declaredRelations.filter { declared in
+            !inParent.contains { $0.hasSameRules(as: declared) || ($0.itemType == declared.itemType && $0.name == declared.name) }
+        }
+    }
+
     // MARK: Writing
+
+    func ensureRelation(_ relation: DataStoreRelation) throws -> Bool? {
+        declaredRelations.append(relation)
+        return true
+    }
 
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool? {
         let existing = try indexes(ofType: index.itemType) ?? []

@@ -35,6 +35,11 @@ public struct DataStoreError: Error, Sendable, Hashable {
         /// index; ``DataStoreError/items`` names the item written and the one already holding the
         /// values, and nothing of the write is stored (see <doc:Indexes>).
         case uniqueViolation
+        /// A write block left an item referring, through a relation, to an item that does not
+        /// exist, or deleted an item that a `.deny` relation still refers to;
+        /// ``DataStoreError/items`` names the referring item and the item referred to, and
+        /// nothing of the block is stored (see <doc:Relations>).
+        case referenceViolation
         /// The operating system reported an input/output failure (including a full disk).
         case io
         /// The store or file was opened read-only and a write was attempted.
@@ -60,7 +65,8 @@ public struct DataStoreError: Error, Sendable, Hashable {
     public var engineMessage: String?
     /// The items concerned: conflicting items for ``Code/conflict``, the duplicate for
     /// ``Code/alreadyExists``, the items sharing a unique index's values for
-    /// ``Code/uniqueViolation``, the undecodable record for ``Code/corrupt``.
+    /// ``Code/uniqueViolation``, the referring and the referred item for
+    /// ``Code/referenceViolation``, the undecodable record for ``Code/corrupt``.
     public var items: [ItemReference]
 
     /// Makes an error.
@@ -107,6 +113,8 @@ extension DataStoreError {
     public static let conflict = Code.conflict
     /// The code ``Code/uniqueViolation``, for `catch DataStoreError.uniqueViolation`.
     public static let uniqueViolation = Code.uniqueViolation
+    /// The code ``Code/referenceViolation``, for `catch DataStoreError.referenceViolation`.
+    public static let referenceViolation = Code.referenceViolation
     /// The code ``Code/io``, for `catch DataStoreError.io`.
     public static let io = Code.io
     /// The code ``Code/readOnly``, for `catch DataStoreError.readOnly`.

@@ -52,6 +52,20 @@ extension StoreReader {
         nil
     }
 
+    /// `nil`: the engine keeps no relation catalog, so the store's scheduler keeps the declarations.
+    public func relations() throws -> [DataStoreRelation]? {
+        nil
+    }
+
+    /// Reads each identifier with ``item(ofType:id:)``.
+    ///
+    /// ```swift
+    /// let albums = try reader.items(ofType: "Album", ids: [1, 2])
+    /// ```
+    public func items(ofType itemType: String, ids: [ItemID]) throws -> [Item] {
+        try ids.compactMap { try item(ofType: itemType, id: $0) }
+    }
+
     /// `false`: type names compare as Swift strings.
     public var comparesTypeNamesByBytes: Bool { false }
 

@@ -76,6 +76,28 @@ public protocol StoreReader: AnyObject {
     /// ```
     func indexes(ofType itemType: String) throws -> [DataStoreIndex]?
 
+    /// Every relation the engine keeps — declared through it, and the foreign keys of adopted
+    /// tables — or `nil` when the engine keeps no relation catalog of its own.
+    ///
+    /// The default is `nil`: the store's ``WriteScheduler`` then keeps the declarations, for the
+    /// life of the store object (<doc:Relations>).
+    ///
+    /// ```swift
+    /// let intoAlbum = try reader.relations()?.filter { $0.relatedType == "Album" }
+    /// ```
+    func relations() throws -> [DataStoreRelation]?
+
+    /// The items of `itemType` with the identifiers in `ids` that are stored, in no set order.
+    /// Following a relation from many items reads their related items with it.
+    ///
+    /// The default reads them one by one with ``item(ofType:id:)``; an SQL engine reads them in
+    /// one statement.
+    ///
+    /// ```swift
+    /// let albums = try reader.items(ofType: "Album", ids: [1, 2, 3])
+    /// ```
+    func items(ofType itemType: String, ids: [ItemID]) throws -> [Item]
+
     /// Whether two item type names are one type only when their UTF-8 bytes are equal.
     ///
     /// Most stores take type names as Swift strings, so that two Unicode spellings of one name

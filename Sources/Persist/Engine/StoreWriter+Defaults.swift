@@ -44,6 +44,14 @@ extension StoreWriter {
         nil
     }
 
+    /// `nil`: the engine keeps no relation catalog, so the store's scheduler keeps the declaration.
+    public func ensureRelation(_ relation: DataStoreRelation) throws -> Bool? {
+        nil
+    }
+
+    /// `false`: the accessor cascades and nullifies before a deletion.
+    public func appliesDeleteRule(of relation: DataStoreRelation) -> Bool { false }
+
     /// `false`: the accessor checks writes against unique indexes before passing them on.
     public var enforcesUniqueIndexes: Bool { false }
 

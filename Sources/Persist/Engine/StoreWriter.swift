@@ -71,6 +71,32 @@ public protocol StoreWriter: StoreReader {
     ///   for a unique index; nothing is declared then.
     func ensureIndex(_ index: DataStoreIndex) throws -> Bool?
 
+    /// Declares `relation`; returns `true` when it was created and `false` when a relation with the
+    /// same rules already existed (``DataStoreRelation/hasSameRules(as:)``), or `nil` when the
+    /// engine keeps no relation catalog of its own. The accessor has already checked the
+    /// declaration and the stored items against it; the engine refuses what it cannot express
+    /// (a related table without a key, say) with ``DataStoreError/Code/invalidArgument``.
+    ///
+    /// The default is `nil` (the scheduler keeps the declaration). An engine that returns a value
+    /// must also answer ``StoreReader/relations()``.
+    ///
+    /// ```swift
+    /// let created = try writer.ensureRelation(DataStoreRelation(itemType: "Track", attributes: ["albumId"],
+    ///                                                           relatedType: "Album", onDelete: .cascade))
+    /// ```
+    func ensureRelation(_ relation: DataStoreRelation) throws -> Bool?
+
+    /// Whether the engine itself carries out the delete rule of `relation` when a referred item is
+    /// deleted (a foreign key's `ON DELETE CASCADE` or `SET NULL`). The accessor then leaves the
+    /// referring items to it; otherwise it cascades and nullifies itself, before the deletion.
+    ///
+    /// The default is `false`.
+    ///
+    /// ```swift
+    /// func appliesDeleteRule(of relation: DataStoreRelation) -> Bool { true }   // real foreign keys
+    /// ```
+    func appliesDeleteRule(of relation: DataStoreRelation) -> Bool
+
     /// Whether the engine itself refuses writes that break its unique indexes, throwing
     /// ``DataStoreError/Code/uniqueViolation`` and leaving the transaction as it was.
     ///

@@ -30,6 +30,8 @@ public final class WriteScheduler: Sendable {
     package let reservations: IDReservations
     /// The index declarations of an engine that keeps none itself, for the life of this object.
     let catalog = IndexCatalog()
+    /// The relation declarations, for an engine that keeps none itself.
+    let relationCatalog = RelationCatalog()
     /// Where live queries re-run their requests, one at a time.
     private let observationQueue: DispatchQueue
 
@@ -285,6 +287,7 @@ public final class WriteScheduler: Sendable {
     private struct BlockOutcome {
         var committed = false
         var declared: [DataStoreIndex] = []
+        var declaredRelations: [DataStoreRelation] = []
     }
 
     /// One write block's accessor over `writer`: runs `block`, then decides to commit or roll back.
@@ -298,9 +301,13 @@ public final class WriteScheduler: Sendable {
         let value = try BlockRegistry.running(.write, of: self) { try block(accessor) }
         try context.checkPendingError()
         let commit = (value as? TransactionStatus) != .rollback
-        if commit { try accessor.flushPendingChanges() }
+        if commit {
+            try accessor.flushPendingChanges()
+            try accessor.checkReferences()
+        }
         outcome.committed = commit
         outcome.declared = context.declaredIndexes
+        outcome.declaredRelations = context.declaredRelations
         return (value, commit)
     }
 
@@ -308,6 +315,7 @@ public final class WriteScheduler: Sendable {
     private func finish(_ outcome: BlockOutcome) {
         guard outcome.committed else { return }
         catalog.add(outcome.declared)
+        relationCatalog.add(outcome.declaredRelations)
         observations.post(.changed)
     }
 

@@ -43,7 +43,8 @@ extension DataStoreReadWriteAccessor {
 
     /// The entity's row through its type's plan and the engine's sink for it; `nil` when the
     /// general path must write it: an entity the plan cannot express, mutable items to keep up to
-    /// date, or unique indexes the accessor checks for the engine. The row is valid until the
+    /// date, unique indexes the accessor checks for the engine, or relations it checks the
+    /// entity's references against. The row is valid until the
     /// next entity of the type is encoded.
     private func encodedRow<E: DataStoreEntity>(_ entity: E) throws -> (EntityRow, any EntityRowSink)? {
         guard !hasMutableItems else { return nil }
@@ -52,6 +53,7 @@ extension DataStoreReadWriteAccessor {
         if !writer.enforcesUniqueIndexes, try !context.locating({ try uniqueIndexes(ofType: E.itemType) }).isEmpty {
             return nil
         }
+        if try referrerType(E.itemType) { return nil }
         guard let row = state.row(of: entity) else { return nil }
         return (row, state.sink)
     }
@@ -140,7 +142,7 @@ extension DataStoreReadWriteAccessor {
 
     /// Inserts or saves one entity of a synchronization, as a row when it was encoded as one.
     private func write<E: DataStoreEntity>(_ entry: EntitySynchronization<E>, inserting: Bool) throws {
-        guard case .row(let plan, let values) = entry.form, !hasMutableItems else {
+        guard case .row(let plan, let values) = entry.form, !hasMutableItems, try !referrerType(E.itemType) else {
             let item = try entry.item()
             return try inserting ? insert(item) : save(item)
         }

@@ -17,7 +17,14 @@ extension DataStoreReadWriteAccessor {
     public func deleteItems(forRequest request: DataStoreRequest) throws -> Int {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try request.validate() }
-        let count = try context.locating { try writer.deleteItems(matching: request) }
+        let count: Int
+        if try refersToType(request.itemType) {
+            count = try deleteApplyingRules(matching: request) {
+                try context.locating { try writer.deleteItems(matching: request) }
+            }
+        } else {
+            count = try context.locating { try writer.deleteItems(matching: request) }
+        }
         try refreshMutableItems(ofType: request.itemType)
         return count
     }
@@ -52,6 +59,7 @@ extension DataStoreReadWriteAccessor {
             try NameRules.validate(Item(itemType: request.itemType, id: 0, attributes: values))
             try checkUnique(updating: request, setting: values)
         }
+        try noteReferrers(updating: request, setting: values)
         let count = try context.locating { try writer.updateItems(matching: request, setting: values) }
         try refreshMutableItems(ofType: request.itemType)
         return count

@@ -14,7 +14,7 @@ public struct ConformanceTest: Sendable, CustomStringConvertible, CustomTestStri
     /// The suite section the test belongs to.
     public enum Group: String, Sendable, CaseIterable {
         case lifecycle, items, blocks, concurrency, requests, entities, differential, children
-        case identifiers, setWrites, aggregates, indexes
+        case identifiers, setWrites, aggregates, indexes, relations
 
         /// Every section but ``concurrency``, for a test function of its own, so that the
         /// concurrency section can run apart (under ThreadSanitizer, `--filter concurrency`).

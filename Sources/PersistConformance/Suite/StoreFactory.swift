@@ -45,6 +45,9 @@ public struct StoreFactory: Sendable, CustomStringConvertible {
         /// The store keeps exact decimals (`Value.decimal`), so the differential tests' random
         /// data includes them (the sections written for them run on every store).
         public static let exactDecimals = Capabilities(rawValue: 1 << 4)
+        /// The engine keeps relation declarations in its own storage, so a new store object made
+        /// for the same directory knows, and enforces, the relations an earlier one declared.
+        public static let persistentRelations = Capabilities(rawValue: 1 << 5)
         /// The kinds of data a child store keeps as its parent does.
         static let kinds: Capabilities = [.compositeIdentifiers, .exactDecimals]
     }
