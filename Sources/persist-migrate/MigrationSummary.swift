@@ -62,6 +62,8 @@ struct MigrationSummary: Codable, Sendable {
     var notes: [String]
     /// Columns of recreated tables whose declared type gave way to a lossless fallback.
     var fallbacks: [MigrationReport.Fallback]
+    /// The relations declared on the target, as `Track(albumId) → Album, on delete deny`.
+    var relations: [String]
     /// The reshape rules given, with their counts.
     var reshape: [RuleLine]
     var exitStatus: Int32
@@ -85,6 +87,7 @@ struct MigrationSummary: Codable, Sendable {
         verificationSeconds = Self.rounded(report?.verificationSeconds ?? 0)
         self.notes = notes
         fallbacks = report?.fallbacks ?? []
+        relations = report?.relations.map { "\($0.name): \($0)" } ?? []
         self.reshape = reshape
         exitStatus = exit.rawValue
         self.error = error
@@ -112,6 +115,7 @@ struct MigrationSummary: Codable, Sendable {
             "  fallback: \(fallback.itemType).\(fallback.column) declared \(fallback.declaredType) is now "
                 + "\(fallback.fallbackType), to keep \(fallback.example) (no value lost)"
         }
+        lines += relations.map { "  relation: " + $0 }
         let nameWidth = max(types.map(\.itemType.count).max() ?? 0, 5)
         func row(_ cells: [String]) -> String {
             // Padded by characters: Foundation's padding counts UTF-16 units, and cuts longer names.

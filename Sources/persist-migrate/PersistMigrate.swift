@@ -70,6 +70,9 @@ struct PersistMigrate: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Copy as a real run does, then throw the copy away.")
     var dryRun = false
 
+    @Flag(name: .customLong("drop-relations"), help: "Copy the items without the source's relations (foreign keys).")
+    var dropRelations = false
+
     @Flag(name: .long, help: "Copy from a recovered copy of an unclosed GDBM file.")
     var recover = false
 
@@ -115,7 +118,8 @@ struct PersistMigrate: ParsableCommand {
 
     func run() throws {
         let signals = SignalWatcher()
-        let options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
+        var options = MigrationOptions(itemTypes: selectedTypes, ifExists: ifExists, verify: !noVerify, dryRun: dryRun)
+        options.carriesRelations = !dropRelations
         var logger = Logger(label: "persist-migrate")
         logger.logLevel = verbose ? .debug : .warning
         let started = DispatchTime.now().uptimeNanoseconds
@@ -159,7 +163,8 @@ struct PersistMigrate: ParsableCommand {
             target: Self.store(job?.target ?? plans?.target, named: named?.target),
             dryRun: dryRun, report: report, seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9,
             notes: (job.map { Self.notes($0, rawValue: reshape.rawValue) } ?? []) + absentTypeNotes(report)
-                + reshapeNotes(ruleLines, plans: job.map { ($0.source, $0.target) } ?? plans) + (report?.schemaNotes ?? []),
+                + reshapeNotes(ruleLines, plans: job.map { ($0.source, $0.target) } ?? plans) + (report?.schemaNotes ?? [])
+                + (report?.relationNotes ?? []),
             reshape: ruleLines, exit: exit,
             error: diagnosis.map { MigrationSummary.Failure(code: $0.code, message: $0.message, hint: $0.hint) })
         if json {

@@ -165,6 +165,10 @@ struct ToolDiagnosis {
                 return "\(left); run again, and report it if it happens again"
             }
             if let reshaping = ReshapeOptions.hint(for: error.message) { return "\(left); \(reshaping)" }
+            if error.code == .referenceViolation {
+                return "\(left); the source's items break one of its own relations (foreign keys): fix the item named "
+                    + "above in \(source), or copy without relations with --drop-relations"
+            }
             if error.message.contains("attribute on the way") || error.message.contains("attributes on the way") {
                 // A column name the target cannot hold as it is (too long, a system column's, or one
                 // only case tells from another).

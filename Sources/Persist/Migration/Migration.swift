@@ -94,6 +94,7 @@ public struct Migration: Sendable {
         let schemaNotes: [String]
         let notCarried: [(itemType: String, note: String)]
         (copy.descriptions, schemaNotes, notCarried) = try sourceDescriptions(of: chosen, skipping: Set(targetTypes))
+        let relations = try carriedRelations(of: chosen)
         tracker.begin(.copying)
         let reader = MigrationReader(source: source, types: chosen, checksums: copy.verifying,
                                      targetLocation: target.location, transform: transform, cancellation: cancellation,
@@ -104,6 +105,7 @@ public struct Migration: Sendable {
             try writeBlock { accessor, bulk in
                 try copy.copyAll(from: reader.pipe, accessor: accessor, bulk: bulk, tracker: &tracker,
                                  cancellation: cancellation)
+                try Self.declare(relations.relations, with: accessor)
                 if copy.verifying {
                     tracker.begin(.verifying)
                     try verify(&copy, against: accessor, chosen: chosen, transform: transform, tracker: &tracker,
@@ -128,6 +130,13 @@ public struct Migration: Sendable {
                     return options.dryRun ? TransactionStatus.rollback : .commit
                 }
             }
+            if !relations.relations.isEmpty {
+                try cancellation?.check()
+                try target.writeSync { accessor in
+                    try Self.declare(relations.relations, with: accessor)
+                    return options.dryRun ? TransactionStatus.rollback : .commit
+                }
+            }
             try options.beforeCommit?()
             if copy.verifying {
                 try cancellation?.check()
@@ -146,6 +155,8 @@ public struct Migration: Sendable {
                                      seconds: tracker.elapsed, reshape: reader.ruleReports.withLock { $0 },
                                      fallbacks: copy.fallbacks)
         report.verifiedEmptyCopy = copy.verifying
+        report.relations = relations.relations
+        report.relationNotes = relations.leftOut
         report.schemaNotes = schemaNotes + notCarried.filter { !copy.tablesAlreadyThere.contains($0.itemType) }.map(\.note)
         if let chosen {
             let sourceTypes = Set(try source.read { accessor in try accessor.itemTypes() })

@@ -37,6 +37,12 @@ public struct MigrationOptions: Sendable {
     /// Write everything in one target write block, so that the target is untouched unless the
     /// whole copy commits. ``batchSize`` then only sets how many items are read between writes.
     public var atomic: Bool
+    /// Whether the source's relations are declared on the target after the load (the default), so
+    /// that an SQL target gets its foreign keys back and every target keeps enforcing them
+    /// (<doc:Relations>). A source whose items break one of its own relations then fails the run
+    /// with ``DataStoreError/Code/referenceViolation`` naming the first broken reference. `false`
+    /// copies the items without them.
+    public var carriesRelations = true
     /// Types and attributes renamed or dropped on the way (none by default). Applied to every item
     /// read, after ``decode`` and before ``transform``; see ``MigrationReshape``.
     public var reshape: MigrationReshape

@@ -54,6 +54,18 @@ public struct MigrationReport: Sendable, Hashable {
     /// type, and no table of that name), in the order given: a misspelled type, most often. They
     /// are not errors, as a copy of nothing of them is right; the report of such a type reads 0.
     public var absentTypes: [String] = []
+    /// The source's relations declared on the target, as the target names them (after
+    /// ``MigrationOptions/reshape``), in the order declared; empty when
+    /// ``MigrationOptions/carriesRelations`` is `false`.
+    ///
+    /// ```swift
+    /// for relation in report.relations { print("relation:", relation) }
+    /// ```
+    public var relations: [DataStoreRelation] = []
+    /// A sentence for each relation of the source the run left out (a type not copied, a referring
+    /// attribute dropped, ``MigrationOptions/carriesRelations`` off) or carried with another rule
+    /// (an adopted foreign key's `SET DEFAULT` becomes `deny`).
+    public var relationNotes: [String] = []
     /// What ``MigrationOptions/reshape`` changed in the tables recreated from the source's schema
     /// (see <doc:SchemaFaithfulMigrations>) beyond the names its rules give, one sentence each: an
     /// index or a UNIQUE constraint left out because it listed a dropped column, or a table made

@@ -189,8 +189,14 @@ extension DataStoreReadWriteAccessor {
     /// item it deleted is still referred to through a `.deny` relation. Runs before the commit.
     func checkReferences() throws {
         guard let tracker = relationTracker, !tracker.isEmpty else { return }
+        // In identifier order, so that the error names the same first broken reference whatever
+        // order the block wrote in.
+        let written = tracker.written.sorted { lhs, rhs in
+            let types = ByteOrder.compare(lhs.itemType, rhs.itemType)
+            return types != 0 ? types < 0 : lhs.id < rhs.id
+        }
         try context.locating {
-            for reference in tracker.written {
+            for reference in written {
                 guard let item = try writer.item(ofType: reference.itemType, id: reference.id) else { continue }
                 for relation in tracker.outgoing[reference.itemType] ?? [] {
                     if let broken = try brokenReference(of: item, via: relation) { throw broken }
