@@ -32,15 +32,13 @@ public class DataStoreReadAccessor {
     ///   negative offset or limit); the store's errors.
     public func items(forRequest request: DataStoreRequest) throws -> [Item] {
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try request.validate() }
-        return try reader.items(matching: request)
+        return try reader.items(matching: prepared(request))
     }
 
     /// The first item the request selects (after its offset), or `nil`.
     public func firstItem(forRequest request: DataStoreRequest) throws -> Item? {
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try request.validate() }
-        var first = request
+        var first = try prepared(request)
         first.limit = min(request.limit ?? 1, 1)
         var found: Item?
         try reader.forEachItem(matching: first) { item in
@@ -53,8 +51,7 @@ public class DataStoreReadAccessor {
     /// How many items ``items(forRequest:)`` would return: the filter, offset and limit all apply.
     public func countItems(forRequest request: DataStoreRequest) throws -> Int {
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try request.validate() }
-        return try reader.countItems(matching: request)
+        return try reader.countItems(matching: prepared(request))
     }
 
     /// Streams the items the request selects, in order, one at a time, without holding them all in
@@ -69,8 +66,7 @@ public class DataStoreReadAccessor {
     /// ```
     public func forEachItem(forRequest request: DataStoreRequest, _ body: (Item) throws -> Void) throws {
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try request.validate() }
-        try reader.forEachItem(matching: request) { item in
+        try reader.forEachItem(matching: prepared(request)) { item in
             try body(item)
             return true
         }

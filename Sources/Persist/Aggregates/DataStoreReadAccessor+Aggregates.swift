@@ -56,12 +56,10 @@ extension DataStoreReadAccessor {
         try aggregate(.average, of: attribute, request)?.doubleValue
     }
 
-    private func aggregate(_ function: AggregateFunction, of attribute: String, _ request: DataStoreRequest) throws -> Value? {
+    private func aggregate(_ function: AggregateFunction, of attribute: String, _ asked: DataStoreRequest) throws -> Value? {
         try checkActiveAndFlushPendingChanges()
-        try context.locating {
-            try request.validate()
-            try NameRules.validateAttribute(attribute, of: request.itemType)
-        }
+        try context.locating { try NameRules.validateAttribute(attribute, of: asked.itemType) }
+        let request = try prepared(asked)
         return try context.locating { try reader.aggregate(function, of: attribute, matching: request) }
     }
 }

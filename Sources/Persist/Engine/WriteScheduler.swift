@@ -424,13 +424,24 @@ public final class WriteScheduler: Sendable {
     package func observe<Output: Sendable>(
         _ request: DataStoreRequest, transform: @escaping @Sendable ([Item]) throws -> Output
     ) -> AsyncThrowingStream<Output, any Error> {
-        let results = ReceivedResults(of: observe(request), transform: transform, location: engine.location)
+        observe(request, fetch: { accessor in try accessor.items(forRequest: request) }, transform: transform)
+    }
+
+    /// A live query of `request` whose result `fetch` reads in a read block (the items, or the
+    /// items with their related items), passed through `transform`.
+    package func observe<Snapshot: Sendable & Equatable, Output: Sendable>(
+        _ request: DataStoreRequest, fetch: @escaping @Sendable (DataStoreReadAccessor) throws -> Snapshot,
+        transform: @escaping @Sendable (Snapshot) throws -> Output
+    ) -> AsyncThrowingStream<Output, any Error> {
+        let results = ReceivedResults(of: observe(request, fetch: fetch), transform: transform, location: engine.location)
         return AsyncThrowingStream(unfolding: results.next)
     }
 
     /// The results of a live query of `request` as they are refreshed: a slow consumer gets the
     /// newest, which may be one it already received (``ReceivedResults`` drops those).
-    private func observe(_ request: DataStoreRequest) -> AsyncThrowingStream<[Item], any Error> {
+    private func observe<Snapshot: Sendable & Equatable>(
+        _ request: DataStoreRequest, fetch read: @escaping @Sendable (DataStoreReadAccessor) throws -> Snapshot
+    ) -> AsyncThrowingStream<Snapshot, any Error> {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             do {
                 try request.validate()
@@ -455,7 +466,7 @@ public final class WriteScheduler: Sendable {
                         throw DataStoreError(.misuse, "the store at \(location) was released while it was observed",
                                              path: location)
                     }
-                    return try self.read { accessor in try accessor.items(forRequest: request) }
+                    return try self.read(read)
                 })
             let token = observations.subscribe { event in
                 switch event {

@@ -40,10 +40,10 @@ extension DataStoreReadAccessor {
                 throw DataStoreError.invalidArgument(
                     "the request is for \(request.itemType) but \(E.self) is stored as \(E.itemType)")
             }
-            try request.validate()
         }
+        let resolved = try prepared(request)
         var decoding = EntityRowDecoding(E.self)
-        try entityRows.forEachEntityRow(matching: request) { source in
+        try entityRows.forEachEntityRow(matching: resolved) { source in
             body(try decoding.decode(E.self, from: source))
             return true
         }

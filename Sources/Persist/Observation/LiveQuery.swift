@@ -1,6 +1,7 @@
 import Dispatch
 
-/// One live query: re-runs its request after each commit notification, and yields the result when
+/// One live query: re-runs its request after each commit notification, and yields the result (the
+/// items, or the items with their related items) when
 /// it differs from the last one yielded. ``ReceivedResults`` then hands the consumer only what
 /// differs from the result it received last.
 ///
@@ -10,17 +11,17 @@ import Dispatch
 /// timeout, as another program writing a file in a rollback journal does; a server with no
 /// connection slot free) is no failure of the query: it runs again after `retryDelay`, and the
 /// stream goes on.
-final class LiveQuery: Sendable {
+final class LiveQuery<Snapshot: Sendable & Equatable>: Sendable {
     private struct State {
         var running = false
         var dirty = false
         var finished = false
-        var last: [Item]?
+        var last: Snapshot?
     }
 
     private let state = Locked(State())
-    private let fetch: @Sendable () throws -> [Item]
-    private let continuation: AsyncThrowingStream<[Item], any Error>.Continuation
+    private let fetch: @Sendable () throws -> Snapshot
+    private let continuation: AsyncThrowingStream<Snapshot, any Error>.Continuation
     private let queue: DispatchQueue
     private let retryDelay: Duration
     private let isTransient: @Sendable (DataStoreError) -> Bool
@@ -28,9 +29,9 @@ final class LiveQuery: Sendable {
 
     /// A query refreshed on `queue` by `fetch`; a refresh failing with an error `isTransient`
     /// accepts is told to `onTransient` and runs again after `retryDelay`.
-    init(queue: DispatchQueue, continuation: AsyncThrowingStream<[Item], any Error>.Continuation,
+    init(queue: DispatchQueue, continuation: AsyncThrowingStream<Snapshot, any Error>.Continuation,
          retryDelay: Duration, isTransient: @escaping @Sendable (DataStoreError) -> Bool,
-         onTransient: @escaping @Sendable (DataStoreError) -> Void, fetch: @escaping @Sendable () throws -> [Item]) {
+         onTransient: @escaping @Sendable (DataStoreError) -> Void, fetch: @escaping @Sendable () throws -> Snapshot) {
         self.queue = queue
         self.continuation = continuation
         self.retryDelay = retryDelay
@@ -61,13 +62,13 @@ final class LiveQuery: Sendable {
             }
             guard proceed else { return }
             do {
-                let items = try fetch()
+                let snapshot = try fetch()
                 let fresh = state.withLock { state -> Bool in
-                    guard !state.finished, state.last != items else { return false }
-                    state.last = items
+                    guard !state.finished, state.last != snapshot else { return false }
+                    state.last = snapshot
                     return true
                 }
-                if fresh { continuation.yield(items) }
+                if fresh { continuation.yield(snapshot) }
             } catch let error as DataStoreError where isTransient(error) {
                 retryLater(after: error)
                 return

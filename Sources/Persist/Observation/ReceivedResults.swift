@@ -7,15 +7,15 @@
 /// Typed queries also decode only the results that are received.
 // @unchecked Sendable: `iterator` and `received` are only touched by the call of `next()` that
 // holds `busy`, which the lock hands to one call at a time.
-final class ReceivedResults<Output: Sendable>: @unchecked Sendable {
-    private var iterator: AsyncThrowingStream<[Item], any Error>.Iterator?
-    private var received: [Item]?
+final class ReceivedResults<Snapshot: Sendable & Equatable, Output: Sendable>: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<Snapshot, any Error>.Iterator?
+    private var received: Snapshot?
     private let busy = Locked(false)
-    private let transform: @Sendable ([Item]) throws -> Output
+    private let transform: @Sendable (Snapshot) throws -> Output
     private let location: String
 
     /// The results of `results` that differ from the one received before them, through `transform`.
-    init(of results: AsyncThrowingStream<[Item], any Error>, transform: @escaping @Sendable ([Item]) throws -> Output,
+    init(of results: AsyncThrowingStream<Snapshot, any Error>, transform: @escaping @Sendable (Snapshot) throws -> Output,
          location: String) {
         iterator = results.makeAsyncIterator()
         self.transform = transform
@@ -37,22 +37,22 @@ final class ReceivedResults<Output: Sendable>: @unchecked Sendable {
         }
         defer { busy.withLock { $0 = false } }
         while var current = iterator {
-            let items: [Item]?
+            let snapshot: Snapshot?
             do {
-                items = try await current.next()
+                snapshot = try await current.next()
             } catch {
                 iterator = nil
                 throw error
             }
-            guard let items else {
+            guard let snapshot else {
                 iterator = nil
                 return nil
             }
             iterator = current
-            if items == received { continue }
-            received = items
+            if snapshot == received { continue }
+            received = snapshot
             do {
-                return try transform(items)
+                return try transform(snapshot)
             } catch {
                 iterator = nil
                 throw error

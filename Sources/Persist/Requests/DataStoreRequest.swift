@@ -36,6 +36,9 @@ public struct DataStoreRequest: Sendable, Hashable {
     public var limit: Int?
     /// How results are ordered; ``Ordering/sorted`` unless changed.
     public var ordering: Ordering
+    /// Filters through relations, each of which must hold as well as ``filter`` (none unless
+    /// set): tracks whose album's artist is AC/DC (see ``RelatedFilter``).
+    public var relatedFilters: [RelatedFilter] = []
 
     /// A request for every item of `itemType`.
     public init(

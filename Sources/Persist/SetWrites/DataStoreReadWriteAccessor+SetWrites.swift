@@ -14,9 +14,9 @@ extension DataStoreReadWriteAccessor {
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for an invalid request.
     @discardableResult
-    public func deleteItems(forRequest request: DataStoreRequest) throws -> Int {
+    public func deleteItems(forRequest asked: DataStoreRequest) throws -> Int {
         try checkActiveAndFlushPendingChanges()
-        try context.locating { try request.validate() }
+        let request = try prepared(asked)
         let count: Int
         if try refersToType(request.itemType) {
             count = try deleteApplyingRules(matching: request) {
@@ -51,10 +51,10 @@ extension DataStoreReadWriteAccessor {
     ///   of a unique index (nothing is changed); ``DataStoreError/Code/typeMismatch`` when a store
     ///   with typed columns cannot hold a value.
     @discardableResult
-    public func updateItems(forRequest request: DataStoreRequest, setting values: [String: Value]) throws -> Int {
+    public func updateItems(forRequest asked: DataStoreRequest, setting values: [String: Value]) throws -> Int {
         try checkActiveAndFlushPendingChanges()
+        let request = try prepared(asked)
         try context.locating {
-            try request.validate()
             for name in values.keys { try NameRules.validateAttribute(name, of: request.itemType) }
             try NameRules.validate(Item(itemType: request.itemType, id: 0, attributes: values))
             try checkUnique(updating: request, setting: values)
