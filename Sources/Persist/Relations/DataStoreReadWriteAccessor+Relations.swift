@@ -70,7 +70,7 @@ extension DataStoreReadWriteAccessor {
     /// The block's relations, loaded at its first write.
     private func tracker() throws -> RelationTracker {
         if let relationTracker { return relationTracker }
-        let loaded = RelationTracker(try currentRelations())
+        let loaded = RelationTracker(try currentRelations(), byBytes: writer.comparesTypeNamesByBytes)
         relationTracker = loaded
         return loaded
     }
