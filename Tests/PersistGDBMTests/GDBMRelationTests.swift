@@ -247,6 +247,32 @@ struct GDBMRelationTests {
         }
     }
 
+    @Test("recovery keeps the relation record, and reports it when GDBM could not recover it")
+    func recovery() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store.gdbm")
+        let store = Self.store(path)
+        try store.setup()
+        try store.writeSync { accessor in
+            try accessor.insert(Self.album(1))
+            try accessor.ensureRelation(ofType: "Track", on: ["albumId"], to: "Album", onDelete: .cascade)
+        }
+        try store.tearDown()
+        #expect(try GDBMDataStore.recover(path: path, keepBackup: false).lostRelationRecord == false)
+        try store.setup()
+        #expect(try Self.relations(store) == [Self.byAlbum])
+        try store.tearDown()
+
+        let file = try #require(gdbm_open(path, 0, GDBM_WRITER, 0o644, nil))
+        #expect(ForeignFile.withDatum(GDBMStorageFormat.relationRecordKey) { gdbm_delete(file, $0) } == 0)
+        gdbm_close(file)
+        #expect(try GDBMDataStore.recover(path: path, keepBackup: false).lostRelationRecord)
+        try store.setup()
+        defer { try? store.tearDown() }
+        #expect(try Self.relations(store).isEmpty)
+    }
+
     @Test("the raw layout keeps no relation in the file; the store object keeps the declarations")
     func rawLayout() throws {
         let directory = try TemporaryDirectory()
