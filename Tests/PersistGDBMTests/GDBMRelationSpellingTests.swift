@@ -55,6 +55,32 @@ struct GDBMRelationSpellingTests {
         }
     }
 
+    @Test("each spelling declares and lists its own relations, and keeps them in the file")
+    func declaredPerSpelling() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("store.gdbm")
+        let store = GDBMDataStore(path: path, options: .init(logger: .quiet))
+        try store.setup()
+        try store.writeSync { accessor in
+            try accessor.insert(Item(itemType: "Owner", id: 1))
+            try accessor.ensureRelation(ofType: Self.composed, on: ["ownerId"], to: "Owner", onDelete: .deny)
+            #expect(try accessor.relations(ofType: Self.decomposed).isEmpty)
+            let declared = try accessor.ensureRelation(ofType: Self.decomposed, on: ["ownerId"], to: "Owner", onDelete: .deny)
+            #expect(Array(declared.itemType.utf8) == Array(Self.decomposed.utf8))
+        }
+        try store.tearDown()
+        try store.setup()
+        defer { try? store.tearDown() }
+        for spelling in [Self.composed, Self.decomposed] {
+            let listed = try store.relations(ofType: spelling)
+            #expect(listed.map { Array($0.itemType.utf8) } == [Array(spelling.utf8)])
+            expectError(.referenceViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: spelling, id: 1, attributes: ["ownerId": 99])) }
+            }
+        }
+    }
+
     @Test("an item of each spelling with the same identifier is checked, each against its own type's relations")
     func bothSpellingsChecked() throws {
         try Self.withStore { store in

@@ -34,7 +34,10 @@ extension DataStoreReadWriteAccessor {
         try checkActiveAndFlushPendingChanges()
         let relation = DataStoreRelation(itemType: itemType, attributes: attributes, relatedType: relatedType,
                                          onDelete: onDelete, name: name)
-        if let existing = try context.locating({ try RelationRules.checkDeclaration(relation, among: currentRelations()) }) {
+        let byBytes = writer.comparesTypeNamesByBytes
+        if let existing = try context.locating({
+            try RelationRules.checkDeclaration(relation, among: currentRelations(), byBytes: byBytes)
+        }) {
             return existing
         }
         try context.locating { try checkStoredItems(against: relation) }
