@@ -8,13 +8,13 @@ import Testing
 extension StoreFactory {
     /// GDBM stores in the native layout, one file per test directory.
     static let gdbm = StoreFactory(
-        name: "GDBMDataStore", capabilities: [.persistent, .persistentIndexes, .compositeIdentifiers, .exactDecimals]
+        name: "GDBMDataStore", capabilities: [.persistent, .persistentIndexes, .persistentRelations, .compositeIdentifiers, .exactDecimals]
     ) { directory in
         GDBMDataStore(path: directory.appendingPathComponent("store.gdbm").path, options: .init(logger: .quiet))
     }
 
     /// GDBM stores that sync every commit.
-    static let gdbmFull = StoreFactory(name: "GDBMDataStore (durability full)", capabilities: [.persistent, .persistentIndexes, .compositeIdentifiers, .exactDecimals]) { directory in
+    static let gdbmFull = StoreFactory(name: "GDBMDataStore (durability full)", capabilities: [.persistent, .persistentIndexes, .persistentRelations, .compositeIdentifiers, .exactDecimals]) { directory in
         GDBMDataStore(path: directory.appendingPathComponent("store.gdbm").path, options: .init(durability: .full, logger: .quiet))
     }
 }

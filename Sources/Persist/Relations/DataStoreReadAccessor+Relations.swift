@@ -12,7 +12,8 @@ extension DataStoreReadAccessor {
     public func relations(ofType itemType: String) throws -> [DataStoreRelation] {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try NameRules.validateItemType(itemType) }
-        return try currentRelations().filter { $0.itemType == itemType }
+        let wanted = TypeNameKey(name: itemType, byBytes: reader.comparesTypeNamesByBytes)
+        return try currentRelations().filter { TypeNameKey(name: $0.itemType, byBytes: wanted.byBytes) == wanted }
     }
 
     /// The item that `item` refers to through `relation`, or `nil` when its referring attributes

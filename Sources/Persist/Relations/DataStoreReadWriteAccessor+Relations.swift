@@ -34,7 +34,10 @@ extension DataStoreReadWriteAccessor {
         try checkActiveAndFlushPendingChanges()
         let relation = DataStoreRelation(itemType: itemType, attributes: attributes, relatedType: relatedType,
                                          onDelete: onDelete, name: name)
-        if let existing = try context.locating({ try RelationRules.checkDeclaration(relation, among: currentRelations()) }) {
+        let byBytes = writer.comparesTypeNamesByBytes
+        if let existing = try context.locating({
+            try RelationRules.checkDeclaration(relation, among: currentRelations(), byBytes: byBytes)
+        }) {
             return existing
         }
         try context.locating { try checkStoredItems(against: relation) }
@@ -70,7 +73,7 @@ extension DataStoreReadWriteAccessor {
     /// The block's relations, loaded at its first write.
     private func tracker() throws -> RelationTracker {
         if let relationTracker { return relationTracker }
-        let loaded = RelationTracker(try currentRelations())
+        let loaded = RelationTracker(try currentRelations(), byBytes: writer.comparesTypeNamesByBytes)
         relationTracker = loaded
         return loaded
     }

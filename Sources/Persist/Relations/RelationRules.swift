@@ -1,13 +1,14 @@
 /// The checks a relation's declaration and its use pass before anything is read or written.
 enum RelationRules {
     /// Checks names and attributes, and compares `relation` with the relations the store has:
-    /// returns the one that already makes the same promise, `nil` when it is new.
+    /// returns the one that already makes the same promise, `nil` when it is new. Type names
+    /// match as the store matches them (`byBytes`: see ``StoreReader/comparesTypeNamesByBytes``).
     ///
     /// - Throws: ``DataStoreError/Code/invalidArgument`` for invalid names, no or repeated
     ///   attributes, a name the type's relations already use with other rules, or a `.cascade`
     ///   rule that closes a cycle through two or more types.
-    static func checkDeclaration(_ relation: DataStoreRelation, among existing: [DataStoreRelation]) throws
-        -> DataStoreRelation? {
+    static func checkDeclaration(_ relation: DataStoreRelation, among existing: [DataStoreRelation], byBytes: Bool)
+        throws -> DataStoreRelation? {
         try NameRules.validateItemType(relation.itemType)
         try NameRules.validateItemType(relation.relatedType)
         guard !relation.attributes.isEmpty else {
@@ -29,16 +30,23 @@ enum RelationRules {
                 "the relation \(relation.name) asks for the delete action \(action), which only an adopted foreign key "
                     + "keeps; declare .deny, .cascade or .nullify")
         }
-        let ofType = existing.filter { $0.itemType == relation.itemType }
+        func sameType(_ lhs: String, _ rhs: String) -> Bool {
+            TypeNameKey(name: lhs, byBytes: byBytes) == TypeNameKey(name: rhs, byBytes: byBytes)
+        }
+        func sameRules(_ other: DataStoreRelation) -> Bool {
+            other.hasSameRules(as: relation) && sameType(other.itemType, relation.itemType)
+                && sameType(other.relatedType, relation.relatedType)
+        }
+        let ofType = existing.filter { sameType($0.itemType, relation.itemType) }
         if let named = ofType.first(where: { $0.name == relation.name }) {
-            guard named.hasSameRules(as: relation) else {
+            guard sameRules(named) else {
                 throw DataStoreError.invalidArgument(
                     "\(relation.itemType) already has a relation named \(relation.name) with other rules (\(named)); "
                         + "give the new relation (\(relation)) another name")
             }
             return named
         }
-        if let same = ofType.first(where: { $0.hasSameRules(as: relation) }) { return same }
+        if let same = ofType.first(where: sameRules) { return same }
         try checkCascadeCycle(relation, among: existing)
         return nil
     }

@@ -43,10 +43,12 @@ extension GDBMOpenFile {
         }
         let format = try checkFormat(path: path, codec: codec, handle: handle, logger: logger)
         let catalog = try loadCatalog(path: path, codec: codec, handle: handle)
+        let relations = try loadRelations(path: path, codec: codec, handle: handle)
         logger.debug("opened GDBM file", metadata: ["store": .string(path), "layout": .string("\(options.layout)")])
         return GDBMOpenFile(path: path, filePath: filePath, options: options, buildsPrivateFile: buildsPrivateFile,
                             codec: codec, handle: handle, claim: claim,
-                           needsFormatRecord: format.needsRecord, formatVersion: format.version, catalog: catalog)
+                           needsFormatRecord: format.needsRecord, formatVersion: format.version, catalog: catalog,
+                           relations: relations)
     }
 
     /// Retries `attempt` while it throws `DataStoreError.Code.locked`, until `deadline`.
@@ -274,6 +276,24 @@ extension GDBMOpenFile {
                                  path: path)
         }
         return (false, version)
+    }
+
+    /// The relations a native file declares (none when it has no relation record).
+    ///
+    /// - Throws: `corrupt` (or `unsupported`, for a newer record) naming the file and the record.
+    private static func loadRelations(path: String, codec: GDBMLayoutCodec, handle: GDBMHandle) throws -> [DataStoreRelation] {
+        guard case .native = codec else { return [] }
+        let stored = try GDBMRelationFormat.key.withUnsafeBytes { key in try handle.fetch(key) { [UInt8]($0) } }
+        guard let stored else { return [] }
+        do {
+            return try GDBMRelationFormat.decode(stored)
+        } catch var error as DataStoreError {
+            error.message = "the relation record of \(path) (key \(GDBMRelationFormat.key.withUnsafeBytes(NativeKeyCodec.describe))) "
+                + "cannot be read: \(error.message)"
+                + (error.code == .corrupt ? "; restore the file from a backup" : "")
+            error.path = path
+            throw error
+        }
     }
 
     /// The index catalog of a native file (empty when it has none).

@@ -42,6 +42,10 @@ final class GDBMOpenFile: @unchecked Sendable {
         var formatVersion: UInt64 = 1
         /// The file's indexes, as committed.
         var catalog = GDBMIndexCatalog()
+        /// The file's relations, as committed: read from the relation record when the file is
+        /// opened and replaced by each commit that declares one, the only ways the record changes
+        /// while the store holds the file.
+        var relations: [DataStoreRelation] = []
         /// For each item type asked about: an upper bound of its integer identifiers (`nil` when it
         /// has none), kept up to date by every commit while the store holds the file's write lock.
         var integerIDBounds: [String: IntegerIDBound] = [:]
@@ -64,7 +68,7 @@ final class GDBMOpenFile: @unchecked Sendable {
     ///   - filePath: the same file with symbolic links resolved, beside which the journal lives.
     init(path: String, filePath: String, options: GDBMDataStore.Options, buildsPrivateFile: Bool, codec: GDBMLayoutCodec,
          handle: GDBMHandle, claim: OpenFileRegistry.Claim, needsFormatRecord: Bool, formatVersion: UInt64,
-         catalog: GDBMIndexCatalog) {
+         catalog: GDBMIndexCatalog, relations: [DataStoreRelation]) {
         self.path = path
         self.filePath = filePath
         absolutePath = LiteralPath.absolute(path)
@@ -81,11 +85,15 @@ final class GDBMOpenFile: @unchecked Sendable {
             state.needsFormatRecord = needsFormatRecord
             state.formatVersion = formatVersion
             state.catalog = catalog
+            state.relations = relations
         }
     }
 
     /// The committed index catalog.
     var catalog: GDBMIndexCatalog { state.withLock { $0.catalog } }
+
+    /// The committed relations, in the order they were declared.
+    var relations: [DataStoreRelation] { state.withLock { $0.relations } }
 
     /// The known upper bound of `itemType`'s integer identifiers, if one is known.
     func integerIDBound(ofType itemType: String) -> IntegerIDBound? {
@@ -190,7 +198,8 @@ final class GDBMOpenFile: @unchecked Sendable {
         let writer = GDBMWriter(openFile: self, catalog: catalog)
         let (value, commit) = try body(writer)
         if commit {
-            try self.commit(writer.changes, indexEntries: try writer.indexJournalEntries(), catalog: writer.changedCatalog)
+            try self.commit(writer.changes, indexEntries: try writer.indexJournalEntries(), catalog: writer.changedCatalog,
+                            relations: writer.changedRelations)
             recordIntegerIDs(writer.writtenIntegerIDs)
         }
         return value
@@ -209,21 +218,28 @@ final class GDBMOpenFile: @unchecked Sendable {
         }
     }
 
-    /// Journals, applies and syncs one block's changes, with the index entries they change and
-    /// the new catalog when the block declared an index. A private file being built has no journal:
-    /// there is nothing to protect, and the changes are applied directly.
+    /// Journals, applies and syncs one block's changes, with the index entries they change, the
+    /// new catalog when the block declared an index and the new relation record when it declared
+    /// a relation (and the format record, when they raise the file's version). A private file
+    /// being built has no journal: there is nothing to protect, and the changes are applied directly.
     private func commit(_ changes: [[UInt8]: GDBMWriter.Change], indexEntries: [GDBMJournalEntry],
-                        catalog newCatalog: GDBMIndexCatalog?) throws {
-        guard !changes.isEmpty || !indexEntries.isEmpty || newCatalog != nil, !options.readOnly else { return }
+                        catalog newCatalog: GDBMIndexCatalog?, relations newRelations: [DataStoreRelation]?) throws {
+        guard !changes.isEmpty || !indexEntries.isEmpty || newCatalog != nil || newRelations != nil, !options.readOnly
+        else { return }
         var entries = Self.entries(changes) + indexEntries
         let (needsFormatRecord, version) = state.withLock { ($0.needsFormatRecord, $0.formatVersion) }
-        let raisesVersion = newCatalog != nil && version < GDBMStorageFormat.indexedFormatVersion
+        var newVersion = version
+        if newCatalog != nil { newVersion = max(newVersion, GDBMStorageFormat.indexedFormatVersion) }
+        if newRelations != nil { newVersion = max(newVersion, GDBMStorageFormat.relationFormatVersion) }
+        let raisesVersion = newVersion > version
         if let newCatalog {
             entries.append(.store(key: GDBMIndexFormat.catalogKey, value: GDBMIndexFormat.encodeCatalog(newCatalog.definitions)))
         }
+        if let newRelations {
+            entries.append(.store(key: GDBMRelationFormat.key, value: GDBMRelationFormat.encode(newRelations)))
+        }
         if needsFormatRecord || raisesVersion {
-            entries.append(.store(key: GDBMStorageFormat.metadataKey,
-                                  value: GDBMStorageFormat.metadataValue(version: raisesVersion ? GDBMStorageFormat.indexedFormatVersion : version)))
+            entries.append(.store(key: GDBMStorageFormat.metadataKey, value: GDBMStorageFormat.metadataValue(version: newVersion)))
         }
         // Checked before the journal: an entry GDBM refuses would fail every replay of it too.
         for entry in entries {
@@ -244,8 +260,9 @@ final class GDBMOpenFile: @unchecked Sendable {
         }
         state.withLock { state in
             state.needsFormatRecord = false
-            if raisesVersion { state.formatVersion = GDBMStorageFormat.indexedFormatVersion }
+            state.formatVersion = newVersion
             if let newCatalog { state.catalog = newCatalog }
+            if let newRelations { state.relations = newRelations }
         }
         if needsFormatRecord {
             logger.debug("wrote the native format record into the adopted empty file", metadata: ["store": .string(path)])

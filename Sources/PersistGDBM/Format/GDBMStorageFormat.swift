@@ -15,13 +15,17 @@ import Persist
 /// ```
 public enum GDBMStorageFormat {
     /// The newest file format version this code reads: version 2 adds indexes (the index catalog
-    /// and entries). A new file is version 1; the commit that declares its first index raises it
-    /// to ``indexedFormatVersion``, so that older readers, which would not keep its indexes up to
-    /// date, refuse it.
-    public static let formatVersion: UInt64 = 2
+    /// and entries), version 3 relations (the relation record). A new file is version 1; the
+    /// commit that declares its first index raises it to ``indexedFormatVersion``, and the one
+    /// that declares its first relation to ``relationFormatVersion``, so that older readers, which
+    /// would not keep its indexes up to date or its references whole, refuse it.
+    public static let formatVersion: UInt64 = 3
 
     /// The format version of a file that holds indexes.
     public static let indexedFormatVersion: UInt64 = 2
+
+    /// The format version of a file that holds relations (and may hold indexes).
+    public static let relationFormatVersion: UInt64 = 3
 
     /// The version byte that starts every record this code writes.
     public static let recordVersion: UInt8 = NativeRecordCodec.version
@@ -65,6 +69,43 @@ public enum GDBMStorageFormat {
     ///   for a version byte above 1 (written by a newer format).
     public static func decodeIndexCatalog(_ value: [UInt8]) throws -> [(number: UInt64, index: DataStoreIndex)] {
         try GDBMIndexFormat.decodeCatalog(value).map { ($0.number, $0.index) }
+    }
+
+    /// The key of the relation record: `0x00` followed by the ASCII bytes `relations`.
+    ///
+    /// ```swift
+    /// assert(GDBMStorageFormat.relationRecordKey == [0x00] + Array("relations".utf8))
+    /// ```
+    public static let relationRecordKey: [UInt8] = GDBMRelationFormat.key
+
+    /// The relation record's value declaring `relations`, in that order.
+    ///
+    /// ```swift
+    /// let value = try GDBMStorageFormat.encodeRelationRecord([
+    ///     DataStoreRelation(itemType: "Track", attributes: ["albumId"], relatedType: "Album", onDelete: .cascade),
+    /// ])
+    /// ```
+    ///
+    /// - Throws: `DataStoreError.Code.invalidArgument` for a relation whose delete rule is an
+    ///   engine's own action (``DataStoreRelation/DeleteRule/engineAction(_:)``), which a GDBM
+    ///   file cannot keep.
+    public static func encodeRelationRecord(_ relations: [DataStoreRelation]) throws -> [UInt8] {
+        if let relation = relations.first(where: { GDBMRelationFormat.RuleByte($0.onDelete) == nil }) {
+            throw GDBMRelationFormat.engineActionRefused(relation)
+        }
+        return GDBMRelationFormat.encode(relations)
+    }
+
+    /// The relations a relation record's value declares, in the order they were declared.
+    ///
+    /// ```swift
+    /// for relation in try GDBMStorageFormat.decodeRelationRecord(value) { print(relation) }
+    /// ```
+    ///
+    /// - Throws: `DataStoreError.Code.corrupt` for malformed bytes, `DataStoreError.Code.unsupported`
+    ///   for a version byte above 1 (written by a newer format).
+    public static func decodeRelationRecord(_ value: [UInt8]) throws -> [DataStoreRelation] {
+        try GDBMRelationFormat.decode(value)
     }
 
     /// The key of the entry of index `number` for the items whose values of the index's attributes

@@ -125,11 +125,15 @@ public final class GDBMDataStore: EngineBackedDataStore {
                                logger: Logger = Logger(label: "persist.gdbm", factory: { _ in SwiftLogNoOpLogHandler() }))
         throws -> GDBMRecoveryReport
     {
-        let (report, hasIndexes) = try recoverRecords(path: path, keepBackup: keepBackup)
+        var (report, hasIndexes) = try recoverRecords(path: path, keepBackup: keepBackup)
         logger.notice("recovered GDBM file",
                       metadata: ["store": .string(path), "recovered": .stringConvertible(report.recoveredKeys),
                                  "failed": .stringConvertible(report.failedKeys),
                                  "backup": .string(report.backupPath ?? "none")])
+        if report.lostRelationRecord {
+            logger.warning("the relation record of the recovered GDBM file was lost: it declares no relation any more; declare them again",
+                           metadata: ["store": .string(path)])
+        }
         if hasIndexes {
             // The recovered file is in place already: a failure here leaves its indexes as GDBM
             // recovered them, and is reported beside the records saved rather than instead of them.
@@ -138,7 +142,6 @@ public final class GDBMDataStore: EngineBackedDataStore {
             } catch {
                 logger.warning("the indexes of the recovered GDBM file were not rebuilt: \(error)",
                                metadata: ["store": .string(path)])
-                var report = report
                 report.indexError = (error as? DataStoreError)?.message ?? String(describing: error)
                 return report
             }
@@ -164,11 +167,18 @@ public final class GDBMDataStore: EngineBackedDataStore {
                                     + "recovering it (GDBM said: \(error.engineMessage ?? "locked"))",
                                  path: path, engineCode: error.engineCode, engineMessage: error.engineMessage)
         }
-        let report: GDBMRecoveryReport
+        var report: GDBMRecoveryReport
         let hasIndexes: Bool
         do {
             report = try handle.recover(force: true, keepBackup: keepBackup)
             hasIndexes = try GDBMIndexFormat.catalogKey.withUnsafeBytes { key in try handle.fetch(key) { _ in true } } ?? false
+            // A file of format version 3 or more declared a relation: its record is never removed.
+            let version = try GDBMStorageFormat.metadataKey.withUnsafeBytes { key in
+                try handle.fetch(key) { try? GDBMStorageFormat.decodeMetadataValue([UInt8]($0)) }
+            }
+            let hasRelations = try GDBMRelationFormat.key.withUnsafeBytes { key in try handle.fetch(key) { _ in true } } ?? false
+            report.lostRelationRecord = (version ?? nil).map { $0 >= GDBMStorageFormat.relationFormatVersion } == true
+                && !hasRelations
         } catch {
             try? handle.close()
             throw error

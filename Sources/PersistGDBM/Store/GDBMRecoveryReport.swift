@@ -21,6 +21,14 @@ public struct GDBMRecoveryReport: Sendable, Hashable {
     /// Why the entries of the file's declared indexes could not be rebuilt from the recovered
     /// items after the recovery, if they could not (`nil` when they were, or the file has none).
     public var indexError: String?
+    /// Whether the file declared relations (its format version is 3 or more) and GDBM could not
+    /// recover the record that lists them: the file declares none now, and they must be declared
+    /// again (`ensureRelation(ofType:on:to:onDelete:)`).
+    ///
+    /// ```swift
+    /// if try GDBMDataStore.recover(path: "music.gdbm").lostRelationRecord { print("declare the relations again") }
+    /// ```
+    public var lostRelationRecord = false
 
     /// Makes a report.
     public init(recoveredKeys: Int, recoveredBuckets: Int, failedKeys: Int, failedBuckets: Int,

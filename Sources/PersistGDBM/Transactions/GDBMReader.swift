@@ -60,6 +60,9 @@ class GDBMReader: StoreReader {
     /// The indexes the block sees.
     var indexCatalog: GDBMIndexCatalog { openFile.catalog }
 
+    /// The relations the block sees (the committed ones, for a read block).
+    var declaredRelations: [DataStoreRelation] { openFile.relations }
+
     /// The identifiers (as key suffixes) the entry of index `number` for `tuple` lists.
     func entryIdentifiers(_ number: UInt64, tuple: [UInt8]) throws -> [[UInt8]] {
         try fileEntryIdentifiers(number, tuple: tuple)

@@ -35,6 +35,8 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     private var entryChanges: [[UInt8]: EntryChange] = [:]
     /// The largest integer identifier the block wrote, by item type.
     var writtenIntegerIDs: [String: Int64] = [:]
+    /// Every relation as this block sees them, once it declared one; `nil` until then.
+    var blockRelations: [DataStoreRelation]?
 
     init(openFile: GDBMOpenFile, catalog: GDBMIndexCatalog) {
         self.catalog = catalog
@@ -42,6 +44,11 @@ final class GDBMWriter: GDBMReader, StoreWriter {
     }
 
     override var indexCatalog: GDBMIndexCatalog { catalog }
+
+    override var declaredRelations: [DataStoreRelation] { blockRelations ?? super.declaredRelations }
+
+    /// The relations to write at commit, when the block declared one.
+    var changedRelations: [DataStoreRelation]? { blockRelations }
 
     /// The catalog to write at commit, when the block declared an index.
     var changedCatalog: GDBMIndexCatalog? { catalogChanged ? catalog : nil }
