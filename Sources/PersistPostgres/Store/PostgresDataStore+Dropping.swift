@@ -57,6 +57,7 @@ extension PostgresDataStore {
         let tables = SQLName.qualified(name, StoreSchema.tablesTable)
         let columns = SQLName.qualified(name, StoreSchema.columnsTable)
         let indexes = SQLName.qualified(name, StoreSchema.indexesTable)
+        let relations = SQLName.qualified(name, StoreSchema.relationsTable)
         let operation = "Dropping the tables of the store in schema \(String(reflecting: name))"
         try withConnection(url, options) { connection in
             _ = try connection.execute("BEGIN", operation: operation)
@@ -73,7 +74,7 @@ extension PostgresDataStore {
                                                    operation: operation)
                     }
                     _ = try connection.execute("DROP TABLE \(tables), \(columns)", operation: operation)
-                    _ = try connection.execute("DROP TABLE IF EXISTS \(indexes)", operation: operation)
+                    _ = try connection.execute("DROP TABLE IF EXISTS \(indexes), \(relations)", operation: operation)
                 }
                 let type = SQLName.qualified(name, StoreSchema.dateType)
                 let used = try connection.execute("""
