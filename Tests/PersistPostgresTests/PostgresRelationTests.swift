@@ -166,6 +166,63 @@ struct PostgresRelationTests {
         }
     }
 
+    @Test("relations declared after a load over tables without foreign keys become them, through key columns too")
+    func afterLoad() throws {
+        // As a migration recreates Chinook's tables, loads them, then declares the source's relations.
+        let sql = """
+            CREATE TABLE playlist (playlist_id integer PRIMARY KEY, name text);
+            CREATE TABLE track (track_id bigint PRIMARY KEY, name text);
+            CREATE TABLE playlist_track (playlist_id integer, track_id integer, PRIMARY KEY (playlist_id, track_id));
+            INSERT INTO playlist VALUES (1, 'Music'); INSERT INTO track VALUES (1, 'a'), (2, 'b');
+            INSERT INTO playlist_track VALUES (1, 1), (1, 2);
+            CREATE TABLE orphan (playlist_id integer PRIMARY KEY); INSERT INTO orphan VALUES (5);
+            """
+        try withPostgresStore(creatingWith: sql) { store, schema throws in
+            try store.writeSync { accessor throws in
+                try accessor.ensureRelation(ofType: "playlist_track", on: ["playlist_id"], to: "playlist", onDelete: .cascade,
+                                            name: "playlist_track_playlist_id_fkey")
+                try accessor.ensureRelation(ofType: "playlist_track", on: ["track_id"], to: "track", onDelete: .deny,
+                                            name: "playlist_track_track_id_fkey")
+            }
+            #expect(try Self.constraint("playlist_track_playlist_id_fkey", in: schema)?.action == "c")
+            #expect(try Self.constraint("playlist_track_track_id_fkey", in: schema)?.action == "a")
+            // PostgreSQL checks the reference the key holds, which no attribute does.
+            let error = expectError(.referenceViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: "playlist_track", id: .composite([1, 9]))) }
+            }
+            #expect(error?.items == [ItemReference(itemType: "track", id: 9)], "\(String(describing: error))")
+            try store.writeSync { _ = try $0.deleteItem(ofType: "playlist", id: 1) }
+            #expect(try allItems(store, "playlist_track").isEmpty)
+            // A stored row that breaks the foreign key refuses the declaration, naming it.
+            let broken = expectError(.referenceViolation) {
+                try store.writeSync { try $0.ensureRelation(ofType: "orphan", on: ["playlist_id"], to: "playlist", onDelete: .deny) }
+            }
+            #expect(broken?.items == [ItemReference(itemType: "orphan", id: 5)], "\(String(describing: broken))")
+            #expect(try Self.constraint("orphan_playlist_id_fkey", in: schema) == nil)
+            #expect(try store.read { try $0.relations(ofType: "orphan") }.isEmpty)
+        }
+    }
+
+    @Test("a key that widens to the mixed encoding drops the foreign key, and Persist enforces the relation")
+    func widening() throws {
+        try withPostgresStore { store, schema throws in
+            try store.writeSync { accessor throws in
+                try accessor.insert(Item(itemType: "Album", id: 1))
+                try accessor.insert(Item(itemType: "Track", id: 1, attributes: ["albumId": 1]))
+                try accessor.ensureRelation(ofType: "Track", on: ["albumId"], to: "Album", onDelete: .deny)
+            }
+            #expect(try Self.constraint("Track_albumId_fkey", in: schema) != nil)
+            try store.writeSync { try $0.insert(Item(itemType: "Album", id: "two")) }
+            #expect(try Self.constraint("Track_albumId_fkey", in: schema) == nil)
+            #expect(try store.read { try $0.relations(ofType: "Track") }.map(\.name) == ["Track_albumId_fkey"])
+            expectError(.referenceViolation) { try store.writeSync { _ = try $0.deleteItem(ofType: "Album", id: 1) } }
+            expectError(.referenceViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: "Track", id: 2, attributes: ["albumId": 9])) }
+            }
+            #expect(try allItems(store, "Album").count == 2)
+        }
+    }
+
     @Test("items(ofType:ids:) reads created, composite and mixed keys in one statement")
     func itemsByIDs() throws {
         let sql = "CREATE TABLE pair (a int, b text, v text, PRIMARY KEY (a, b)); INSERT INTO pair VALUES (1, 'x', 'p'), (2, 'y', 'q');"
