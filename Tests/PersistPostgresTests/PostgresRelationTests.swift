@@ -223,6 +223,27 @@ struct PostgresRelationTests {
         }
     }
 
+    @Test("dropCreatedTables drops the foreign keys an adopted table was declared to have to a created one")
+    func dropping() throws {
+        try withPostgresStore(creatingWith: "CREATE TABLE legacy (id int PRIMARY KEY, album bigint)") { store, schema throws in
+            try store.writeSync { accessor throws in
+                try accessor.insert(Item(itemType: "Album", id: 1))
+                try accessor.insert(Item(itemType: "legacy", id: 1, attributes: ["album": 1]))
+                try accessor.ensureRelation(ofType: "legacy", on: ["album"], to: "Album", onDelete: .cascade)
+            }
+            #expect(try Self.constraint("legacy_album_fkey", in: schema) != nil)
+            try store.tearDown()
+            try PostgresDataStore.dropCreatedTables(at: TestServer.url(), schema: schema, options: TestStores.quietOptions())
+            #expect(try Self.constraint("legacy_album_fkey", in: schema) == nil)
+            let reopened = PostgresDataStore(url: try TestServer.url(), options: TestStores.quietOptions { $0.schema = schema })
+            try reopened.setup()
+            defer { try? reopened.tearDown() }
+            #expect(try allItems(reopened, "legacy") == [Item(itemType: "legacy", id: 1, attributes: ["album": 1])])
+            #expect(try allItems(reopened, "Album").isEmpty)
+            #expect(try reopened.read { try $0.relations(ofType: "legacy") }.isEmpty)
+        }
+    }
+
     @Test("items(ofType:ids:) reads created, composite and mixed keys in one statement")
     func itemsByIDs() throws {
         let sql = "CREATE TABLE pair (a int, b text, v text, PRIMARY KEY (a, b)); INSERT INTO pair VALUES (1, 'x', 'p'), (2, 'y', 'q');"

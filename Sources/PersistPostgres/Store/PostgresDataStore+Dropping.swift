@@ -67,6 +67,8 @@ extension PostgresDataStore {
                 let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(tables)],
                                                     operation: operation)
                 if try exists.bool(0, 0) == true {
+                    try dropDeclaredForeignKeys(connection, schema: name, tables: tables, relations: relations,
+                                                operation: operation)
                     let created = try connection.execute("SELECT table_name FROM \(tables)", operation: operation)
                     for row in 0..<created.rowCount {
                         guard let table = try created.text(row, 0) else { continue }
@@ -98,5 +100,25 @@ extension PostgresDataStore {
             connectTimeout: options.connectTimeout, logger: options.logger))
         defer { connection.close() }
         try body(connection)
+    }
+
+    /// Drops the foreign keys of declared relations (those `persist_relations` records) that an
+    /// adopted table has to a created one, which would keep the created table from being dropped.
+    private static func dropDeclaredForeignKeys(_ connection: PGConnection, schema: String, tables: String,
+                                                relations: String, operation: String) throws {
+        let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(relations)], operation: operation)
+        guard try exists.bool(0, 0) == true else { return }
+        let keys = try connection.execute("""
+            SELECT r.relname::text, k.conname::text FROM pg_catalog.pg_constraint k \
+            JOIN pg_catalog.pg_class r ON r.oid = k.conrelid JOIN pg_catalog.pg_class f ON f.oid = k.confrelid \
+            WHERE k.contype = 'f' AND k.connamespace = (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $1) \
+            AND f.relname IN (SELECT table_name FROM \(tables)) AND r.relname NOT IN (SELECT table_name FROM \(tables)) \
+            AND k.conname IN (SELECT name FROM \(relations))
+            """, [.text(schema)], operation: operation)
+        for row in 0..<keys.rowCount {
+            guard let table = try keys.text(row, 0), let constraint = try keys.text(row, 1) else { continue }
+            _ = try connection.execute("ALTER TABLE \(SQLName.qualified(schema, table)) DROP CONSTRAINT "
+                                       + SQLName.quoted(constraint), operation: operation)
+        }
     }
 }
