@@ -30,8 +30,9 @@ extension PostgresDataStore {
 
     /// Drops the tables a store created in its schema (those its metadata lists), its metadata
     /// tables and its `persist_date` type when no adopted table uses it. Adopted tables, and the
-    /// columns the store added to them, are left alone. Closing a store never does this; call it
-    /// when no store has the schema open.
+    /// columns the store added to them, are left alone, but for the foreign keys of relations
+    /// declared from them to a created table, which are dropped with it. Closing a store never does
+    /// this; call it when no store has the schema open.
     ///
     /// ```swift
     /// try store.tearDown()
