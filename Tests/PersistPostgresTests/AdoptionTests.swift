@@ -127,7 +127,10 @@ struct AdoptionTests {
             """
         try withPostgresStore(creatingWith: sql) { store, _ in
             try store.writeSync { accessor throws in
-                expectError(.invalidArgument) { try accessor.insert(Item(itemType: "child", id: "b", attributes: ["parent": 9])) }
+                let missing = expectError(.referenceViolation) {
+                    try accessor.insert(Item(itemType: "child", id: "b", attributes: ["parent": 9]))
+                }
+                #expect(missing?.items == [ItemReference(itemType: "child", id: "b"), ItemReference(itemType: "parent", id: 9)])
                 expectError(.invalidArgument) {
                     try accessor.insert(Item(itemType: "child", id: "b", attributes: ["parent": 1, "n": -1]))
                 }
@@ -138,7 +141,8 @@ struct AdoptionTests {
                 }
                 #expect(Set(shared?.items ?? []) == [ItemReference(itemType: "child", id: "a"), ItemReference(itemType: "child", id: "b")])
                 expectError(.alreadyExists) { try accessor.insert(Item(itemType: "child", id: "a", attributes: ["parent": 1])) }
-                expectError(.invalidArgument) { _ = try accessor.deleteItem(ofType: "parent", id: 1) }
+                let referred = expectError(.referenceViolation) { _ = try accessor.deleteItem(ofType: "parent", id: 1) }
+                #expect(referred?.items == [ItemReference(itemType: "child", id: "a"), ItemReference(itemType: "parent", id: 1)])
                 try accessor.insert(Item(itemType: "child", id: "c", attributes: ["parent": 1, "n": 2]))
             }
             #expect(try allItems(store, "child").map(\.id) == ["a", "c"])

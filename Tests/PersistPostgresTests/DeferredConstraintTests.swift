@@ -22,7 +22,7 @@ struct DeferredConstraintTests {
         INSERT INTO du VALUES (1, 'a@example.com'); INSERT INTO dk VALUES (1, 'legacy');
         """
 
-    @Test("a deferred UNIQUE on another column is uniqueViolation, the deferred key alreadyExists, a deferred FK invalidArgument")
+    @Test("a deferred UNIQUE on another column is uniqueViolation, the deferred key alreadyExists, a deferred FK referenceViolation")
     func atCommit() throws {
         try withPostgresStore(creatingWith: Self.sql) { store, schema throws in
             let unique = expectError(.uniqueViolation) {
@@ -39,11 +39,12 @@ struct DeferredConstraintTests {
             #expect(key?.message.contains("\"dk_pkey\"") == true, "\(String(describing: key))")
             #expect(key?.message.contains("found at commit") == true, "\(String(describing: key))")
             #expect(key?.message.contains("Key (id)=(1)") == true, "\(String(describing: key))")
-            let foreign = expectError(.invalidArgument) {
+            // The foreign key is a relation: the block's check names both items before PostgreSQL's at commit.
+            let foreign = expectError(.referenceViolation) {
                 try store.writeSync { try $0.insert(Item(itemType: "child", id: 1, attributes: ["parent": 9])) }
             }
-            #expect(foreign?.message.contains("\"child_parent_fkey\"") == true, "\(String(describing: foreign))")
-            #expect(foreign?.message.contains("found at commit") == true, "\(String(describing: foreign))")
+            #expect(foreign?.message.contains("child_parent_fkey") == true, "\(String(describing: foreign))")
+            #expect(foreign?.items == [ItemReference(itemType: "child", id: 1), ItemReference(itemType: "parent", id: 9)])
             // Nothing of the refused blocks was stored.
             #expect(try allItems(store, "du").count == 1)
             #expect(try allItems(store, "entry").isEmpty)

@@ -29,7 +29,7 @@ struct ErrorMappingTests {
         ("3F000", .notFound, "Check the name"), ("42703", .notFound, "Check the name"),
         ("57014", .io, "statement timeout"), ("55P03", .locked, "lock_timeout"), ("40P01", .locked, "deadlock"),
         ("40001", .conflict, "concurrent transaction"), ("23505", .alreadyExists, "already stored"),
-        ("23502", .invalidArgument, "constraint"), ("23503", .invalidArgument, "constraint"),
+        ("23502", .invalidArgument, "constraint"), ("23503", .referenceViolation, "foreign key"),
         ("22003", .typeMismatch, "type"), ("22021", .typeMismatch, "type"), ("22P02", .typeMismatch, "type"),
         ("25006", .readOnly, "may not write"), ("42501", .readOnly, "may not write"),
         ("25P02", .misuse, "rolled back"), ("0A000", .unsupported, "not support"),

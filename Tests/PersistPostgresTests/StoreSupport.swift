@@ -39,7 +39,8 @@ enum TestStores {
 
 extension StoreFactory {
     /// PostgreSQL stores, each test in a schema named after its directory, dropped afterwards.
-    static let postgres = StoreFactory(name: "PostgresDataStore", capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes, .compositeIdentifiers, .exactDecimals],
+    static let postgres = StoreFactory(name: "PostgresDataStore", capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes, .compositeIdentifiers, .exactDecimals,
+                                                                           .persistentRelations],
                                        make: { directory in
         PostgresDataStore(url: try TestServer.url(),
                           options: TestStores.quietOptions { $0.schema = TestStores.schemaName(for: directory) })

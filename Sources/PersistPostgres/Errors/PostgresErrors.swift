@@ -26,7 +26,8 @@ import Persist
 /// | `55P03`, `40P01` | lock not available (`lock_timeout`, `NOWAIT`), deadlock | `.locked` | another transaction holds what this one needs |
 /// | `40001` | serialization failure | `.conflict` | a concurrent transaction changed the same data; retry |
 /// | `23505` | unique violation | `.alreadyExists` | a row with that key is stored, as SQLite's primary-key constraint maps |
-/// | other `23xxx` | not-null, foreign-key, check, exclusion constraint | `.invalidArgument` | as SQLite's other constraints |
+/// | `23503` | foreign key violation | `.referenceViolation` | a reference to a missing row, or a deleted row still referred to; the writer names both items where it can |
+/// | other `23xxx` | not-null, check, exclusion constraint | `.invalidArgument` | as SQLite's other constraints |
 /// | `P0xxx`, `2Fxxx`, `38xxx`, `39xxx`, `27000`, `44000`, `21000` | a trigger or function raised an exception (`RAISE EXCEPTION`, `ASSERT`) or failed, a `WITH CHECK OPTION` refused the row | `.invalidArgument` | the table's own rules refused the change, as its constraints do; the server's message is kept |
 /// | `55006` | object in use by another session | `.locked` | another session holds what this one needs |
 /// | other `55xxx` | object not in prerequisite state (`ON CONFLICT` on a deferrable constraint, …) | `.invalidArgument` | the server refuses the statement as it is: retrying cannot succeed |
@@ -96,6 +97,9 @@ enum PostgresErrors {
             return (.conflict, "\(failed) A concurrent transaction changed the same data; retry the transaction.")
         case "23505":
             return (.alreadyExists, "\(failed) A row with this key is already stored.")
+        case "23503":
+            return (.referenceViolation, "\(failed) A foreign key refused it: a row would refer to a row that is not "
+                + "stored, or a deleted row is still referred to.")
         case "25006", "42501":
             return (.readOnly, "\(failed) The transaction or the user may not write here.")
         case "25P02":

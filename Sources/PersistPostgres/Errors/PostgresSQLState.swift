@@ -90,6 +90,8 @@ public struct PostgresSQLState: Sendable, Hashable, CustomStringConvertible {
     public static let unableToConnect = PostgresSQLState(known: "08001")
     /// `08006`: an open connection was lost (reported by the client).
     public static let connectionFailure = PostgresSQLState(known: "08006")
+    /// `23503`: a foreign key rejected a row, or the deletion of a row it refers to.
+    public static let foreignKeyViolation = PostgresSQLState(known: "23503")
     /// `23505`: a unique constraint or primary key rejected a row.
     public static let uniqueViolation = PostgresSQLState(known: "23505")
     /// `42704`: an object the statement names, such as a type, does not exist.

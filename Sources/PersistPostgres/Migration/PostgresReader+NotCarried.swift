@@ -28,7 +28,7 @@ extension PostgresReader {
         UNION ALL
         SELECT 5, 0, 'the constraint ' || pg_catalog.quote_ident(c.conname) || ' ' || pg_catalog.pg_get_constraintdef(c.oid)
         FROM pg_catalog.pg_constraint c WHERE c.conrelid = $1::regclass
-          AND (c.contype IN ('c', 'f', 'x') OR c.contype = 'u' AND EXISTS (
+          AND (c.contype IN ('c', 'x') OR c.contype = 'f' AND NOT (c.conname = ANY ($2::text[])) OR c.contype = 'u' AND EXISTS (
             SELECT 1 FROM pg_catalog.pg_attribute a WHERE a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
             AND a.attgenerated <> ''))
         UNION ALL
@@ -76,10 +76,17 @@ extension PostgresReader {
         ORDER BY 1, 2, 3
         """
 
+    /// What a migration leaves behind of the table of `itemType`. Its foreign keys that are
+    /// relations (to the primary key of an item type) are carried as relations, so they are not
+    /// listed; one to other columns or to a table that is not an item type is.
     func schemaNotCarried(ofType itemType: String) throws -> [String] {
         guard let table = schema.tables[itemType], !table.isCreated else { return [] }
+        let relations = schema.relations.compactMap { stored in
+            stored.relation.itemType == itemType ? stored.foreignKey?.name : nil
+        }
+        let names = PGArrayEncoder.array(of: relations.map(PGValue.text), elementType: PGType.text)
         let result = try transaction.run([
-            PGCommand(Self.notCarriedQuery, [.text(table.qualified)], operation: Self.describing),
+            PGCommand(Self.notCarriedQuery, [.text(table.qualified), names], operation: Self.describing),
         ])[0]
         return try (0..<result.rowCount).compactMap { try result.text($0, 2) }
     }

@@ -95,7 +95,7 @@ struct IndexCatalog {
     static func createStatement(_ declared: Declared, on table: TableSchema, schema: StoreSchema) -> String? {
         var terms: [String] = []
         for attribute in declared.attributes {
-            guard let column = table.column(attribute) else { return nil }
+            guard let column = table.column(attribute) ?? table.keyColumn(attribute) else { return nil }
             terms.append(term(column, unique: declared.isUnique))
         }
         return "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLName.quoted(declared.name)) ON "

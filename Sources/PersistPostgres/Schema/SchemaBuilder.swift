@@ -28,7 +28,8 @@ struct SchemaBuilder {
         case "r", "p": break
         default: return
         }
-        if [StoreSchema.tablesTable, StoreSchema.columnsTable, StoreSchema.indexesTable].contains(relation.name) { return }
+        if [StoreSchema.tablesTable, StoreSchema.columnsTable, StoreSchema.indexesTable, StoreSchema.relationsTable]
+            .contains(relation.name) { return }
         if let clash = NameSpellings.clash(in: columns.map(\.name)) {
             return skip(.ambiguousName(NameSpellings.columnClash(clash.earlier, clash.later)))
         }

@@ -1,4 +1,5 @@
 import Persist
+import PersistSQL
 
 /// Widening: a created column or key that meets a value its type cannot hold becomes `bytea` in
 /// the mixed encoding.
@@ -22,6 +23,7 @@ extension SchemaEditor {
     /// Makes a created column hold any kind.
     func widen(columnAt index: Int, of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
         let column = table.columns[index]
+        try dropForeignKeys(touching: column.name, of: table, in: &schema)
         let send = try sendFunction(ofType: column.typeOID, column.quoted, table)
         _ = try transaction.run([
             PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(column.quoted) TYPE bytea "
@@ -73,6 +75,19 @@ extension SchemaEditor {
         return widened
     }
 
+    /// Drops the foreign keys of declared relations through `column` of `table` (referring or
+    /// referred), which a column of another type could not keep: Persist enforces those relations
+    /// until the block ends, when they become foreign keys again where the types match.
+    private func dropForeignKeys(touching column: String, of table: TableSchema, in schema: inout StoreSchema) throws {
+        for (offset, stored) in schema.relations.enumerated() where stored.isDeclared {
+            guard let key = stored.foreignKey,
+                  (key.table == table.name && key.columns.contains(column))
+                    || (key.referredTable == table.name && key.referredColumns.contains(column)) else { continue }
+            _ = try run("ALTER TABLE \(schema.qualified(key.table)) DROP CONSTRAINT \(SQLName.quoted(key.name))")
+            schema.relations[offset].foreignKey = nil
+        }
+    }
+
     /// Makes a table's key (of integers, text or bytea) hold identifiers of every kind.
     ///
     /// Keys still in the intermediate form sort after every mixed encoding (`bytea` compares
@@ -80,6 +95,7 @@ extension SchemaEditor {
     /// range.
     func widenKey(of table: TableSchema, in schema: inout StoreSchema) throws -> TableSchema {
         let key = table.key
+        try dropForeignKeys(touching: key.name, of: table, in: &schema)
         let send = try sendFunction(ofType: key.typeOID, key.quoted, table)
         _ = try transaction.run([
             PGCommand("ALTER TABLE \(table.qualified) ALTER COLUMN \(key.quoted) TYPE bytea "

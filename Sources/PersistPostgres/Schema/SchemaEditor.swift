@@ -52,6 +52,18 @@ struct SchemaEditor {
         schema.takenNames.insert(StoreSchema.indexesTable)
     }
 
+    /// Creates the table of declared relations when it does not exist yet.
+    func ensureRelationTable(_ schema: inout StoreSchema) throws {
+        guard !schema.takenNames.contains(StoreSchema.relationsTable) else { return }
+        try ensureMetadata(&schema)
+        _ = try run("""
+            CREATE TABLE IF NOT EXISTS \(schema.qualified(StoreSchema.relationsTable)) (position bigint PRIMARY KEY, \
+            name text COLLATE "C" NOT NULL, item_type text COLLATE "C" NOT NULL, attributes text NOT NULL, \
+            related_type text COLLATE "C" NOT NULL, on_delete text NOT NULL, UNIQUE (item_type, name))
+            """)
+        schema.takenNames.insert(StoreSchema.relationsTable)
+    }
+
     /// The OID of the `persist_date` type, created when it does not exist yet.
     func ensureDateType(_ schema: inout StoreSchema) throws -> UInt32 {
         if let oid = schema.dateTypeOID { return oid }

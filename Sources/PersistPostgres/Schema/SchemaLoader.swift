@@ -49,9 +49,15 @@ struct SchemaLoader {
         WHERE k.contype = 'p' AND k.connamespace = \(namespace) \
         ORDER BY k.conrelid, u.position
         """
+    /// Tables whose writes a constraint, trigger, rule or unique index may refuse or change at
+    /// the statement: a foreign key checked only at commit (`INITIALLY DEFERRED`, as Persist makes
+    /// them) refuses nothing there, but one checked at once also refuses deleting what it refers to.
     private static let guardedQuery = """
         SELECT k.conrelid::int8 FROM pg_catalog.pg_constraint k \
         WHERE k.connamespace = \(namespace) AND k.contype <> 'p' AND k.conrelid <> 0 \
+        AND NOT (k.contype = 'f' AND k.condeferred) \
+        UNION SELECT k.confrelid::int8 FROM pg_catalog.pg_constraint k \
+        WHERE k.connamespace = \(namespace) AND k.contype = 'f' AND NOT k.condeferred \
         UNION SELECT g.tgrelid::int8 FROM pg_catalog.pg_trigger g JOIN pg_catalog.pg_class c ON c.oid = g.tgrelid \
         WHERE NOT g.tgisinternal AND c.relnamespace = \(namespace) \
         UNION SELECT r.ev_class::int8 FROM pg_catalog.pg_rewrite r JOIN pg_catalog.pg_class c ON c.oid = r.ev_class \
@@ -76,6 +82,7 @@ struct SchemaLoader {
             PGCommand("SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)", parameter,
                       prepared: true, operation: Self.operation),
             PGCommand(CatalogTypes.query, parameter, prepared: true, operation: Self.operation),
+            PGCommand(ForeignKey.query, parameter, prepared: true, operation: Self.operation),
         ])
         var schema = StoreSchema(name: schemaName)
         schema.exists = try results[6].bool(0, 0) ?? false
@@ -106,7 +113,8 @@ struct SchemaLoader {
         let tablesByName = relations.values.filter { $0.kind == "r" || $0.kind == "p" }
         schema.hasMetadata = tablesByName.contains { $0.name == StoreSchema.tablesTable }
             && tablesByName.contains { $0.name == StoreSchema.columnsTable }
-        let metadata = schema.hasMetadata ? try loadMetadata(schema) : Metadata()
+        let hasRelations = tablesByName.contains { $0.name == StoreSchema.relationsTable }
+        let metadata = schema.hasMetadata ? try loadMetadata(schema, relations: hasRelations) : Metadata()
 
         var builder = SchemaBuilder(schema: schema, metadata: metadata, defaultCollationIsBytewise: defaultCollationIsBytewise)
         builder.catalogTypes = try CatalogTypes(results[7])
@@ -114,8 +122,11 @@ struct SchemaLoader {
             builder.add(relation, columns: columns[relation.oid] ?? [], key: keys[relation.oid],
                         isGuarded: guarded.contains(relation.oid))
         }
-        return avoidingConflictClause(in: builder.schema, relations: relations, columns: columns,
-                                      deferrableKeys: deferrableKeys)
+        var loaded = avoidingConflictClause(in: builder.schema, relations: relations, columns: columns,
+                                            deferrableKeys: deferrableKeys)
+        loaded.relations = StoredRelation.build(declared: metadata.relations, foreignKeys: try ForeignKey.rows(results[8]),
+                                                schema: loaded)
+        return loaded
     }
 
     /// `schema` with the tables that must be written without `ON CONFLICT` marked so (see
@@ -146,15 +157,19 @@ struct SchemaLoader {
         var tables: [String: (itemType: String, keyKind: KeyKind)] = [:]
         /// Table name → column name → (attribute, kind) of the columns the store created.
         var columns: [String: [String: (attribute: String, kind: CreatedKind)]] = [:]
+        /// The relations declared through the store, oldest first.
+        var relations: [DataStoreRelation] = []
     }
 
-    private func loadMetadata(_ schema: StoreSchema) throws -> Metadata {
+    private func loadMetadata(_ schema: StoreSchema, relations: Bool) throws -> Metadata {
+        let relationsTable = schema.qualified(StoreSchema.relationsTable)
         let results = try run([
             PGCommand("SELECT table_name, item_type, key_kind FROM \(schema.qualified(StoreSchema.tablesTable))",
                       prepared: true, operation: Self.operation),
             PGCommand("SELECT table_name, column_name, attribute, kind FROM \(schema.qualified(StoreSchema.columnsTable))",
                       prepared: true, operation: Self.operation),
-        ])
+        ] + (relations ? [PGCommand(StoredRelation.declarationsQuery(relationsTable), prepared: true,
+                                    operation: Self.operation)] : []))
         var metadata = Metadata()
         for row in 0..<results[0].rowCount {
             let table = try results[0].text(row, 0) ?? ""
@@ -169,6 +184,7 @@ struct SchemaLoader {
             guard let kind = CreatedKind(rawValue: kindName) else { throw unknownKind(kindName, table: table, column: column) }
             metadata.columns[table, default: [:]][column] = (try results[1].text(row, 2) ?? "", kind)
         }
+        if relations { metadata.relations = try StoredRelation.declarations(results[2], table: relationsTable) }
         return metadata
     }
 

@@ -165,7 +165,7 @@ struct TableKey: Sendable {
     }
 
     /// The text form PostgreSQL reads a component in, for a column of `type`.
-    private static func text(_ component: ItemID, _ type: ColumnType) -> String? {
+    static func text(_ component: ItemID, _ type: ColumnType) -> String? {
         if type == .mixed { return hex(MixedValueCoding.encode(component.value)) }
         switch component {
         case .int(let int): return String(int)
@@ -175,7 +175,7 @@ struct TableKey: Sendable {
         }
     }
 
-    private static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    static func hex<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
         for byte in bytes {
@@ -186,7 +186,7 @@ struct TableKey: Sendable {
     }
 
     /// The type a composite key's component is cast to from text (identifiers fit only these).
-    private static func castType(_ type: ColumnType) -> String {
+    static func castType(_ type: ColumnType) -> String {
         switch type {
         case .smallint: "int2"
         case .integer: "int4"

@@ -181,6 +181,12 @@ final class TableSchema: Sendable {
         columnIndex[attribute].map { columns[$0] }
     }
 
+    /// The key column named `name` of a table keyed by its columns (an adopted table's key column
+    /// is named as the attribute a relation through it names); `nil` for another name.
+    func keyColumn(_ name: String) -> ColumnSchema? {
+        isCreated ? nil : rowKey.columns.first { $0.name == name }
+    }
+
     /// The same table with other columns (added or widened), or another key.
     func replacing(columns newColumns: [ColumnSchema]? = nil, key newKey: ColumnSchema? = nil,
                    keyKind newKeyKind: KeyKind? = nil, schema: String) -> TableSchema {

@@ -5,8 +5,9 @@ import Persist
 /// does not say which statement, so which item broke it is not known.
 ///
 /// The code is the one an immediate check gives: a unique violation of the key of a table of the
-/// store's schema is `alreadyExists`, of any other unique constraint `uniqueViolation`; a
-/// foreign key, an exclusion constraint or a constraint trigger's exception is `invalidArgument`.
+/// store's schema is `alreadyExists`, of any other unique constraint `uniqueViolation`; of a
+/// foreign key `referenceViolation`, naming the item referred to (see ``ReferenceFailure``); an
+/// exclusion constraint or a constraint trigger's exception is `invalidArgument`.
 /// The message says the violation was found at commit and names the constraint and its table,
 /// with PostgreSQL's message and detail (the key values, when it gives them).
 enum CommitViolation {
@@ -15,6 +16,9 @@ enum CommitViolation {
     static func error(_ error: DataStoreError, failure: ServerFailure?, schema: StoreSchema) -> DataStoreError {
         guard let failure, error.engineCode == failure.sqlState.engineCode,
               ["23", "P0"].contains(failure.sqlState.errorClass) else { return error }
+        if let reference = ReferenceFailure(failure, schema: schema) {
+            return reference.error(error, referrer: nil, said: PostgresErrors.said(failure), atCommit: true)
+        }
         var code = error.code
         var advice = "Change the items the block writes so that they keep the constraint, or write them in an order "
             + "that does"

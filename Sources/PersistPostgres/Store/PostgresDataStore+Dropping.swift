@@ -30,8 +30,9 @@ extension PostgresDataStore {
 
     /// Drops the tables a store created in its schema (those its metadata lists), its metadata
     /// tables and its `persist_date` type when no adopted table uses it. Adopted tables, and the
-    /// columns the store added to them, are left alone. Closing a store never does this; call it
-    /// when no store has the schema open.
+    /// columns the store added to them, are left alone, but for the foreign keys of relations
+    /// declared from them to a created table, which are dropped with it. Closing a store never does
+    /// this; call it when no store has the schema open.
     ///
     /// ```swift
     /// try store.tearDown()
@@ -57,6 +58,7 @@ extension PostgresDataStore {
         let tables = SQLName.qualified(name, StoreSchema.tablesTable)
         let columns = SQLName.qualified(name, StoreSchema.columnsTable)
         let indexes = SQLName.qualified(name, StoreSchema.indexesTable)
+        let relations = SQLName.qualified(name, StoreSchema.relationsTable)
         let operation = "Dropping the tables of the store in schema \(String(reflecting: name))"
         try withConnection(url, options) { connection in
             _ = try connection.execute("BEGIN", operation: operation)
@@ -66,6 +68,8 @@ extension PostgresDataStore {
                 let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(tables)],
                                                     operation: operation)
                 if try exists.bool(0, 0) == true {
+                    try dropDeclaredForeignKeys(connection, schema: name, tables: tables, relations: relations,
+                                                operation: operation)
                     let created = try connection.execute("SELECT table_name FROM \(tables)", operation: operation)
                     for row in 0..<created.rowCount {
                         guard let table = try created.text(row, 0) else { continue }
@@ -73,7 +77,7 @@ extension PostgresDataStore {
                                                    operation: operation)
                     }
                     _ = try connection.execute("DROP TABLE \(tables), \(columns)", operation: operation)
-                    _ = try connection.execute("DROP TABLE IF EXISTS \(indexes)", operation: operation)
+                    _ = try connection.execute("DROP TABLE IF EXISTS \(indexes), \(relations)", operation: operation)
                 }
                 let type = SQLName.qualified(name, StoreSchema.dateType)
                 let used = try connection.execute("""
@@ -97,5 +101,25 @@ extension PostgresDataStore {
             connectTimeout: options.connectTimeout, logger: options.logger))
         defer { connection.close() }
         try body(connection)
+    }
+
+    /// Drops the foreign keys of declared relations (those `persist_relations` records) that an
+    /// adopted table has to a created one, which would keep the created table from being dropped.
+    private static func dropDeclaredForeignKeys(_ connection: PGConnection, schema: String, tables: String,
+                                                relations: String, operation: String) throws {
+        let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [.text(relations)], operation: operation)
+        guard try exists.bool(0, 0) == true else { return }
+        let keys = try connection.execute("""
+            SELECT r.relname::text, k.conname::text FROM pg_catalog.pg_constraint k \
+            JOIN pg_catalog.pg_class r ON r.oid = k.conrelid JOIN pg_catalog.pg_class f ON f.oid = k.confrelid \
+            WHERE k.contype = 'f' AND k.connamespace = (SELECT n.oid FROM pg_catalog.pg_namespace n WHERE n.nspname = $1) \
+            AND f.relname IN (SELECT table_name FROM \(tables)) AND r.relname NOT IN (SELECT table_name FROM \(tables)) \
+            AND k.conname IN (SELECT name FROM \(relations))
+            """, [.text(schema)], operation: operation)
+        for row in 0..<keys.rowCount {
+            guard let table = try keys.text(row, 0), let constraint = try keys.text(row, 1) else { continue }
+            _ = try connection.execute("ALTER TABLE \(SQLName.qualified(schema, table)) DROP CONSTRAINT "
+                                       + SQLName.quoted(constraint), operation: operation)
+        }
     }
 }

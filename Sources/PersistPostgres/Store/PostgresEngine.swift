@@ -228,6 +228,7 @@ final class PostgresEngine: DataStoreEngine {
                 rollback(session)
                 return value
             }
+            try writer.materializeRelations()
             try writer.advanceSequences()
             if !writer.schemaChanges.isEmpty {
                 let result = try transaction.run([PGCommand(SchemaFingerprint.query, [.text(schemaName)], prepared: true,

@@ -71,7 +71,7 @@ extension PostgresWriter {
             try rollBackSavepoint(name, operation: operation)
             schema = schemaBefore
             schemaChanges = changesBefore
-            throw error
+            throw namingReferences(error, writing: nil)
         }
     }
 
@@ -205,6 +205,7 @@ extension PostgresWriter {
         } catch {
             if let lost = error as? DataStoreError, PostgresSession.isConnectionLoss(lost) { throw lost }
             try rollBackSavepoint("persist_write", operation: operation)
+            let error = namingReferences(error, writing: reference)
             guard var named = error as? DataStoreError, named.items.isEmpty, let reference else { throw error }
             named.items = [reference]
             throw named

@@ -19,7 +19,9 @@ extension PostgresWriter: IndexDeclaringWriter {
     func refusal(of index: DataStoreIndex) throws -> DataStoreError? {
         if let table = schema.tables[index.itemType] {
             for attribute in index.attributes {
-                if table.column(attribute) == nil, let reason = table.reservedAttributes[attribute] {
+                // A column of the key can be indexed (a relation through part of a composite key).
+                if table.column(attribute) == nil, table.keyColumn(attribute) == nil,
+                   let reason = table.reservedAttributes[attribute] {
                     // Writes refuse the attribute too: the index would never be created, yet be listed.
                     return DataStoreError(
                         .invalidArgument,
