@@ -13,6 +13,9 @@
 public class DataStoreReadAccessor {
     let reader: any StoreReader
     let context: BlockContext
+    /// Each item type's key attributes (``StoreReader/keyAttributes(ofType:)``), asked once per
+    /// block, for relations that refer through key columns.
+    var keyAttributeCache: [String: [String]?] = [:]
 
     init(reader: any StoreReader, context: BlockContext) {
         self.reader = reader

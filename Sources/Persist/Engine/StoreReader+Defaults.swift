@@ -57,6 +57,11 @@ extension StoreReader {
         nil
     }
 
+    /// `nil`: the identifiers are held in no named column.
+    public func keyAttributes(ofType itemType: String) throws -> [String]? {
+        nil
+    }
+
     /// Reads each identifier with ``item(ofType:id:)``.
     ///
     /// ```swift

@@ -87,6 +87,18 @@ public protocol StoreReader: AnyObject {
     /// ```
     func relations() throws -> [DataStoreRelation]?
 
+    /// The names of the columns that hold the identifiers of `itemType`'s items, one per
+    /// component, when a relation may name them: an adopted SQL table whose key columns refer to
+    /// another table (a link table keyed by two foreign keys). `nil` when the identifiers are
+    /// held in no named column.
+    ///
+    /// The default is `nil`.
+    ///
+    /// ```swift
+    /// let key = try reader.keyAttributes(ofType: "playlist_track")   // ["PlaylistId", "TrackId"]
+    /// ```
+    func keyAttributes(ofType itemType: String) throws -> [String]?
+
     /// The items of `itemType` with the identifiers in `ids` that are stored, in no set order.
     /// Following a relation from many items reads their related items with it.
     ///

@@ -18,15 +18,17 @@ extension DataStoreReadAccessor {
         let items = try reader.items(matching: prepared(request))
         var related: [DataStoreRelation: [ItemID: Item]] = [:]
         var referring: [DataStoreRelation: [ItemID: [Item]]] = [:]
+        var shapes: [DataStoreRelation: ReferringShape] = [:]
         for include in includes {
             switch include {
             case .related(let relation):
+                shapes[relation] = try referringShape(of: relation)
                 related[relation] = try context.locating { try relatedItems(of: items, via: relation) }
             case .referring(let relation):
                 referring[relation] = try context.locating { try referringItems(to: items, via: relation) }
             }
         }
-        return IncludedItems(items: items, related: related, referring: referring)
+        return IncludedItems(items: items, related: related, referring: referring, shapes: shapes)
     }
 
     /// How many results one query of an include reads the related items of: few enough
@@ -47,10 +49,11 @@ extension DataStoreReadAccessor {
     }
 
     private func relatedItems(of items: [Item], via relation: DataStoreRelation) throws -> [ItemID: Item] {
+        let shape = try referringShape(of: relation)
         var ids: [ItemID] = []
         var seen: Set<ItemID> = []
         for item in items {
-            if case .id(let id) = relation.referredID(in: item), seen.insert(id).inserted { ids.append(id) }
+            if case .id(let id) = relation.referredID(in: item, shape: shape), seen.insert(id).inserted { ids.append(id) }
         }
         var found: [ItemID: Item] = [:]
         var start = 0
@@ -65,6 +68,18 @@ extension DataStoreReadAccessor {
     private func referringItems(to items: [Item], via relation: DataStoreRelation) throws -> [ItemID: [Item]] {
         let ids = items.map(\.id).filter { $0.components.count == relation.attributes.count }
         var grouped: [ItemID: [Item]] = [:]
+        let shape = try referringShape(of: relation)
+        if shape.usesKey {
+            // Held in key columns, which no filter names: one pass over the referring type.
+            let wanted = Set(ids)
+            try reader.forEachItem(matching: DataStoreRequest(itemType: relation.itemType)) { item in
+                if case .id(let id) = relation.referredID(in: item, shape: shape), wanted.contains(id) {
+                    grouped[id, default: []].append(item)
+                }
+                return true
+            }
+            return grouped
+        }
         var start = 0
         while start < ids.count {
             let end = min(start + Self.includeBatch, ids.count)

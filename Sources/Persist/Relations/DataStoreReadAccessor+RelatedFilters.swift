@@ -11,6 +11,12 @@ extension DataStoreReadAccessor {
             _ = try context.locating { try related.validate(from: request.itemType) }
             var narrowing = related.predicate
             for relation in related.relations.reversed() {
+                if try referringShape(of: relation).usesKey {
+                    throw DataStoreError(
+                        .invalidArgument, "the related filter \(related) follows \(relation.name) (\(relation)), which "
+                            + "refers through key columns of \(relation.itemType); filter the related items with "
+                            + "items(relatedTo:via:) instead", path: context.location)
+                }
                 var step = DataStoreRequest(itemType: relation.relatedType)
                 step.filter = narrowing
                 step.ordering = .unspecified

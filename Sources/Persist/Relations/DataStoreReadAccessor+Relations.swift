@@ -29,7 +29,7 @@ extension DataStoreReadAccessor {
     public func relatedItem(of item: Item, via relation: DataStoreRelation) throws -> Item? {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try RelationRules.checkFollowed(relation, from: item) }
-        switch relation.referredID(in: item) {
+        switch relation.referredID(in: item, shape: try referringShape(of: relation)) {
         case .none:
             return nil
         case .notAnIdentifier(let name, let value):
@@ -53,10 +53,7 @@ extension DataStoreReadAccessor {
     public func items(relatedTo item: Item, via relation: DataStoreRelation) throws -> [Item] {
         try checkActiveAndFlushPendingChanges()
         try context.locating { try RelationRules.checkFollowed(relation, to: item.reference) }
-        guard let filter = relation.referrerFilter(for: item.id) else { return [] }
-        var request = DataStoreRequest(itemType: relation.itemType)
-        request.filter = filter
-        return try context.locating { try reader.items(matching: request) }
+        return try referrers(of: item.id, via: relation)
     }
 
     /// The engine's relations, or the scheduler's declarations and this block's.

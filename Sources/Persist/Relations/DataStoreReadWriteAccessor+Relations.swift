@@ -142,9 +142,7 @@ extension DataStoreReadWriteAccessor {
                 case .deny:
                     relationTracker?.noteDeleted(ItemReference(itemType: itemType, id: id))
                 case .cascade where !applied:
-                    guard let request = referrers(of: id, via: relation) else { continue }
-                    let referring = try context.locating { try writer.items(matching: request) }
-                        .map(\.reference).filter { visited.insert($0).inserted }
+                    let referring = try referrers(of: id, via: relation).map(\.reference).filter { visited.insert($0).inserted }
                     guard !referring.isEmpty else { continue }
                     if try refersToType(relation.itemType) {
                         try applyDeleteRules(ofType: relation.itemType, ids: referring.map(\.id), visited: &visited)
@@ -154,22 +152,16 @@ extension DataStoreReadWriteAccessor {
                         _ = try context.locating { try writer.deleteItem(ofType: reference.itemType, id: reference.id) }
                     }
                 case .nullify where !applied:
-                    guard let request = referrers(of: id, via: relation) else { continue }
+                    // A relation held in key columns is never nullified: its declaration is refused.
                     let cleared = Dictionary(uniqueKeysWithValues: relation.attributes.map { ($0, Value.null) })
-                    _ = try context.locating { try writer.updateItems(matching: request, setting: cleared) }
+                    for item in try referrers(of: id, via: relation) {
+                        try context.locating { try writer.save(item.setting(cleared)) }
+                    }
                 default:
                     continue
                 }
             }
         }
-    }
-
-    /// The request for the items that refer to `id` through `relation`.
-    private func referrers(of id: ItemID, via relation: DataStoreRelation) -> DataStoreRequest? {
-        guard let filter = relation.referrerFilter(for: id) else { return nil }
-        var request = DataStoreRequest(itemType: relation.itemType)
-        request.filter = filter
-        return request
     }
 
     /// Reads again the mutable items of the types that refer to `itemType`, which a cascade or a
@@ -208,11 +200,12 @@ extension DataStoreReadWriteAccessor {
             for reference in tracker.deleted {
                 guard try writer.item(ofType: reference.itemType, id: reference.id) == nil else { continue }
                 for relation in tracker.incoming[reference.itemType] ?? [] where relation.onDelete == .deny {
-                    guard var request = referrers(of: reference.id, via: relation) else { continue }
-                    request.limit = 1
-                    if let referrer = try writer.items(matching: request).first {
-                        throw ReferenceViolations.stillReferred(reference, by: referrer.reference, relation)
+                    var referrer: Item?
+                    try forEachReferrer(of: reference.id, via: relation) { item in
+                        referrer = item
+                        return false
                     }
+                    if let referrer { throw ReferenceViolations.stillReferred(reference, by: referrer.reference, relation) }
                 }
             }
         }
@@ -220,7 +213,7 @@ extension DataStoreReadWriteAccessor {
 
     /// The error of `item`'s reference through `relation` when it is broken, `nil` when it holds.
     private func brokenReference(of item: Item, via relation: DataStoreRelation) throws -> DataStoreError? {
-        switch relation.referredID(in: item) {
+        switch relation.referredID(in: item, shape: try referringShape(of: relation)) {
         case .none:
             return nil
         case .notAnIdentifier(let name, let value):

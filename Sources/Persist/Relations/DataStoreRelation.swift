@@ -90,12 +90,19 @@ public struct DataStoreRelation: Sendable, Hashable, CustomStringConvertible {
         "\(itemType)(\(attributes.joined(separator: ", "))) → \(relatedType), on delete \(onDelete)"
     }
 
-    /// The identifier the values of ``attributes`` in `item` refer to; `nil` when one of them is
-    /// missing or null (the item refers to nothing), or when they cannot form an identifier.
-    func referredID(in item: Item) -> ReferredID {
+    /// The identifier the values of ``attributes`` in `item` refer to; `.none` when one of them is
+    /// missing or null (the item refers to nothing). An attribute `shape` places in the item's
+    /// identifier (a key column of an adopted table) is read from it.
+    func referredID(in item: Item, shape: ReferringShape = .attributes) -> ReferredID {
         var components: [ItemID] = []
         components.reserveCapacity(attributes.count)
-        for name in attributes {
+        for (position, name) in attributes.enumerated() {
+            if let index = shape.keyComponent(at: position) {
+                let key = item.id.components
+                guard index < key.count else { return .none }
+                components.append(key[index])
+                continue
+            }
             guard let value = item.attributes[name], value != .null else { return .none }
             guard let component = ItemID(value) else { return .notAnIdentifier(name, value) }
             components.append(component)
@@ -114,16 +121,57 @@ public struct DataStoreRelation: Sendable, Hashable, CustomStringConvertible {
         case notAnIdentifier(String, Value)
     }
 
-    /// A filter selecting the items of ``itemType`` that refer to `id`; `nil` when `id` has another
-    /// number of components than the relation has attributes, so that nothing can refer to it.
-    func referrerFilter(for id: ItemID) -> DataStorePredicate? {
+    /// How to find the items of ``itemType`` that refer to `id`: a filter on the referring
+    /// attributes that are no key columns (`nil` when every one is), and whether each item it
+    /// selects must still be checked with ``refers(_:to:shape:)`` (when some are). `nil` when `id`
+    /// has another number of components than the relation has attributes: nothing refers to it.
+    func referrerSelection(for id: ItemID, shape: ReferringShape = .attributes)
+        -> (filter: DataStorePredicate?, checksEach: Bool)? {
         let components = id.components
         guard components.count == attributes.count else { return nil }
         var filter: DataStorePredicate?
-        for (name, component) in zip(attributes, components) {
+        for (position, (name, component)) in zip(attributes, components).enumerated() where shape.keyComponent(at: position) == nil {
             let term = DataStorePredicate.attribute(name) == component.value
             filter = filter.map { .and($0, term) } ?? term
         }
-        return filter
+        return (filter, shape.usesKey)
     }
+
+    /// Whether `item` refers to `id` through this relation.
+    func refers(_ item: Item, to id: ItemID, shape: ReferringShape) -> Bool {
+        if case .id(let referred) = referredID(in: item, shape: shape) { return referred == id }
+        return false
+    }
+}
+
+/// Where the referring attributes of a relation are held: each an attribute of the item, or, in
+/// an adopted table whose key columns refer to another table (Chinook's `playlist_track`), a
+/// component of the item's identifier (see ``StoreReader/keyAttributes(ofType:)``).
+struct ReferringShape: Sendable, Hashable {
+    /// For each attribute of the relation, the identifier component holding it, or `nil`.
+    private let components: [Int?]
+
+    /// Every referring attribute is an attribute of the item.
+    static let attributes = ReferringShape(components: [])
+
+    private init(components: [Int?]) {
+        self.components = components
+    }
+
+    /// The shape of `relation` for items whose identifiers are held in `keyAttributes`.
+    init(_ relation: DataStoreRelation, keyAttributes: [String]?) {
+        guard let keyAttributes, !keyAttributes.isEmpty else {
+            components = []
+            return
+        }
+        components = relation.attributes.map { keyAttributes.firstIndex(of: $0) }
+    }
+
+    /// The identifier component holding the relation's attribute at `position`, if any.
+    func keyComponent(at position: Int) -> Int? {
+        position < components.count ? components[position] : nil
+    }
+
+    /// Whether a referring attribute is held in the identifier.
+    var usesKey: Bool { components.contains { $0 != nil } }
 }

@@ -17,11 +17,15 @@ public struct IncludedItems: Sendable, Hashable {
     /// For each `.referring` include, the referring items (in identifier order) by the identifier
     /// they refer to.
     private let referring: [DataStoreRelation: [ItemID: [Item]]]
+    /// Where each `.related` include's referring attributes are held in the results.
+    private let shapes: [DataStoreRelation: ReferringShape]
 
-    init(items: [Item], related: [DataStoreRelation: [ItemID: Item]], referring: [DataStoreRelation: [ItemID: [Item]]]) {
+    init(items: [Item], related: [DataStoreRelation: [ItemID: Item]], referring: [DataStoreRelation: [ItemID: [Item]]],
+         shapes: [DataStoreRelation: ReferringShape]) {
         self.items = items
         self.related = related
         self.referring = referring
+        self.shapes = shapes
     }
 
     /// The item `item` refers to through `relation`, read with the results; `nil` when it refers
@@ -31,7 +35,7 @@ public struct IncludedItems: Sendable, Hashable {
     /// let customer = result.relatedItem(of: order, via: orderCustomer)
     /// ```
     public func relatedItem(of item: Item, via relation: DataStoreRelation) -> Item? {
-        guard case .id(let id) = relation.referredID(in: item) else { return nil }
+        guard case .id(let id) = relation.referredID(in: item, shape: shapes[relation] ?? .attributes) else { return nil }
         return related[relation]?[id]
     }
 

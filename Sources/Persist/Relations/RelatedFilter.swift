@@ -53,10 +53,11 @@ public struct RelatedFilter: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension DataStoreRelation {
-    /// A filter selecting the items of ``itemType`` that refer to one of `ids`.
+    /// A filter selecting the items of ``itemType`` that refer to one of `ids`, for a relation
+    /// whose referring attributes are all attributes of the items (no key columns).
     func referrersFilter(for ids: [ItemID]) -> DataStorePredicate {
         if attributes.count == 1 { return .isIn(attribute: attributes[0], ids.map(\.value)) }
-        let terms = ids.compactMap(referrerFilter(for:))
+        let terms = ids.compactMap { referrerSelection(for: $0)?.filter }
         guard var filter = terms.first else { return .isIn(attribute: attributes[0], []) }
         for term in terms.dropFirst() { filter = .or(filter, term) }
         return filter
