@@ -82,8 +82,10 @@ extension SQLiteWriter {
     /// referring table (or of its key) that holds numbers, strings, bytes or legacy values.
     /// `false` when it cannot.
     private func makeForeignKey(_ relation: DataStoreRelation, checkingRows: Bool) throws -> Bool {
-        guard bulkLoad == nil, let child = schema.tables[relation.itemType], let parent = schema.tables[relation.relatedType],
-              !parent.taggedKeys, let action = SchemaEditor.foreignKeyAction(relation.onDelete),
+        // A table a bulk load created gets its key index only when the load ends: no foreign key
+        // can refer to it before.
+        guard let child = schema.tables[relation.itemType], let parent = schema.tables[relation.relatedType],
+              !parent.taggedKeys, bulkLoad?.deferredKeyIndexes.contains(parent.name) != true, let action = SchemaEditor.foreignKeyAction(relation.onDelete),
               let position = schema.declaredRelations.firstIndex(where: {
                   $0.relation.itemType == relation.itemType && $0.relation.name == relation.name
               }), !schema.declaredRelations[position].isForeignKey else { return false }
