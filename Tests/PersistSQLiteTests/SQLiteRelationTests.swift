@@ -98,6 +98,26 @@ import Testing
         }
     }
 
+    @Test("a commit SQLite refuses names the row the block broke, not one a legacy program left broken")
+    func commitViolationNamesTheBlocksRow() throws {
+        try withFileStore(creatingWith: Self.legacy + "INSERT INTO review VALUES (50, 99);") { store, _ in
+            let error = expectError(.referenceViolation) {
+                try store.writeSync { accessor in _ = try accessor.deleteItem(ofType: "author", id: 2) }
+            }
+            #expect(error?.items == [ItemReference(itemType: "review", id: 100), ItemReference(itemType: "book", id: 11)])
+            #expect(error?.message.contains("review_of_book") == true)
+            // A foreign key to a UNIQUE column is no relation, yet SQLite enforces it.
+            let unique = expectError(.referenceViolation) {
+                try store.writeSync { accessor in
+                    try accessor.insert(Item(itemType: "note", id: 6, attributes: ["author_code": "Z"]))
+                }
+            }
+            #expect(unique?.items == [ItemReference(itemType: "note", id: 6)])
+            let stored = try store.read { try $0.item(ofType: "note", id: 6) }
+            #expect(stored == nil)
+        }
+    }
+
     @Test("a declared relation becomes a foreign key with its action, and survives reopening")
     func declaredRelationIsForeignKey() throws {
         let directory = try TemporaryDirectory()
