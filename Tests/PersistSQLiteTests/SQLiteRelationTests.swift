@@ -150,6 +150,35 @@ import Testing
         #expect(again.name == "Track_albumId_fkey")
     }
 
+    @Test("a relation declared before its tables exist becomes a foreign key with them; one to tagged keys stays Persist's")
+    func pendingAndTaggedRelations() throws {
+        try withFileStore { store, path in
+            try store.writeSync { accessor in
+                try accessor.ensureRelation(ofType: "Line", on: ["order"], to: "Order", onDelete: .cascade)
+            }
+            try store.writeSync { accessor in
+                try accessor.insert(Item(itemType: "Line", id: 1, attributes: ["order": 7]))
+                try accessor.insert(Item(itemType: "Order", id: 7, attributes: ["total": 3]))
+                try accessor.insert(Item(itemType: "Slot", id: try ItemID(components: [1, "a"]), attributes: [:]))
+                try accessor.insert(Item(itemType: "Booking", id: 1, attributes: ["day": 1, "room": "a"]))
+                try accessor.ensureRelation(ofType: "Booking", on: ["day", "room"], to: "Slot", onDelete: .cascade)
+            }
+            let raw = try RawDatabase(path)
+            defer { raw.close() }
+            #expect(try raw.rows("SELECT \"table\", on_delete FROM pragma_foreign_key_list('Line')")
+                    == [[.text("Order"), .text("CASCADE")]])
+            // Slot holds composite identifiers as tagged keys, which no plain column equals.
+            #expect(try raw.rows("SELECT * FROM pragma_foreign_key_list('Booking')").isEmpty)
+            try store.writeSync { accessor in
+                _ = try accessor.deleteItem(ofType: "Order", id: 7)
+                _ = try accessor.deleteItem(ofType: "Slot", id: try ItemID(components: [1, "a"]))
+            }
+            #expect(try allItems(store, "Line").isEmpty)
+            #expect(try allItems(store, "Booking").isEmpty)
+            #expect(try store.relations(ofType: "Booking").map(\.name) == ["Booking_day_room_fkey"])
+        }
+    }
+
     @Test("relations over composite keys of declared tables become foreign keys; none to a keyless table")
     func compositeKeysAndKeylessTables() throws {
         let schema = """
