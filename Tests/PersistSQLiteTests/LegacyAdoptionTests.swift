@@ -324,8 +324,8 @@ struct LegacyAdoptionTests {
         }
     }
 
-    @Test("foreign keys are not enforced, as SQLite leaves them by default: no refusal and no cascade behind the store")
-    func foreignKeysLeftOff() throws {
+    @Test("foreign keys are enforced on the store's connection, though the legacy program left them off")
+    func foreignKeysTurnedOn() throws {
         let schema = """
             CREATE TABLE author (id INTEGER PRIMARY KEY, name TEXT);
             CREATE TABLE book (id INTEGER PRIMARY KEY, author_id INTEGER REFERENCES author (id) ON DELETE CASCADE);
@@ -333,12 +333,14 @@ struct LegacyAdoptionTests {
             INSERT INTO book VALUES (10, 1);
             """
         try withFileStore(creatingWith: schema) { store, path in
-            try store.writeSync { accessor in
-                try accessor.insert(Item(itemType: "book", id: 11, attributes: ["author_id": 99]))
-                try accessor.deleteItem(ofType: "author", id: 1)
+            expectError(.referenceViolation) {
+                try store.writeSync { accessor in
+                    try accessor.insert(Item(itemType: "book", id: 11, attributes: ["author_id": 99]))
+                }
             }
-            #expect(try allItems(store, "book").map(\.id) == [10, 11])
-            #expect(try store.withRawHandle { db in try Self.integer(db, "PRAGMA foreign_keys") } == 0)
+            try store.writeSync { accessor in _ = try accessor.deleteItem(ofType: "author", id: 1) }
+            #expect(try allItems(store, "book").isEmpty)
+            #expect(try store.withRawHandle { db in try Self.integer(db, "PRAGMA foreign_keys") } == 1)
         }
     }
 

@@ -41,7 +41,8 @@ func quietOptions(_ configure: (inout SQLiteDataStore.Options) -> Void = { _ in 
 extension StoreFactory {
     /// SQLite stores on a file in the test's directory.
     static let sqliteFile = StoreFactory(name: "SQLiteDataStore (file)",
-                                         capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes, .compositeIdentifiers, .exactDecimals]) { directory in
+                                         capabilities: [.persistent, .readsDoNotBlockWrites, .persistentIndexes, .persistentRelations,
+                                                        .compositeIdentifiers, .exactDecimals]) { directory in
         SQLiteDataStore(path: directory.appendingPathComponent("store.sqlite").path, options: quietOptions())
     }
 

@@ -83,6 +83,10 @@ enum SQLiteErrors {
                 return (.uniqueViolation, "Another item already holds the same values for a unique index of the table; "
                     + "nothing of the write was stored.")
             }
+            if code == SQLITE_CONSTRAINT | (3 << 8) {
+                return (.referenceViolation, "A foreign key of the database refused the change: a row would refer to "
+                    + "a row that does not exist, or a deleted row is still referred to (RESTRICT); nothing of it was stored.")
+            }
             if code == persist_sqlite_constraint_datatype() {
                 return (.typeMismatch, "The table's declared column types reject this value.")
             }

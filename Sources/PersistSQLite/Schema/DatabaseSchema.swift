@@ -16,8 +16,10 @@ struct DatabaseSchema: Sendable {
     static let taggedKeysKind = "tagged-keys"
     /// The name of the store's table of PostgreSQL enum types (see ``EnumTypeTable``).
     static let enumTable = "persist_enum_types"
+    /// The name of the store's table of declared relations.
+    static let relationTable = "persist_relations"
     /// The store's own tables, which are never item types.
-    static let ownTables: Set<String> = [metadataTable, indexTable, enumTable]
+    static let ownTables: Set<String> = [metadataTable, indexTable, enumTable, relationTable]
 
     /// The unique index on ``createdKeyColumn`` of a table the store creates for `itemType`.
     static func keyIndexName(for itemType: String) -> String {
@@ -46,6 +48,18 @@ struct DatabaseSchema: Sendable {
     /// Item type → the indexes of the table the store did not declare: a legacy program's
     /// `CREATE INDEX` and `UNIQUE` constraints.
     var adoptedIndexes: [String: [DataStoreIndex]] = [:]
+    /// Whether the table of declared relations exists.
+    var hasRelationTable = false
+    /// The relations declared through the store, in declaration order.
+    var declaredRelations: [DeclaredRelation] = []
+    /// The foreign keys of the tables that the store did not declare, as relations (see
+    /// `SchemaLoader.loadRelations`).
+    var adoptedRelations: [DataStoreRelation] = []
+
+    /// Every relation: the declared ones first, then the adopted foreign keys.
+    var relations: [DataStoreRelation] {
+        declaredRelations.map(\.relation) + adoptedRelations
+    }
 
     /// Every index of `itemType`: the declared ones first, then the adopted ones.
     func indexes(ofType itemType: String) -> [DataStoreIndex] {
@@ -114,4 +128,12 @@ struct DeclaredIndex: Sendable, Equatable {
     func index(of itemType: String) -> DataStoreIndex {
         DataStoreIndex(itemType: itemType, attributes: attributes, isUnique: isUnique, name: name)
     }
+}
+
+/// A relation declared through the store, as recorded in its table of declared relations.
+struct DeclaredRelation: Sendable, Equatable {
+    let relation: DataStoreRelation
+    /// Whether the referring table has it as a foreign key (named after the relation), which
+    /// SQLite enforces and whose delete rule it carries out.
+    var isForeignKey: Bool
 }

@@ -23,17 +23,15 @@ extension SQLiteReader {
                                   operation: Self.listing) != 0 {
             left.append("STRICT")
         }
-        var keys: [Int64: (table: String, from: [String], to: [String])] = [:]
-        try connection.withStatement("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?1, 'main') ORDER BY id, seq",
-                                     name) { statement in
-            while try statement.step(Self.listing) {
-                keys[statement.int64(0), default: (statement.text(1), [], [])].from.append(statement.text(2))
-                if statement.storageClass(3) != nil { keys[statement.int64(0)]?.to.append(statement.text(3)) }
-            }
-        }
-        for (_, key) in keys.sorted(by: { $0.key < $1.key }) {
-            let to = key.to.isEmpty ? "" : " (" + Self.quotedList(key.to) + ")"
-            left.append("the FOREIGN KEY (\(Self.quotedList(key.from))) REFERENCES \(String(reflecting: key.table))\(to)")
+        // A foreign key that is a relation is carried as one; the others (to columns that are not
+        // the parent's key, or to a table that is not an item type) are not.
+        let schema = try checkedSchema
+        for key in try SchemaLoader.foreignKeys(of: itemType, connection)
+        where SchemaLoader.adopted(key, of: itemType, in: schema) == nil
+            && !schema.declaredRelations.contains(where: { $0.relation.itemType == itemType && $0.relation.name == key.name }) {
+            let to = key.parentColumns.isEmpty ? "" : " (" + Self.quotedList(key.parentColumns) + ")"
+            left.append("the FOREIGN KEY (\(Self.quotedList(key.columns))) REFERENCES \(String(reflecting: key.parent))\(to), "
+                + "which is no relation (it refers to columns that are not the key of an item type)")
         }
         left += try indexesNotCarried(name)
         let triggers = try rows("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = ?1 ORDER BY name", name)

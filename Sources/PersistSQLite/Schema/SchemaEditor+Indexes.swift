@@ -30,12 +30,17 @@ extension SchemaEditor {
     /// with another collation are indexed with BINARY, the collation of Persist's comparisons. A
     /// unique index indexes a mixed column by ``comparableForm(_:)``.
     func create(_ declared: DeclaredIndex, on table: TableSchema, in schema: inout DatabaseSchema) throws {
-        let columns = declared.attributes.compactMap { name in table.columnIndex[name].map { table.columns[$0] } }
-        guard columns.count == declared.attributes.count else { return }
-        let list = columns.map { column in
-            if declared.isUnique, case .mixed = column.storage { return Self.comparableForm(column.quoted) }
-            return column.quoted + (column.needsBinaryCollation ? " COLLATE BINARY" : "")
-        }.joined(separator: ", ")
+        // Attribute columns, or columns of a composite key.
+        let terms = declared.attributes.compactMap { name -> String? in
+            if let position = table.columnIndex[name] {
+                let column = table.columns[position]
+                if declared.isUnique, case .mixed = column.storage { return Self.comparableForm(column.quoted) }
+                return column.quoted + (column.needsBinaryCollation ? " COLLATE BINARY" : "")
+            }
+            return table.key.components.first { $0.name == name }.map { $0.quoted + ($0.needsBinaryCollation ? " COLLATE BINARY" : "") }
+        }
+        guard terms.count == declared.attributes.count else { return }
+        let list = terms.joined(separator: ", ")
         try connection.executeOnce(
             "CREATE \(declared.isUnique ? "UNIQUE " : "")INDEX \(SQLName.quoted(declared.name)) ON \(table.quoted) (\(list))",
             operation: Self.indexing)

@@ -25,6 +25,7 @@ enum SchemaLoader {
         entries.sort { ByteOrder.precedes($0.name, $1.name) }
         schema.hasMetadataTable = entries.contains { $0.name == DatabaseSchema.metadataTable && $0.type == "table" }
         schema.hasIndexTable = entries.contains { $0.name == DatabaseSchema.indexTable && $0.type == "table" }
+        schema.hasRelationTable = entries.contains { $0.name == DatabaseSchema.relationTable && $0.type == "table" }
         let kinds = schema.hasMetadataTable ? try loadKinds(connection) : [:]
         // The catalog tables themselves are not worth reporting.
         let unreported = DatabaseSchema.ownTables.union(["sqlite_schema", "sqlite_temp_schema"])
@@ -50,6 +51,7 @@ enum SchemaLoader {
             if let reason { schema.skipped.append(SkippedTable(name: entry.name, reason: reason)) }
         }
         try loadIndexes(into: &schema, connection)
+        try loadRelations(into: &schema, connection)
         return schema
     }
 

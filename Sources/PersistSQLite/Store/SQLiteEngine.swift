@@ -144,6 +144,9 @@ final class SQLiteEngine: BulkLoadingEngine {
 
     /// Switches the file to WAL mode and sets the durability.
     private func configure(_ connection: SQLiteConnection) throws {
+        // Foreign keys hold for Persist's writes, whether or not the file's other programs turn
+        // them on (each write block defers them to its end, see `transaction`).
+        try connection.executeOnce("PRAGMA foreign_keys = ON", operation: "Turning on foreign keys")
         if buildsPrivateFile {
             // Nobody else reads the file while it is built: no log, no syncs.
             _ = try connection.text("PRAGMA journal_mode = MEMORY", operation: "Setting the journal mode")
@@ -251,6 +254,9 @@ final class SQLiteEngine: BulkLoadingEngine {
         let connection = try writerConnection()
         try connection.execute("BEGIN IMMEDIATE", operation: "Starting a write transaction")
         do {
+            // Every foreign key is checked when the block ends, as Persist checks its relations:
+            // the order of the block's writes does not matter.
+            try connection.execute("PRAGMA defer_foreign_keys = ON", operation: "Starting a write transaction")
             let writer = SQLiteWriter(connection: connection, schema: try schema(on: connection),
                                       bulkLoad: bulkLoad ? SQLiteBulkLoad() : nil)
             let (value, commit) = try body(writer)
@@ -263,7 +269,7 @@ final class SQLiteEngine: BulkLoadingEngine {
             let changedVersion = writer.schemaChanges.isEmpty
                 ? nil : try connection.integer("PRAGMA schema_version", operation: "Reading the schema")
             try checkStillInPlace()
-            try connection.execute("COMMIT", operation: "Committing a write block")
+            try commitCheckingForeignKeys(writer)
             if let changedVersion {
                 schemas.store(writer.schema, for: changedVersion)
                 for change in writer.schemaChanges {
@@ -274,6 +280,21 @@ final class SQLiteEngine: BulkLoadingEngine {
         } catch {
             _ = rollback(connection)
             throw error
+        }
+    }
+
+    /// Commits the writer's transaction; a commit SQLite refuses for a foreign key becomes a
+    /// `referenceViolation` naming the first row the block left broken (the transaction is still
+    /// open then: the caller rolls it back).
+    private func commitCheckingForeignKeys(_ writer: SQLiteWriter) throws {
+        do {
+            try writer.connection.execute("COMMIT", operation: "Committing a write block")
+        } catch let error as DataStoreError where error.engineCode == SQLiteReader.foreignKeyConstraint
+                    && writer.connection.isInTransaction {
+            // What the last commit already broke (a legacy program may have left broken references),
+            // read on a reader connection: the block's own breaks are the others.
+            let committed = (try? read { reader in try (reader as? SQLiteReader)?.foreignKeyBreaks() ?? [] }) ?? []
+            throw writer.foreignKeyViolation(error, committed: Set(committed))
         }
     }
 

@@ -38,12 +38,14 @@ extension SQLiteWriter: IndexDeclaringWriter {
         return declared.name
     }
 
-    /// An index over a name no attribute of its table can have (the key column, a generated
-    /// column, a column's name in another ASCII case), which writes refuse too: its index would
-    /// never be created, yet be reported.
+    /// An index over a name no attribute of its table can have (the key column of a table keyed by
+    /// one column, a generated column, a column's name in another ASCII case), which writes refuse
+    /// too: its index would never be created, yet be reported.
     func refusal(of index: DataStoreIndex) throws -> DataStoreError? {
         guard let table = schema.tables[index.itemType] else { return nil }
-        for attribute in index.attributes where table.columnIndex[attribute] == nil {
+        // A column of a composite key can be indexed: a relation over it (a link table's) needs one.
+        for attribute in index.attributes
+        where table.columnIndex[attribute] == nil && !table.key.components.contains(where: { $0.name == attribute }) {
             guard let column = table.takenNames[SQLName.folded(attribute)] else { continue }
             return DataStoreError(
                 .invalidArgument,
@@ -64,6 +66,7 @@ extension SQLiteWriter: IndexDeclaringWriter {
             try SchemaEditor(connection: connection).create(declared, on: table, in: &schema)
             noteSchemaChange("created the index \(String(reflecting: declared.name)) of table \(String(reflecting: itemType))")
         }
+        try materializeRelations(touching: itemType)
     }
 
     /// Names the items of a unique violation SQLite reported for `item`: the item and the one
