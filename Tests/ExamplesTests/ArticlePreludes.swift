@@ -31,6 +31,7 @@ enum ArticlePreludes {
             @MainActor private func render(_ todos: [Item]) {}
             """),
         "Persist/MovingData.md": Prelude(imports: ["PersistGDBM", "PersistSQLite"]),
+        "Persist/Relations.md": Prelude(code: store),
         "Persist/SetBasedWrites.md": Prelude(code: store),
         // The reader's own store: any class with an `init(path:)` that keeps the contract.
         "PersistConformance/PersistConformance.md": Prelude(imports: ["PersistSQLite", "Testing"],

@@ -25,6 +25,9 @@ enum DocCommentPrelude {
         "plan: EntityPlan", "entityRow: EntityRow", "rowSource: any EntityRowSource", "rowSink: any EntityRowSink",
         "columns: any EntityRowColumns", "schema: any CarriedSchema", "schemas: [any CarriedSchema]",
         "reshape: MigrationReshape", "describing: any SchemaDescribingReader", "recreating: any SchemaRecreatingWriter",
+        "track: Item", "album: Item", "order: Item", "result: IncludedItems", "byAlbum: DataStoreRelation",
+        "trackAlbum: DataStoreRelation", "albumArtist: DataStoreRelation", "lineOrder: DataStoreRelation",
+        "orderCustomer: DataStoreRelation",
     ]
 
     /// Types and functions the comments name without declaring them.
@@ -57,6 +60,31 @@ enum DocCommentPrelude {
         private struct PlaylistLine: DataStoreEntity {
             static let itemType = "PlaylistTrack"
             var id: LineID
+        }
+
+        /// The entities the relation comments follow: albums and their tracks, orders and their
+        /// lines and customers.
+        private struct Album: DataStoreEntity {
+            static let itemType = "Album"
+            var id: Int64
+            var title: String
+        }
+
+        private struct Track: DataStoreEntity {
+            static let itemType = "Track"
+            var id: Int64
+            var albumId: Int64?
+        }
+
+        private struct Customer: DataStoreEntity {
+            static let itemType = "Customer"
+            var id: Int64
+        }
+
+        private struct OrderLine: DataStoreEntity {
+            static let itemType = "OrderLine"
+            var id: Int64
+            var orderId: Int64
         }
 
         /// The engine of the reader's own wrapper, as the engine comments sketch it.

@@ -85,20 +85,38 @@ struct PostgresRelationTests {
         }
     }
 
-    @Test("a deferred foreign key the block's checks cannot see fails at commit as referenceViolation")
-    func atCommit() throws {
+    @Test("a reference held in the key is checked when the block ends, naming both items")
+    func keyHeld() throws {
         let sql = """
             CREATE TABLE parent (id int PRIMARY KEY);
             CREATE TABLE detail (parent_id int PRIMARY KEY REFERENCES parent DEFERRABLE INITIALLY DEFERRED, v text);
             """
         try withPostgresStore(creatingWith: sql) { store, _ throws in
             #expect(try store.read { try $0.relations(ofType: "detail") }.map(\.attributes) == [["parent_id"]])
-            // The reference is the key itself, which no attribute holds: PostgreSQL checks it at commit.
+            // The reference is the key itself, which no attribute holds: the accessor reads it from the identifier.
             let error = expectError(.referenceViolation) {
                 try store.writeSync { try $0.insert(Item(itemType: "detail", id: 9, attributes: ["v": "x"])) }
             }
-            #expect(error?.items == [ItemReference(itemType: "parent", id: 9)], "\(String(describing: error))")
-            #expect(error?.message.contains("when the block committed") == true, "\(String(describing: error))")
+            #expect(error?.items == [ItemReference(itemType: "detail", id: 9), ItemReference(itemType: "parent", id: 9)],
+                    "\(String(describing: error))")
+            #expect(try allItems(store, "detail").isEmpty)
+        }
+    }
+
+    @Test("a deferred foreign key that is no relation fails at commit as referenceViolation")
+    func atCommit() throws {
+        let sql = """
+            CREATE TABLE parent (id int PRIMARY KEY, code text UNIQUE);
+            CREATE TABLE detail (id int PRIMARY KEY, parent_code text REFERENCES parent (code) DEFERRABLE INITIALLY DEFERRED);
+            """
+        try withPostgresStore(creatingWith: sql) { store, _ throws in
+            #expect(try store.read { try $0.relations(ofType: "detail") }.isEmpty)
+            // A foreign key to a UNIQUE column is no relation: PostgreSQL alone checks it, at commit.
+            let error = expectError(.referenceViolation) {
+                try store.writeSync { try $0.insert(Item(itemType: "detail", id: 9, attributes: ["parent_code": "x"])) }
+            }
+            #expect(error?.message.contains("detail_parent_code_fkey") == true, "\(String(describing: error))")
+            #expect(error?.engineCode != nil || error?.engineMessage?.hasPrefix("23503") == true, "\(String(describing: error))")
             #expect(try allItems(store, "detail").isEmpty)
         }
     }
@@ -186,18 +204,20 @@ struct PostgresRelationTests {
             }
             #expect(try Self.constraint("playlist_track_playlist_id_fkey", in: schema)?.action == "c")
             #expect(try Self.constraint("playlist_track_track_id_fkey", in: schema)?.action == "a")
-            // PostgreSQL checks the reference the key holds, which no attribute does.
+            // The accessor reads the reference the key holds, which no attribute does.
             let error = expectError(.referenceViolation) {
                 try store.writeSync { try $0.insert(Item(itemType: "playlist_track", id: .composite([1, 9]))) }
             }
-            #expect(error?.items == [ItemReference(itemType: "track", id: 9)], "\(String(describing: error))")
+            #expect(error?.items == [ItemReference(itemType: "playlist_track", id: .composite([1, 9])),
+                                     ItemReference(itemType: "track", id: 9)], "\(String(describing: error))")
             try store.writeSync { _ = try $0.deleteItem(ofType: "playlist", id: 1) }
             #expect(try allItems(store, "playlist_track").isEmpty)
             // A stored row that breaks the foreign key refuses the declaration, naming it.
             let broken = expectError(.referenceViolation) {
                 try store.writeSync { try $0.ensureRelation(ofType: "orphan", on: ["playlist_id"], to: "playlist", onDelete: .deny) }
             }
-            #expect(broken?.items == [ItemReference(itemType: "orphan", id: 5)], "\(String(describing: broken))")
+            #expect(broken?.items == [ItemReference(itemType: "orphan", id: 5), ItemReference(itemType: "playlist", id: 5)],
+                    "\(String(describing: broken))")
             #expect(try Self.constraint("orphan_playlist_id_fkey", in: schema) == nil)
             #expect(try store.read { try $0.relations(ofType: "orphan") }.isEmpty)
         }

@@ -173,6 +173,11 @@ final class ChildOverlay: StoreWriter {
         }
     }
 
+    /// The parent's key columns: a child's items of a type are keyed as its parent's.
+    func keyAttributes(ofType itemType: String) throws -> [String]? {
+        try parent.reader.keyAttributes(ofType: itemType)
+    }
+
     // MARK: Writing
 
     func ensureRelation(_ relation: DataStoreRelation) throws -> Bool? {

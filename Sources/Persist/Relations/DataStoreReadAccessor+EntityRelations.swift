@@ -3,7 +3,10 @@ extension DataStoreReadAccessor {
     /// referring properties are `nil`.
     ///
     /// ```swift
-    /// let album = try store.read { accessor in try accessor.related(Album.self, of: track, via: trackAlbum) }
+    /// let album = try store.read { accessor -> Album? in
+    ///     guard let track = try accessor.getById(Track.self, id: 12) else { return nil }
+    ///     return try accessor.related(Album.self, of: track, via: trackAlbum)
+    /// }
     /// ```
     ///
     /// - Throws: as ``relatedItem(of:via:)``; ``DataStoreError/Code/invalidArgument`` when `type`
@@ -19,7 +22,10 @@ extension DataStoreReadAccessor {
     /// The entities of `type` that refer to `entity` through `relation`, in identifier order.
     ///
     /// ```swift
-    /// let tracks = try store.read { accessor in try accessor.getAll(Track.self, relatedTo: album, via: trackAlbum) }
+    /// let tracks = try store.read { accessor -> [Track] in
+    ///     guard let album = try accessor.getById(Album.self, id: 3) else { return [] }
+    ///     return try accessor.getAll(Track.self, relatedTo: album, via: trackAlbum)
+    /// }
     /// ```
     ///
     /// - Throws: as ``items(relatedTo:via:)``; ``DataStoreError/Code/invalidArgument`` when `type`

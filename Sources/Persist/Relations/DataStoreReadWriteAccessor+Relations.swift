@@ -40,6 +40,11 @@ extension DataStoreReadWriteAccessor {
         }) {
             return existing
         }
+        if relation.onDelete == .nullify, try referringShape(of: relation).usesKey {
+            throw DataStoreError(
+                .invalidArgument, "the relation \(relation.name) (\(relation)) would clear key columns of \(itemType), "
+                    + "which hold its identifiers; declare it .deny or .cascade", path: context.location)
+        }
         try context.locating { try checkStoredItems(against: relation) }
         if try context.locating({ try writer.ensureRelation(relation) }) == nil {
             context.declaredRelations.append(relation)

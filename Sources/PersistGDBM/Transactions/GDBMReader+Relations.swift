@@ -49,3 +49,17 @@ extension GDBMWriter {
         lhs.utf8.elementsEqual(rhs.utf8)
     }
 }
+
+extension GDBMReader {
+    /// The key columns of the table the schema record keeps for `itemType` (a table a migration
+    /// carried from an SQL store), one per identifier component, which a carried relation may name;
+    /// `nil` for a type without one.
+    func keyAttributes(ofType itemType: String) throws -> [String]? {
+        guard case .native = codec,
+              let table = try tableDescriptions().first(where: { $0.itemType.utf8.elementsEqual(itemType.utf8) }) else {
+            return nil
+        }
+        if !table.primaryKey.isEmpty { return table.primaryKey }
+        return table.key.map { [$0.name] }
+    }
+}

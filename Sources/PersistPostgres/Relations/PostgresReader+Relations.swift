@@ -73,3 +73,12 @@ extension PostgresReader {
         return TableKey.text(id, column.type)
     }
 }
+
+extension PostgresReader {
+    /// The key columns of an adopted table, one per identifier component, which its foreign keys
+    /// may name (a link table keyed by two foreign keys); `nil` for created and keyless tables.
+    func keyAttributes(ofType itemType: String) throws -> [String]? {
+        guard let table = schema.tables[itemType], !table.isCreated, !table.rowKey.isKeyless else { return nil }
+        return table.rowKey.columns.map(\.name)
+    }
+}

@@ -125,3 +125,17 @@ extension SQLiteWriter {
         return false
     }
 }
+
+extension SQLiteReader {
+    /// The key columns of an adopted table, one per identifier component, which its foreign keys
+    /// may name (a link table keyed by two foreign keys); `nil` for a table keyed by the rowid
+    /// alone, and for types without a table.
+    func keyAttributes(ofType itemType: String) throws -> [String]? {
+        guard let table = try checkedSchema.tables[itemType] else { return nil }
+        switch table.key {
+        case .column(let name, _, _): return [name]
+        case .composite(let columns): return columns.map(\.name)
+        case .rowid: return nil
+        }
+    }
+}
