@@ -87,7 +87,7 @@ public enum GDBMStorageFormat {
     /// ```
     ///
     /// - Throws: `DataStoreError.Code.invalidArgument` for a relation whose delete rule is an
-    ///   engine's own action (``DataStoreRelation/DeleteRule/engineAction(_:)``), which a GDBM
+    ///   engine's own action (`DataStoreRelation.DeleteRule.engineAction`), which a GDBM
     ///   file cannot keep.
     public static func encodeRelationRecord(_ relations: [DataStoreRelation]) throws -> [UInt8] {
         if let relation = relations.first(where: { GDBMRelationFormat.RuleByte($0.onDelete) == nil }) {
