@@ -97,9 +97,16 @@ enum RelationFollowTests {
                 }
             }
         },
-        ConformanceTest("typed entities follow relations both ways", group: .relations) { context in
+        ConformanceTest("typed entities declare and follow relations both ways", group: .relations) { context in
             let store = try context.makeStore()
             let (trackAlbum, _) = try music(store)
+            let declared = try store.writeSync { accessor in
+                try accessor.ensureRelation(Track.self, on: ["albumId"], to: Album.self, onDelete: .cascade)
+            }
+            #expect(declared == trackAlbum)
+            expectError(.referenceViolation) {
+                try store.writeSync { accessor in try accessor.insert(Track(id: 20, albumId: 99, name: "lost")) }
+            }
             try store.read { (accessor: DataStoreReadAccessor) throws in
                 let track = try #require(try accessor.getById(Track.self, id: 12))
                 let album = try #require(try accessor.related(Album.self, of: track, via: trackAlbum))
