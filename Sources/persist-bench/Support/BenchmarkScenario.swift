@@ -24,9 +24,9 @@ enum BenchmarkScenarios {
     static let all: [any BenchmarkScenario] = [
         MigrateScenario(raw: false), MigrateScenario(raw: true), MigrateSQLiteGDBMScenario(), InsertTypedScenario(),
         FetchTypedScenario(), LookupScenario(), QueryScenario(), WriteBlocksScenario(), ChildMergeScenario(),
-        MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(),
+        MigrateMemoryScenario(), IndexedQueryScenario(), ObserveLatencyScenario(), IncludeScenario(),
         // On the server PERSIST_POSTGRES_URL names (make bench starts one).
-        InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(), MigrateSQLitePostgresScenario(),
-        MigrateGDBMPostgresScenario(), MigratePostgresSQLiteScenario(),
+        InsertTypedPostgresScenario(), LookupPostgresScenario(), QueryPostgresScenario(), IncludePostgresScenario(),
+        MigrateSQLitePostgresScenario(), MigrateGDBMPostgresScenario(), MigratePostgresSQLiteScenario(),
     ]
 }
