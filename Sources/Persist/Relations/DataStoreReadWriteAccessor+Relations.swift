@@ -138,20 +138,25 @@ extension DataStoreReadWriteAccessor {
     /// Applies the delete rule of every relation to `itemType` for the items `ids`, which are
     /// about to be deleted: notes them for `.deny`, deletes the referring items for `.cascade`
     /// (applying their own rules first), clears the referring attributes for `.nullify` — the last
-    /// two unless the engine carries the rule out itself.
+    /// two unless the engine carries the rule out itself. The rules of the items an engine's
+    /// cascade deletes are applied all the same: a relation to them may be no foreign key (a
+    /// composite one), or a `.deny` whose error should name the items.
     private func applyDeleteRules(ofType itemType: String, ids: [ItemID], visited: inout Set<ItemReference>) throws {
         for relation in try tracker().incoming[itemType] ?? [] {
             let applied = writer.appliesDeleteRule(of: relation)
+            let referrersHaveRules = try refersToType(relation.itemType)
             for id in ids {
                 switch relation.onDelete {
                 case .deny:
                     relationTracker?.noteDeleted(ItemReference(itemType: itemType, id: id))
-                case .cascade where !applied:
+                case .cascade where !applied || referrersHaveRules:
                     let referring = try referrers(of: id, via: relation).map(\.reference).filter { visited.insert($0).inserted }
                     guard !referring.isEmpty else { continue }
-                    if try refersToType(relation.itemType) {
+                    if referrersHaveRules {
                         try applyDeleteRules(ofType: relation.itemType, ids: referring.map(\.id), visited: &visited)
                     }
+                    // The engine deletes them itself when it carries out the rule.
+                    guard !applied else { continue }
                     for reference in referring {
                         forget(reference)
                         _ = try context.locating { try writer.deleteItem(ofType: reference.itemType, id: reference.id) }
