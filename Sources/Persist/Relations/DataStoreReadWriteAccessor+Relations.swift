@@ -125,14 +125,17 @@ extension DataStoreReadWriteAccessor {
     }
 
     /// Deletes the items `request` selects, of a type that relations refer to, applying their
-    /// delete rules first; `delete` deletes them.
+    /// delete rules first; `delete` deletes them. Returns how many it selected: every one is
+    /// deleted, though an engine may not count those its foreign key's cascade deleted first (an
+    /// item whose manager the same statement deleted, under a cascading relation of the type to
+    /// itself: SQLite counts only the rows the statement deleted directly).
     func deleteApplyingRules(matching request: DataStoreRequest, _ delete: () throws -> Int) throws -> Int {
         let ids = try context.locating { try writer.items(matching: request).map(\.id) }
         var visited = Set(ids.map { ItemReference(itemType: request.itemType, id: $0) })
         try applyDeleteRules(ofType: request.itemType, ids: ids, visited: &visited)
-        let count = try delete()
+        _ = try delete()
         try refreshReferrers(ofType: request.itemType)
-        return count
+        return ids.count
     }
 
     /// Applies the delete rule of every relation to `itemType` for the items `ids`, which are
