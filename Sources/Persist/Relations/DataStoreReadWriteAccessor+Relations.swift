@@ -125,33 +125,41 @@ extension DataStoreReadWriteAccessor {
     }
 
     /// Deletes the items `request` selects, of a type that relations refer to, applying their
-    /// delete rules first; `delete` deletes them.
+    /// delete rules first; `delete` deletes them. Returns how many it selected: every one is
+    /// deleted, though an engine may not count those its foreign key's cascade deleted first (an
+    /// item whose manager the same statement deleted, under a cascading relation of the type to
+    /// itself: SQLite counts only the rows the statement deleted directly).
     func deleteApplyingRules(matching request: DataStoreRequest, _ delete: () throws -> Int) throws -> Int {
         let ids = try context.locating { try writer.items(matching: request).map(\.id) }
         var visited = Set(ids.map { ItemReference(itemType: request.itemType, id: $0) })
         try applyDeleteRules(ofType: request.itemType, ids: ids, visited: &visited)
-        let count = try delete()
+        _ = try delete()
         try refreshReferrers(ofType: request.itemType)
-        return count
+        return ids.count
     }
 
     /// Applies the delete rule of every relation to `itemType` for the items `ids`, which are
     /// about to be deleted: notes them for `.deny`, deletes the referring items for `.cascade`
     /// (applying their own rules first), clears the referring attributes for `.nullify` — the last
-    /// two unless the engine carries the rule out itself.
+    /// two unless the engine carries the rule out itself. The rules of the items an engine's
+    /// cascade deletes are applied all the same: a relation to them may be no foreign key (a
+    /// composite one), or a `.deny` whose error should name the items.
     private func applyDeleteRules(ofType itemType: String, ids: [ItemID], visited: inout Set<ItemReference>) throws {
         for relation in try tracker().incoming[itemType] ?? [] {
             let applied = writer.appliesDeleteRule(of: relation)
+            let referrersHaveRules = try refersToType(relation.itemType)
             for id in ids {
                 switch relation.onDelete {
                 case .deny:
                     relationTracker?.noteDeleted(ItemReference(itemType: itemType, id: id))
-                case .cascade where !applied:
+                case .cascade where !applied || referrersHaveRules:
                     let referring = try referrers(of: id, via: relation).map(\.reference).filter { visited.insert($0).inserted }
                     guard !referring.isEmpty else { continue }
-                    if try refersToType(relation.itemType) {
+                    if referrersHaveRules {
                         try applyDeleteRules(ofType: relation.itemType, ids: referring.map(\.id), visited: &visited)
                     }
+                    // The engine deletes them itself when it carries out the rule.
+                    guard !applied else { continue }
                     for reference in referring {
                         forget(reference)
                         _ = try context.locating { try writer.deleteItem(ofType: reference.itemType, id: reference.id) }

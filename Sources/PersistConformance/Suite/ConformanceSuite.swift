@@ -19,6 +19,6 @@ public enum ConformanceSuite {
             + ChildReentrancyTests.all + EntityLifetimeTests.all + EntityKeyOrderTests.all + EntitySpellingTests.all + MixedKindTests.all
             + EntityNullTests.all + EntityClassTests.all + EntityNumberTests.all + EntityDecimalTests.all
             + CompositeIdentifierTests.all + EntityCompositeIDTests.all + ExactDecimalTests.all
-            + EntityCompositeDifferentialTests.all + RelationTests.all + RelationRuleTests.all + RelationFollowTests.all
+            + EntityCompositeDifferentialTests.all + RelationTests.all + RelationRuleTests.all + RelationFollowTests.all + RelationDifferentialTests.all
     }
 }
