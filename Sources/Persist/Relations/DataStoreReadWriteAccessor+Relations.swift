@@ -164,14 +164,6 @@ extension DataStoreReadWriteAccessor {
                         forget(reference)
                         _ = try context.locating { try writer.deleteItem(ofType: reference.itemType, id: reference.id) }
                     }
-                case .cascade:
-                    // The engine deletes the referring items; rules it does not carry out for
-                    // them (a relation Persist enforces) are applied, or noted, here first.
-                    guard try refersToType(relation.itemType) else { continue }
-                    let referring = try referrers(of: id, via: relation).map(\.reference).filter { visited.insert($0).inserted }
-                    guard !referring.isEmpty else { continue }
-                    try applyDeleteRules(ofType: relation.itemType, ids: referring.map(\.id), visited: &visited)
-                    for reference in referring { forget(reference) }
                 case .nullify where !applied:
                     // A relation held in key columns is never nullified: its declaration is refused.
                     let cleared = Dictionary(uniqueKeysWithValues: relation.attributes.map { ($0, Value.null) })
