@@ -226,6 +226,8 @@ final class PostgresEngine: DataStoreEngine {
             }
             guard commit else {
                 rollback(session)
+                // Statements prepared for tables or columns the block made would outlive them.
+                if !writer.schemaChanges.isEmpty { session.connection.retireAllStatements() }
                 return value
             }
             try writer.materializeRelations()
@@ -255,6 +257,9 @@ final class PostgresEngine: DataStoreEngine {
             }
         } catch {
             if !ended { rollback(session) }
+            // Statements prepared for tables or columns the block made would outlive them, and a
+            // later block making them again, in another shape, would meet stale plans.
+            session.connection.retireAllStatements()
             throw error
         }
         if !writer.schemaChanges.isEmpty {
