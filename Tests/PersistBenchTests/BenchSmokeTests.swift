@@ -14,9 +14,9 @@ struct BenchSmokeTests {
         let lines = output.stdout.split(separator: "\n")
         let scenarios = ["migrate-gdbm-sqlite", "migrate-raw-gdbm-sqlite", "migrate-sqlite-gdbm", "insert-typed-sqlite",
                          "fetch-typed-sqlite", "lookup-id-sqlite", "query-sqlite", "write-blocks-gdbm", "child-merge",
-                         "migrate-rss", "query-gdbm-indexed", "observe-latency", "insert-typed-postgres",
-                         "lookup-id-postgres", "query-postgres", "migrate-sqlite-postgres", "migrate-gdbm-postgres",
-                         "migrate-postgres-sqlite"]
+                         "migrate-rss", "query-gdbm-indexed", "observe-latency", "include-sqlite", "insert-typed-postgres",
+                         "lookup-id-postgres", "query-postgres", "include-postgres", "migrate-sqlite-postgres",
+                         "migrate-gdbm-postgres", "migrate-postgres-sqlite"]
         #expect(lines.count == scenarios.count)
         for (line, scenario) in zip(lines, scenarios) {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]

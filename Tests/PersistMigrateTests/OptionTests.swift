@@ -146,7 +146,7 @@ struct OptionTests {
         #expect(output.status == 0, "\(output.stderr)")
         let summary = try Self.summary(output)
         #expect(Set(summary.keys) == ["source", "target", "dry_run", "verified", "types", "totals", "seconds",
-                                      "verification_seconds", "notes", "reshape", "fallbacks", "exit_status"])
+                                      "verification_seconds", "notes", "reshape", "fallbacks", "relations", "exit_status"])
         #expect((summary["fallbacks"] as? [Any])?.isEmpty == true)
         #expect(summary["verified"] as? Bool == false && summary["exit_status"] as? Int == 0)
         let types = summary["types"] as? [[String: Any]] ?? []

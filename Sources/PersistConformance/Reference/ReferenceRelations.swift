@@ -11,7 +11,7 @@ import Persist
 /// `referenceViolation` and nothing of it is kept.
 ///
 /// ```swift
-/// var model = ReferenceRelations(relations: [trackAlbum], items: stored)
+/// var model = ReferenceRelations(relations: [trackAlbum], items: try allItems(store, "Album"))
 /// model.delete(ItemReference(itemType: "Album", id: 1))   // cascades, nullifies, or leaves a deny
 /// let commits = model.brokenReferrers().isEmpty
 /// ```
