@@ -1,7 +1,8 @@
 /// The relations one write block checks its writes against, and what it has left to check when
 /// it ends: items written that refer to others, and referred items deleted under a `.deny` rule.
+/// A class, so that the check every write makes (does the type take part?) copies nothing.
 /// Type names match as the store matches them (see ``StoreReader/comparesTypeNamesByBytes``).
-struct RelationTracker {
+final class RelationTracker {
     /// Relations by item type, looked up by a type name as the store compares it.
     struct ByType {
         fileprivate var relations: [TypeNameKey: [DataStoreRelation]] = [:]
@@ -55,12 +56,12 @@ struct RelationTracker {
     }
 
     /// Notes a written item of a type that refers, to check when the block ends.
-    mutating func noteWritten(_ reference: ItemReference) {
+    func noteWritten(_ reference: ItemReference) {
         if writtenSet.insert(key(reference)).inserted { written.append(reference) }
     }
 
     /// Notes a deleted item that a `.deny` relation may still refer to when the block ends.
-    mutating func noteDeleted(_ reference: ItemReference) {
+    func noteDeleted(_ reference: ItemReference) {
         if deletedSet.insert(key(reference)).inserted { deleted.append(reference) }
     }
 }

@@ -56,6 +56,15 @@ struct DatabaseSchema: Sendable {
     /// `SchemaLoader.loadRelations`).
     var adoptedRelations: [DataStoreRelation] = []
 
+    /// Whether a table has a foreign key that is no relation (one to `UNIQUE` columns, say).
+    var hasUnlistedForeignKeys = false
+
+    /// Whether any table has a foreign key: an adopted one, a declared relation made one, or one
+    /// that is no relation.
+    var hasForeignKeys: Bool {
+        hasUnlistedForeignKeys || !adoptedRelations.isEmpty || declaredRelations.contains(where: \.isForeignKey)
+    }
+
     /// Every relation: the declared ones first, then the adopted foreign keys.
     var relations: [DataStoreRelation] {
         declaredRelations.map(\.relation) + adoptedRelations

@@ -59,7 +59,10 @@ extension SchemaLoader {
                     schema.declaredRelations[declared].isForeignKey = true
                     continue
                 }
-                guard var relation = adopted(key, of: table, in: schema) else { continue }
+                guard var relation = adopted(key, of: table, in: schema) else {
+                    schema.hasUnlistedForeignKeys = true
+                    continue
+                }
                 if !taken.insert(relation.name).inserted {
                     var number = 2
                     while taken.contains("\(relation.name)_\(number)") { number += 1 }

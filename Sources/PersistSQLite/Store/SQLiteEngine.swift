@@ -254,11 +254,15 @@ final class SQLiteEngine: BulkLoadingEngine {
         let connection = try writerConnection()
         try connection.execute("BEGIN IMMEDIATE", operation: "Starting a write transaction")
         do {
-            // Every foreign key is checked when the block ends, as Persist checks its relations:
-            // the order of the block's writes does not matter.
-            try connection.execute("PRAGMA defer_foreign_keys = ON", operation: "Starting a write transaction")
             let writer = SQLiteWriter(connection: connection, schema: try schema(on: connection),
                                       bulkLoad: bulkLoad ? SQLiteBulkLoad() : nil)
+            // Every foreign key is checked when the block ends, as Persist checks its relations:
+            // the order of the block's writes does not matter. Only where the database has
+            // foreign keys: setting the pragma expires every prepared statement of the connection,
+            // which then parses its SQL again (Persist's own foreign keys are deferred anyway).
+            if writer.schema.hasForeignKeys {
+                try connection.execute("PRAGMA defer_foreign_keys = ON", operation: "Starting a write transaction")
+            }
             let (value, commit) = try body(writer)
             guard commit else {
                 _ = rollback(connection)
