@@ -1,7 +1,7 @@
 import Foundation
 import Persist
 
-/// A pure-Swift model of the relation contract (<doc:Relations> in Persist's documentation), for
+/// A pure-Swift model of the relation contract (the Relations article of Persist's documentation), for
 /// the relation differential test: items by type, the writes of a block with the delete rules
 /// applied at once and transitively, the references a block's end checks, and the reads that
 /// follow relations.
