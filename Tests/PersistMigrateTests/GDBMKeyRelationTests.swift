@@ -54,5 +54,17 @@ struct GDBMKeyRelationTests {
         #expect(try target.read { accessor in try accessor.relatedItem(of: link, via: byTrack) }?.id == 10)
         let track = try #require(try allItems(target, "track").first)
         #expect(try target.read { accessor in try accessor.items(relatedTo: track, via: byTrack) }.map(\.id) == [.composite([2, 10])])
+        // A key is never cleared, and no predicate names a key column: both are refused, naming the relation.
+        let nullify = expectError(.invalidArgument) {
+            try target.writeSync { accessor in
+                try accessor.ensureRelation(ofType: "playlist_track", on: ["track_id"], to: "track", onDelete: .nullify,
+                                            name: "clearsKey")
+            }
+        }
+        #expect(nullify?.message.contains("clearsKey") == true)
+        var filtered = DataStoreRequest(itemType: "playlist_track")
+        filtered.relatedFilters = [RelatedFilter(via: [byTrack], where: .attribute("name") == "x")]
+        let filter = expectError(.invalidArgument) { try target.read { accessor in try accessor.items(forRequest: filtered) } }
+        #expect(filter?.message.contains(byTrack.name) == true)
     }
 }
